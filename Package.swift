@@ -1,0 +1,187 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let package = Package(
+    name: "Guild",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "GuildProtocol", targets: ["GuildProtocol"]),
+        .library(name: "GuildClient", targets: ["GuildClient"]),
+        .executable(name: "guildd", targets: ["guildd"]),
+        .executable(name: "guildctl", targets: ["guildctl"]),
+        .executable(name: "guild-bench", targets: ["guild-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    ],
+    targets: [
+        // MARK: - System libraries
+
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+
+        // MARK: - Wire contract
+
+        .target(name: "GuildProtocol"),
+        .testTarget(
+            name: "GuildProtocolTests",
+            dependencies: ["GuildProtocol"]
+        ),
+
+        // MARK: - Domain rules
+
+        .target(
+            name: "GuildCore",
+            dependencies: [
+                "GuildProtocol",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "GuildCoreTests",
+            dependencies: ["GuildCore", "GuildProtocol"]
+        ),
+
+        // MARK: - Storage
+
+        .target(
+            name: "GuildStore",
+            dependencies: [
+                "GuildCore",
+                "GuildProtocol",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
+            name: "GuildStoreTests",
+            dependencies: [
+                "GuildCore",
+                "GuildProtocol",
+                "GuildStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+
+        // MARK: - Transport, dispatch and sessions
+
+        .target(
+            name: "GuildServer",
+            dependencies: [
+                "GuildCore",
+                "GuildProtocol",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.embedInCode("Resources/openrpc.json")]
+        ),
+        .testTarget(
+            name: "GuildServerTests",
+            dependencies: [
+                "GuildCore",
+                "GuildProtocol",
+                "GuildServer",
+                "GuildStore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+
+        // MARK: - Client
+
+        .target(
+            name: "GuildClient",
+            dependencies: [
+                "GuildProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "GuildClientTests",
+            dependencies: [
+                "GuildClient",
+                "GuildProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+
+        // MARK: - Executables
+
+        .executableTarget(
+            name: "guildd",
+            dependencies: [
+                "CSystemd",
+                "GuildCore",
+                "GuildServer",
+                "GuildStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "guildctl",
+            dependencies: [
+                "GuildClient",
+                "GuildProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "guild-bench",
+            dependencies: [
+                "GuildClient",
+                "GuildProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+
+        // MARK: - End to end
+
+        .testTarget(
+            name: "GuildEndToEndTests",
+            dependencies: [
+                "GuildClient",
+                "GuildProtocol",
+                "guildctl",
+                "guildd",
+            ]
+        ),
+    ]
+)
+
+// MARK: - Shared settings for our own targets
+
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(contentsOf: [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+        .enableUpcomingFeature("InferIsolatedConformances"),
+        .treatAllWarnings(as: .error),
+    ])
+    if ["GuildProtocol", "GuildClient"].contains(target.name) {
+        settings.append(.treatWarning("ExplicitSendable", as: .error))
+    }
+    target.swiftSettings = settings
+}

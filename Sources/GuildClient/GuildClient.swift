@@ -1,0 +1,174 @@
+import Foundation
+import GuildProtocol
+import NIOCore
+import NIOExtras
+import NIOPosix
+import Synchronization
+
+/// A connection to `guildd`: typed and raw JSON-RPC calls, batches, and the daemon's notifications.
+///
+/// One client carries any number of concurrent calls; replies are matched by id. Errors the daemon answers
+/// with are thrown as `RPCError` (with `code`, `message`, `reason` and `field`); transport failures as
+/// ``GuildClientError``.
+///
+/// ```swift
+/// let client = try await GuildClient.connect(path: "/run/guild/guild.sock")
+/// let pong = try await client.call(SystemMethods.Ping.self)
+/// let me = try await client.call(UserMethods.RegisterPseudo.self, .init(displayName: "Ada"))
+/// ```
+public final class GuildClient: Sendable {
+    private let channel: any Channel
+    private let connection: ClientConnection
+    private let nextID = Atomic<Int>(1)
+
+    private init(channel: any Channel, connection: ClientConnection) {
+        self.channel = channel
+        self.connection = connection
+    }
+
+    /// Connects to the daemon's socket.
+    /// - Parameters:
+    ///   - path: the socket path; see ``defaultSocketPath()``.
+    ///   - maximumFrameBytes: the largest reply line accepted.
+    public static func connect(
+        path: String = GuildClient.defaultSocketPath(),
+        maximumFrameBytes: Int = 64 * 1024 * 1024,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) async throws -> GuildClient {
+        let connection = ClientConnection()
+        do {
+            let channel = try await ClientBootstrap(group: group)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandlers([
+                            ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: maximumFrameBytes),
+                            ClientHandler(connection: connection),
+                        ])
+                    }
+                }
+                .connect(unixDomainSocketPath: path)
+                .get()
+            return GuildClient(channel: channel, connection: connection)
+        } catch {
+            throw GuildClientError.connectFailed(path: path, reason: "\(error)")
+        }
+    }
+
+    /// The socket path used when none is given: `GUILD_SOCKET`, else `$XDG_RUNTIME_DIR/guild/guild.sock`,
+    /// else `/run/guild/guild.sock` for root, else `/run/user/UID/guild/guild.sock`.
+    public static func defaultSocketPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let path = environment["GUILD_SOCKET"], !path.isEmpty { return path }
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/guild/guild.sock" }
+        let uid = getuid()
+        return uid == 0 ? "/run/guild/guild.sock" : "/run/user/\(uid)/guild/guild.sock"
+    }
+
+    /// Server notifications (such as `events.event`), in arrival order. Ends when the connection closes.
+    /// Iterate it from one task only.
+    public var notifications: AsyncStream<ServerNotification> { self.connection.notifications }
+
+    // MARK: - Calls
+
+    /// Calls a method with typed params and result.
+    public func call<M: RPCMethod>(_ method: M.Type, _ params: M.Params) async throws -> M.Result {
+        let bytes = try await self.callRaw(M.name, params: try RPCCoding.encode(params))
+        return try Self.decode(M.Result.self, bytes, method: M.name)
+    }
+
+    /// Calls a method that takes no params.
+    public func call<M: RPCMethod>(_ method: M.Type) async throws -> M.Result where M.Params == NoParams {
+        let bytes = try await self.callRaw(M.name, params: nil)
+        return try Self.decode(M.Result.self, bytes, method: M.name)
+    }
+
+    /// Calls any method with untyped params; returns the untyped result.
+    public func call(_ method: String, params: JSONValue? = nil) async throws -> JSONValue {
+        let bytes = try await self.callRaw(method, params: try params.map { try RPCCoding.encode($0) })
+        return try Self.decode(JSONValue.self, bytes, method: method)
+    }
+
+    /// Calls any method with params given as JSON text; returns the result's exact JSON text.
+    public func callRaw(_ method: String, params: [UInt8]?) async throws -> [UInt8] {
+        let id = RequestID(self.nextID.add(1, ordering: .relaxed).oldValue)
+        var bytes: [UInt8] = []
+        RPCMessageWriter.appendRequest(id: id, method: method, params: params, to: &bytes)
+        bytes.append(UInt8(ascii: "\n"))
+        let reply = try await withCheckedThrowingContinuation { continuation in
+            guard self.connection.await(id, continuation) else {
+                continuation.resume(throwing: GuildClientError.disconnected)
+                return
+            }
+            self.send(bytes, failing: id)
+        }
+        return try reply.get()
+    }
+
+    /// Sends a notification (no reply comes, not even an error).
+    public func notify(_ method: String, params: JSONValue? = nil) async throws {
+        var bytes: [UInt8] = []
+        RPCMessageWriter.appendRequest(id: nil, method: method, params: try params.map { try RPCCoding.encode($0) }, to: &bytes)
+        bytes.append(UInt8(ascii: "\n"))
+        try await self.channel.writeAndFlush(self.channel.allocator.buffer(bytes: bytes)).get()
+    }
+
+    /// Sends a batch; returns one entry per input entry, in order: the result's JSON text or the error
+    /// (nil for notifications). Throws when the daemon refuses the whole batch.
+    public func batch(_ entries: [BatchEntry]) async throws -> [Result<[UInt8], RPCError>?] {
+        precondition(!entries.isEmpty, "a batch needs at least one entry")
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        var ids: [(RequestID, Int)] = []
+        for (index, entry) in entries.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            var id: RequestID?
+            if !entry.isNotification {
+                id = RequestID(self.nextID.add(1, ordering: .relaxed).oldValue)
+                ids.append((id!, index))
+            }
+            RPCMessageWriter.appendRequest(id: id, method: entry.method, params: entry.params, to: &bytes)
+        }
+        bytes.append(contentsOf: [UInt8(ascii: "]"), UInt8(ascii: "\n")])
+        if ids.isEmpty {
+            try await self.channel.writeAndFlush(self.channel.allocator.buffer(bytes: bytes)).get()
+            return Array(repeating: nil, count: entries.count)
+        }
+        return try await withCheckedThrowingContinuation { continuation in
+            let collector = BatchCollector(count: entries.count, expected: ids.count, continuation: continuation)
+            guard self.connection.await(batch: collector, ids: ids) else {
+                collector.fail(GuildClientError.disconnected)
+                return
+            }
+            self.send(bytes, failing: ids[0].0)
+        }
+    }
+
+    /// Writes raw bytes to the socket, exactly as given (for tests and tools).
+    public func sendRaw(_ bytes: [UInt8]) async throws {
+        try await self.channel.writeAndFlush(self.channel.allocator.buffer(bytes: bytes)).get()
+    }
+
+    /// Closes the connection; calls still waiting fail with ``GuildClientError/disconnected``.
+    public func close() async {
+        try? await self.channel.close()
+    }
+
+    /// Whether the connection is still open.
+    public var isConnected: Bool { self.channel.isActive }
+
+    // MARK: - Helpers
+
+    private func send(_ bytes: [UInt8], failing id: RequestID) {
+        let connection = self.connection
+        let channel = self.channel
+        channel.writeAndFlush(channel.allocator.buffer(bytes: bytes)).whenFailure { error in
+            connection.fail(id, with: GuildClientError.disconnected)
+        }
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, _ bytes: [UInt8], method: String) throws -> T {
+        do {
+            return try RPCCoding.decode(type, from: bytes)
+        } catch {
+            throw GuildClientError.invalidResponse("\(method): \(error)")
+        }
+    }
+}

@@ -1,0 +1,62 @@
+/// The process at the other end of a connection, as the kernel reports it (`SO_PEERCRED`).
+public struct PeerCredentials: Sendable, Hashable {
+    public var uid: UInt32
+    public var gid: UInt32
+    public var pid: Int32
+
+    /// Creates credentials.
+    public init(uid: UInt32, gid: UInt32, pid: Int32) {
+        self.uid = uid
+        self.gid = gid
+        self.pid = pid
+    }
+}
+
+/// Who is making a call: the peer process, whether it has admin rights, and the session bound to the
+/// connection (if any).
+public struct Caller: Sendable {
+    /// The connecting process.
+    public var peer: PeerCredentials
+    /// Admin rights, from the peer's uid only (root or a configured admin uid); never from anything sent.
+    public var isAdmin: Bool
+    /// The bound session, checked live on every call that uses it.
+    public var session: ResolvedSession?
+
+    /// Creates a caller.
+    public init(peer: PeerCredentials, isAdmin: Bool, session: ResolvedSession? = nil) {
+        self.peer = peer
+        self.isAdmin = isAdmin
+        self.session = session
+    }
+
+    /// The bound user's id, or `unauthorized`.
+    public func requireUserID() throws(GuildError) -> String {
+        guard let session = self.session else {
+            throw GuildError(.unauthorized, "this call needs a session: call session.authenticate or user.login first")
+        }
+        return session.user.id
+    }
+
+    /// The user a call targets: `requested` if given (the caller themself, or anyone for an admin),
+    /// else the caller's own user.
+    public func target(_ requested: String?) throws(GuildError) -> String {
+        if let requested {
+            if self.isAdmin || self.session?.user.id == requested { return requested }
+            if self.session == nil {
+                throw GuildError(.unauthorized, "this call needs a session or admin rights")
+            }
+            throw GuildError(.permissionDenied, "only the user themself or an admin may do this")
+        }
+        return try self.requireUserID()
+    }
+}
+
+/// Who may call a method; declared per method, enforced by the dispatcher, published in `x-auth`.
+public enum AccessRequirement: String, Sendable, CaseIterable {
+    /// Anyone who can connect.
+    case anyone
+    /// A connection bound to a valid session, or an admin.
+    case session
+    /// An admin connection (peer uid root or a configured admin uid).
+    case admin
+}

@@ -1,0 +1,77 @@
+/// A domain failure: what went wrong, in terms a client can act on.
+///
+/// Codes are a closed set (a private enum behind static members, as in swift-nio and
+/// swift-service-lifecycle); the server maps each to a stable JSON-RPC code and `data.reason`.
+/// Two errors are equal when their codes are.
+public struct GuildError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of failure.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        fileprivate enum Base: String, Hashable, Sendable {
+            case invalidInput
+            case unauthorized
+            case invalidCredentials
+            case invalidToken
+            case invalidRefreshToken
+            case permissionDenied
+            case userNotFound
+            case userAlreadyExists
+            case identityAlreadySet
+        }
+
+        fileprivate let base: Base
+
+        /// A value failed a domain rule (`field` says which).
+        public static let invalidInput = Code(base: .invalidInput)
+        /// No session is bound and the call needs one.
+        public static let unauthorized = Code(base: .unauthorized)
+        /// The login name or password is wrong.
+        public static let invalidCredentials = Code(base: .invalidCredentials)
+        /// The access token is unknown, revoked or expired.
+        public static let invalidToken = Code(base: .invalidToken)
+        /// The refresh token is unknown, already used or revoked.
+        public static let invalidRefreshToken = Code(base: .invalidRefreshToken)
+        /// The caller may not do this.
+        public static let permissionDenied = Code(base: .permissionDenied)
+        /// No such user.
+        public static let userNotFound = Code(base: .userNotFound)
+        /// A login name, email address or phone number is taken.
+        public static let userAlreadyExists = Code(base: .userAlreadyExists)
+        /// The user already has a login identity.
+        public static let identityAlreadySet = Code(base: .identityAlreadySet)
+
+        public var description: String { self.base.rawValue }
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// A sentence for humans; never contains secrets.
+    public var message: String
+    /// The input field at fault, when there is one.
+    public var field: String?
+    /// Where the error was raised.
+    public var location: String
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String, field: String? = nil, file: String = #fileID, line: Int = #line) {
+        self.code = code
+        self.message = message
+        self.field = field
+        self.location = "\(file):\(line)"
+    }
+
+    public static func == (lhs: GuildError, rhs: GuildError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(self.code) }
+
+    public var description: String {
+        "\(self.code): \(self.message)" + (self.field.map { " [\($0)]" } ?? "")
+    }
+}
+
+extension GuildError {
+    /// A value failed a domain rule.
+    public static func invalidInput(_ message: String, field: String, file: String = #fileID, line: Int = #line)
+        -> GuildError
+    {
+        GuildError(.invalidInput, message, field: field, file: file, line: line)
+    }
+}

@@ -1,0 +1,70 @@
+import Crypto
+import Foundation
+
+/// A bearer token: 256 random bits, shown to the client once as base64url text and stored only as its SHA-256.
+public struct Token: Sendable, Hashable {
+    /// The text the client holds.
+    public let text: String
+    /// What the store keeps: SHA-256 of the text.
+    public let hash: [UInt8]
+
+    /// Mints a new random token.
+    public static func generate() -> Token {
+        var generator = SystemRandomNumberGenerator()
+        var bytes = [UInt8](repeating: 0, count: 32)
+        for index in bytes.indices { bytes[index] = generator.next() }
+        let text = Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+        return Token(text: text)
+    }
+
+    /// Wraps token text received from a client.
+    public init(text: String) {
+        self.text = text
+        self.hash = Self.hash(of: text)
+    }
+
+    /// SHA-256 of token text.
+    public static func hash(of text: String) -> [UInt8] {
+        Array(SHA256.hash(data: Array(text.utf8)))
+    }
+}
+
+/// A newly issued session: an access token, maybe a refresh token, and when the access token expires.
+public struct IssuedSession: Sendable, Hashable {
+    /// The access token.
+    public var accessToken: Token
+    /// The refresh token (none for pseudo users).
+    public var refreshToken: Token?
+    /// When the access token expires (ms since the epoch); `nil` for never.
+    public var expiresAt: Int64?
+    /// An id shared by the tokens of this session, so they are revoked together.
+    public var family: String
+
+    /// Creates a session.
+    public init(accessToken: Token, refreshToken: Token?, expiresAt: Int64?, family: String) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.expiresAt = expiresAt
+        self.family = family
+    }
+}
+
+/// A session an access token resolved to.
+public struct ResolvedSession: Sendable, Hashable {
+    /// The user.
+    public var user: User
+    /// The access token's hash.
+    public var tokenHash: [UInt8]
+    /// When the token expires (ms since the epoch), `nil` for never.
+    public var expiresAt: Int64?
+
+    /// Creates a resolved session.
+    public init(user: User, tokenHash: [UInt8], expiresAt: Int64?) {
+        self.user = user
+        self.tokenHash = tokenHash
+        self.expiresAt = expiresAt
+    }
+}

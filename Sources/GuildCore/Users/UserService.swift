@@ -1,0 +1,241 @@
+import Foundation
+import GuildProtocol
+
+/// The user and session rules of Kii Cloud: registration, pseudo users, login, single-use refresh tokens,
+/// identity upgrade, password change, profile reads and updates, deletion.
+public struct UserService: Sendable {
+    /// Where users live.
+    public var repository: any UserRepository
+    /// How passwords are hashed.
+    public var hasher: any PasswordHashing
+    /// How long an access token lives, in seconds; `nil` for ever. Kii's default is 2147483647 s.
+    public var accessTokenLifetime: Int64?
+    /// The current time in milliseconds since the Unix epoch.
+    public var now: @Sendable () -> Int64
+
+    /// A hash of a random password, verified when a login names an unknown user, so that the answer takes
+    /// as long as for a known one.
+    private let decoyHash: String
+
+    /// Creates the service.
+    public init(
+        repository: any UserRepository,
+        hasher: any PasswordHashing,
+        accessTokenLifetime: Int64? = 2_147_483_647,
+        now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+    ) async throws {
+        self.repository = repository
+        self.hasher = hasher
+        self.accessTokenLifetime = accessTokenLifetime
+        self.now = now
+        self.decoyHash = try await hasher.hash(Token.generate().text)
+    }
+
+    // MARK: - Registration and login
+
+    /// Registers a user with a login identity and password, and opens their first session.
+    public func register(
+        identity: LoginIdentity,
+        password: String,
+        displayName: String?,
+        fields: [String: JSONValue]?
+    ) async throws -> (User, IssuedSession) {
+        guard !identity.isEmpty else {
+            throw GuildError.invalidInput("one of username, email or phone is required", field: "username")
+        }
+        try UserRules.validate(identity)
+        try UserRules.validatePassword(password)
+        if let displayName { try UserRules.validateDisplayName(displayName) }
+        let sanitized = try UserRules.sanitizeFields(fields ?? [:])
+        let hash = try await self.hasher.hash(password)
+        let now = self.now()
+        let user = User(
+            id: Self.newUserID(),
+            username: identity.username,
+            email: identity.email,
+            phone: identity.phone,
+            displayName: displayName,
+            fields: sanitized,
+            isPseudo: false,
+            createdAt: now,
+            modifiedAt: now
+        )
+        let session = self.issueSession(pseudo: false, now: now)
+        try await self.repository.insertUser(user, passwordHash: hash, session: session)
+        return (user, session)
+    }
+
+    /// Registers a pseudo user: no identity, no password, a token that never expires.
+    public func registerPseudo(displayName: String?, fields: [String: JSONValue]?) async throws -> (User, IssuedSession) {
+        if let displayName { try UserRules.validateDisplayName(displayName) }
+        let sanitized = try UserRules.sanitizeFields(fields ?? [:])
+        let now = self.now()
+        let user = User(
+            id: Self.newUserID(),
+            displayName: displayName,
+            fields: sanitized,
+            isPseudo: true,
+            createdAt: now,
+            modifiedAt: now
+        )
+        let session = self.issueSession(pseudo: true, now: now)
+        try await self.repository.insertUser(user, passwordHash: nil, session: session)
+        return (user, session)
+    }
+
+    /// Logs in with exactly one of login name, email address or phone number.
+    public func login(identity: LoginIdentity, password: String) async throws -> (User, IssuedSession) {
+        let given = [identity.username, identity.email, identity.phone].compactMap { $0 }
+        guard given.count == 1 else {
+            throw GuildError.invalidInput("give exactly one of username, email or phone", field: "username")
+        }
+        let found = try await self.repository.credentials(for: identity)
+        guard let found, let stored = found.passwordHash else {
+            _ = await self.hasher.verify(password, against: self.decoyHash)
+            throw GuildError(.invalidCredentials, "wrong login name or password")
+        }
+        guard await self.hasher.verify(password, against: stored) else {
+            throw GuildError(.invalidCredentials, "wrong login name or password")
+        }
+        let session = self.issueSession(pseudo: false, now: self.now())
+        try await self.repository.insertSession(session, userID: found.user.id)
+        return (found.user, session)
+    }
+
+    /// Exchanges a refresh token (once) for a new session; the old access and refresh tokens stop working.
+    public func refresh(refreshToken: String) async throws -> (User, IssuedSession) {
+        let now = self.now()
+        let session = self.issueSession(pseudo: false, now: now)
+        let user = try await self.repository.rotateRefreshToken(
+            hash: Token.hash(of: refreshToken),
+            to: session,
+            now: now
+        )
+        return (user, session)
+    }
+
+    /// Resolves an access token to its live session, or throws `invalidToken`.
+    public func resolve(accessToken: String) async throws -> ResolvedSession {
+        guard let session = try await self.repository.resolveAccessToken(hash: Token.hash(of: accessToken), now: self.now())
+        else {
+            throw GuildError(.invalidToken, "the access token is unknown, revoked or expired")
+        }
+        return session
+    }
+
+    /// Re-checks a bound session; throws `invalidToken` if it was revoked or expired since it was bound.
+    public func revalidate(_ session: ResolvedSession) async throws -> ResolvedSession {
+        guard let live = try await self.repository.resolveAccessToken(hash: session.tokenHash, now: self.now()) else {
+            throw GuildError(.invalidToken, "the session's access token was revoked or has expired")
+        }
+        return live
+    }
+
+    // MARK: - Identity and password
+
+    /// Gives the calling pseudo user a login identity and password, keeping its id and tokens.
+    public func putIdentity(caller: Caller, identity: LoginIdentity, password: String) async throws -> User {
+        let userID = try caller.requireUserID()
+        guard !identity.isEmpty else {
+            throw GuildError.invalidInput("one of username, email or phone is required", field: "username")
+        }
+        try UserRules.validate(identity)
+        try UserRules.validatePassword(password)
+        let hash = try await self.hasher.hash(password)
+        return try await self.repository.setIdentity(userID: userID, identity: identity, passwordHash: hash, now: self.now())
+    }
+
+    /// Changes the caller's password, revoking every token they hold, and opens a new session.
+    public func changePassword(caller: Caller, oldPassword: String, newPassword: String) async throws
+        -> (User, IssuedSession)
+    {
+        let userID = try caller.requireUserID()
+        try UserRules.validatePassword(newPassword, field: "newPassword")
+        guard let stored = try await self.repository.passwordHash(userID: userID) else {
+            throw GuildError(.permissionDenied, "a pseudo user has no password: call user.putIdentity first")
+        }
+        guard await self.hasher.verify(oldPassword, against: stored) else {
+            throw GuildError(.invalidCredentials, "the old password is wrong", field: "oldPassword")
+        }
+        let hash = try await self.hasher.hash(newPassword)
+        let now = self.now()
+        let session = self.issueSession(pseudo: false, now: now)
+        try await self.repository.replacePassword(userID: userID, passwordHash: hash, session: session, now: now)
+        guard let user = try await self.repository.user(id: userID) else {
+            throw GuildError(.userNotFound, "the user was deleted")
+        }
+        return (user, session)
+    }
+
+    // MARK: - Profiles
+
+    /// A user's profile, and whether the caller may see all of it (the user themself or an admin).
+    public func get(caller: Caller, userID: String?) async throws -> (user: User, full: Bool) {
+        let target: String
+        if let userID {
+            guard caller.isAdmin || caller.session != nil else {
+                throw GuildError(.unauthorized, "this call needs a session or admin rights")
+            }
+            target = userID
+        } else {
+            target = try caller.requireUserID()
+        }
+        guard let user = try await self.repository.user(id: target) else {
+            throw GuildError(.userNotFound, "no user with id \(target)", field: "userID")
+        }
+        return (user, caller.isAdmin || caller.session?.user.id == target)
+    }
+
+    /// Updates a profile: the caller's own, or any as admin.
+    public func update(caller: Caller, userID: String?, patch: UserPatch) async throws -> User {
+        let target = try caller.target(userID)
+        if let displayName = patch.displayName { try UserRules.validateDisplayName(displayName) }
+        if let email = patch.email { try UserRules.validateEmail(email) }
+        if let phone = patch.phone { try UserRules.validatePhone(phone) }
+        if let fields = patch.fields { _ = try UserRules.sanitizeFields(fields.filter { $0.value != .null }) }
+        return try await self.repository.updateUser(id: target, now: self.now()) { user in
+            if let displayName = patch.displayName { user.displayName = displayName }
+            if let email = patch.email { user.email = email }
+            if let phone = patch.phone { user.phone = phone }
+            if let fields = patch.fields { user.fields = try UserRules.merge(fields, into: user.fields) }
+        }
+    }
+
+    /// Deletes a user: the caller themself, or anyone as admin.
+    public func delete(caller: Caller, userID: String?) async throws -> String {
+        let target = try caller.target(userID)
+        guard try await self.repository.deleteUser(id: target) else {
+            throw GuildError(.userNotFound, "no user with id \(target)", field: "userID")
+        }
+        return target
+    }
+
+    /// Revokes the caller's session.
+    public func logout(caller: Caller) async throws {
+        guard let session = caller.session else {
+            throw GuildError(.unauthorized, "the connection has no session")
+        }
+        try await self.repository.revokeSession(accessTokenHash: session.tokenHash)
+    }
+
+    // MARK: - Helpers
+
+    private func issueSession(pseudo: Bool, now: Int64) -> IssuedSession {
+        let expiresAt: Int64? =
+            if pseudo {
+                nil
+            } else {
+                self.accessTokenLifetime.map { now.addingReportingOverflow($0 &* 1000).partialValue }
+            }
+        return IssuedSession(
+            accessToken: .generate(),
+            refreshToken: pseudo ? nil : .generate(),
+            expiresAt: expiresAt,
+            family: UUID().uuidString.lowercased()
+        )
+    }
+
+    private static func newUserID() -> String {
+        UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+    }
+}

@@ -1,0 +1,61 @@
+/// A JSON-RPC error code: the five the specification defines, Guild's transport codes (-32000 to -32099),
+/// and Guild's application codes. Every code and its `data.reason` values are listed in `protocol/errors.md`.
+public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public var rawValue: Int
+
+    public init(rawValue: Int) {
+        self.rawValue = rawValue
+    }
+
+    public init(from decoder: any Decoder) throws {
+        self.rawValue = try decoder.singleValueContainer().decode(Int.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(self.rawValue)
+    }
+
+    public var description: String { String(self.rawValue) }
+
+    // MARK: - JSON-RPC 2.0
+
+    /// Invalid JSON was received.
+    public static let parseError = ErrorCode(rawValue: -32700)
+    /// The JSON sent is not a valid request object.
+    public static let invalidRequest = ErrorCode(rawValue: -32600)
+    /// The method does not exist.
+    public static let methodNotFound = ErrorCode(rawValue: -32601)
+    /// Invalid method parameters; `data.field` names the offending field.
+    public static let invalidParams = ErrorCode(rawValue: -32602)
+    /// An internal error; details are logged by the daemon, never sent.
+    public static let internalError = ErrorCode(rawValue: -32603)
+
+    // MARK: - Transport limits (-32000 to -32099)
+
+    /// The connection already has as many requests in flight as it may.
+    public static let tooManyRequests = ErrorCode(rawValue: -32001)
+    /// The daemon already serves as many connections as it may.
+    public static let tooManyConnections = ErrorCode(rawValue: -32002)
+    /// The daemon is shutting down and did not start the request.
+    public static let shuttingDown = ErrorCode(rawValue: -32003)
+
+    // MARK: - Application
+
+    /// The call needs a session (`session.authenticate`, `user.login`, ...) and the connection has none.
+    public static let unauthorized = ErrorCode(rawValue: 40101)
+    /// Wrong login name or password.
+    public static let invalidCredentials = ErrorCode(rawValue: 40102)
+    /// The access token is unknown, revoked or expired.
+    public static let invalidToken = ErrorCode(rawValue: 40103)
+    /// The refresh token is unknown, already used or revoked.
+    public static let invalidRefreshToken = ErrorCode(rawValue: 40104)
+    /// The caller may not do this.
+    public static let permissionDenied = ErrorCode(rawValue: 40301)
+    /// No such user.
+    public static let userNotFound = ErrorCode(rawValue: 40401)
+    /// The login name, email address or phone number is taken.
+    public static let userAlreadyExists = ErrorCode(rawValue: 40901)
+    /// The user already has a login identity (`user.putIdentity` upgrades pseudo users only).
+    public static let identityAlreadySet = ErrorCode(rawValue: 40902)
+}

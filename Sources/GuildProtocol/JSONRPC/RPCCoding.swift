@@ -1,0 +1,67 @@
+import Foundation
+
+/// The JSON coding conventions of the wire: compact output, unescaped slashes, and errors that name fields.
+public enum RPCCoding: Sendable {
+    /// Encodes a value as compact JSON.
+    public static func encode(_ value: some Encodable) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return Array(try encoder.encode(value))
+    }
+
+    /// Decodes a value from JSON text.
+    public static func decode<T: Decodable>(_ type: T.Type, from bytes: some Collection<UInt8>) throws -> T {
+        try JSONDecoder().decode(type, from: Data(bytes))
+    }
+
+    /// Decodes method parameters, turning a decoding failure into a -32602 error that names the field.
+    public static func decodeParams<T: Decodable>(_ type: T.Type, from bytes: some Collection<UInt8>) throws(RPCError) -> T {
+        do {
+            return try JSONDecoder().decode(type, from: Data(bytes))
+        } catch let error as DecodingError {
+            throw Self.invalidParams(error)
+        } catch {
+            throw .invalidParams("\(error)", field: nil)
+        }
+    }
+
+    /// Describes a decoding failure as an invalid-params error naming the offending field.
+    public static func invalidParams(_ error: DecodingError) -> RPCError {
+        func path(_ codingPath: [any CodingKey], _ last: (any CodingKey)? = nil) -> String? {
+            var keys = codingPath
+            if let last { keys.append(last) }
+            let parts = keys.map { key in key.intValue.map { "[\($0)]" } ?? key.stringValue }
+            guard !parts.isEmpty else { return nil }
+            return parts.reduce("") { text, part in
+                text.isEmpty ? part : (part.hasPrefix("[") ? text + part : text + "." + part)
+            }
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let field = path(context.codingPath, key) ?? key.stringValue
+            return .invalidParams("missing required parameter \"\(field)\"", field: field)
+        case .typeMismatch(let type, let context):
+            let field = path(context.codingPath)
+            return .invalidParams("\"\(field ?? "params")\" must be of type \(Self.typeName(type))", field: field)
+        case .valueNotFound(let type, let context):
+            let field = path(context.codingPath)
+            return .invalidParams("\"\(field ?? "params")\" must not be null (\(Self.typeName(type)))", field: field)
+        case .dataCorrupted(let context):
+            let field = path(context.codingPath)
+            return .invalidParams("\"\(field ?? "params")\": \(context.debugDescription)", field: field)
+        @unknown default:
+            return .invalidParams("\(error)", field: nil)
+        }
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "string"
+        case is Bool.Type: "boolean"
+        case is Int.Type, is Int64.Type, is Int32.Type, is UInt64.Type: "integer"
+        case is Double.Type, is Float.Type: "number"
+        default:
+            String(describing: type).hasPrefix("Array") ? "array" : "object"
+        }
+    }
+}

@@ -1,0 +1,64 @@
+/// `system.*` and `rpc.*`: liveness, status and discovery.
+public enum SystemMethods: Sendable {
+    /// `system.ping`: returns `"pong"`.
+    public enum Ping: RPCMethod {
+        public typealias Params = NoParams
+        public typealias Result = String
+        public static let name = "system.ping"
+    }
+
+    /// `system.status`: version, uptime, activation mode, open connections and the database path.
+    public enum Status: RPCMethod {
+        public typealias Params = NoParams
+        public typealias Result = SystemStatus
+        public static let name = "system.status"
+    }
+
+    /// `rpc.discover`: the OpenRPC document describing every method (`protocol/openrpc.json`).
+    public enum Discover: RPCMethod {
+        public typealias Params = NoParams
+        public typealias Result = JSONValue
+        public static let name = "rpc.discover"
+    }
+}
+
+/// The result of `system.status`.
+public struct SystemStatus: Codable, Hashable, Sendable {
+    /// How the daemon got its listening socket.
+    public enum Activation: String, Codable, Hashable, Sendable {
+        /// Inherited from systemd (or `systemd-socket-activate`).
+        case socketActivated = "socket-activated"
+        /// Bound by the daemon itself (`--socket`).
+        case bound
+    }
+
+    /// The daemon's version.
+    public var version: String
+    /// Seconds since the daemon started.
+    public var uptimeSeconds: Double
+    /// How the listening socket was obtained.
+    public var activation: Activation
+    /// Connections open right now, this one included.
+    public var connections: Int
+    /// The SQLite database file.
+    public var databasePath: String
+    /// The daemon's process id.
+    public var pid: Int32
+
+    /// Creates a status.
+    public init(
+        version: String,
+        uptimeSeconds: Double,
+        activation: Activation,
+        connections: Int,
+        databasePath: String,
+        pid: Int32
+    ) {
+        self.version = version
+        self.uptimeSeconds = uptimeSeconds
+        self.activation = activation
+        self.connections = connections
+        self.databasePath = databasePath
+        self.pid = pid
+    }
+}

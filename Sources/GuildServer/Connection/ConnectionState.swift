@@ -1,0 +1,93 @@
+import GuildCore
+import GuildProtocol
+import NIOCore
+import Synchronization
+
+/// One client connection: who is at the other end, its session, its requests in flight, and the stream of
+/// work its task runs.
+final class ConnectionState: Sendable {
+    /// Work handed from the event loop to the connection's task.
+    enum Work: Sendable {
+        case single(RPCRequest)
+        case batch([RPCFrame.Entry])
+    }
+
+    let id: UInt64
+    let peer: PeerCredentials
+    let isAdmin: Bool
+    let channel: any Channel
+    let work: AsyncStream<Work>
+    private let workContinuation: AsyncStream<Work>.Continuation
+    private let boundSession = Mutex<ResolvedSession?>(nil)
+    private let inFlightCount = Atomic<Int>(0)
+    private let isDraining = Atomic<Bool>(false)
+
+    init(id: UInt64, peer: PeerCredentials, isAdmin: Bool, channel: any Channel) {
+        self.id = id
+        self.peer = peer
+        self.isAdmin = isAdmin
+        self.channel = channel
+        (self.work, self.workContinuation) = AsyncStream.makeStream(of: Work.self)
+    }
+
+    /// The session bound with `session.authenticate` or a login, if any.
+    var session: ResolvedSession? {
+        get { self.boundSession.withLock { $0 } }
+        set { self.boundSession.withLock { $0 = newValue } }
+    }
+
+    /// Requests (or batches) currently running as tasks.
+    var inFlight: Int { self.inFlightCount.load(ordering: .relaxed) }
+
+    /// Whether the connection is finishing its in-flight work before closing.
+    var draining: Bool { self.isDraining.load(ordering: .relaxed) }
+
+    /// Hands work to the connection's task; counts it as in flight.
+    func submit(_ work: Work) {
+        self.inFlightCount.add(1, ordering: .relaxed)
+        self.workContinuation.yield(work)
+    }
+
+    /// Sends a reply line and marks one unit of work as finished.
+    func complete(reply: [UInt8]?) {
+        if let reply {
+            var buffer = self.channel.allocator.buffer(capacity: reply.count + 1)
+            buffer.writeBytes(reply)
+            buffer.writeInteger(UInt8(ascii: "\n"))
+            self.channel.writeAndFlush(buffer, promise: nil)
+        }
+        let remaining = self.inFlightCount.subtract(1, ordering: .relaxed).newValue
+        if remaining == 0, self.draining {
+            self.channel.close(promise: nil)
+        }
+    }
+
+    /// Stops taking new requests; closes once in-flight work is answered.
+    func drain() {
+        self.isDraining.store(true, ordering: .relaxed)
+        if self.inFlight == 0 {
+            self.channel.close(promise: nil)
+        }
+    }
+
+    /// No more work will come (the channel closed).
+    func finishWork() {
+        self.workContinuation.finish()
+    }
+
+    /// Runs the connection's requests as child tasks until the channel closes and they are all answered.
+    func run(dispatcher: Dispatcher) async {
+        await withDiscardingTaskGroup { group in
+            for await work in self.work {
+                group.addTask {
+                    switch work {
+                    case .single(let request):
+                        self.complete(reply: await dispatcher.execute(request, on: self))
+                    case .batch(let entries):
+                        self.complete(reply: await dispatcher.executeBatch(entries, on: self))
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,167 @@
+import GuildCore
+import GuildProtocol
+import Logging
+
+/// Runs requests: finds the method, enforces who may call it, decodes params, runs the handler, and turns
+/// every outcome into exactly one reply (none for notifications).
+public final class Dispatcher: Sendable {
+    /// The methods served.
+    public let registry: MethodRegistry
+    let users: UserService
+    let logger: Logger
+    /// The most entries of one batch that run at once.
+    let batchConcurrency: Int
+
+    /// Creates a dispatcher.
+    public init(registry: MethodRegistry, users: UserService, logger: Logger, batchConcurrency: Int = 64) {
+        self.registry = registry
+        self.users = users
+        self.logger = logger
+        self.batchConcurrency = batchConcurrency
+    }
+
+    /// What running a request on the event loop gave.
+    enum InlineOutcome {
+        /// The reply (nil for a notification).
+        case reply([UInt8]?)
+        /// The method must run as a task.
+        case needsTask
+    }
+
+    /// Runs a request on the event loop when it can (unknown method, inline method), or says it needs a task.
+    func runInline(_ request: RPCRequest, peer: PeerCredentials, isAdmin: Bool) -> InlineOutcome {
+        guard let entry = self.registry[request.method] else {
+            return .reply(Self.reply(request.id, .failure(.methodNotFound(request.method))))
+        }
+        guard case .inline(let body) = entry.execution else { return .needsTask }
+        let result: Result<[UInt8], RPCError>
+        do {
+            result = .success(try body(request.params, InlineContext(peer: peer, isAdmin: isAdmin)))
+        } catch {
+            result = .failure(self.wireError(error, method: request.method))
+        }
+        return .reply(Self.reply(request.id, result))
+    }
+
+    /// Runs one request to completion.
+    func execute(_ request: RPCRequest, on connection: ConnectionState) async -> [UInt8]? {
+        guard let entry = self.registry[request.method] else {
+            return Self.reply(request.id, .failure(.methodNotFound(request.method)))
+        }
+        let result: Result<[UInt8], RPCError>
+        do {
+            switch entry.execution {
+            case .inline(let body):
+                result = .success(try body(request.params, InlineContext(peer: connection.peer, isAdmin: connection.isAdmin)))
+            case .async(let body):
+                let context = try await self.context(for: request, access: entry.access, on: connection)
+                result = .success(try await body(request.params, context))
+            }
+        } catch {
+            result = .failure(self.wireError(error, method: request.method))
+        }
+        return Self.reply(request.id, result)
+    }
+
+    /// Runs a batch, its entries concurrently, and returns one array reply (nil when every entry was a
+    /// notification).
+    func executeBatch(_ entries: [RPCFrame.Entry], on connection: ConnectionState) async -> [UInt8]? {
+        let replies = await withTaskGroup(of: (Int, [UInt8]?).self) { group in
+            var replies = [[UInt8]?](repeating: nil, count: entries.count)
+            var next = 0
+            func start(_ index: Int) {
+                let entry = entries[index]
+                group.addTask {
+                    switch entry {
+                    case .invalid(let id, let error): (index, Self.reply(id, .failure(error)))
+                    case .request(let request): (index, await self.execute(request, on: connection))
+                    }
+                }
+            }
+            while next < min(entries.count, self.batchConcurrency) {
+                start(next)
+                next += 1
+            }
+            for await (index, reply) in group {
+                replies[index] = reply
+                if next < entries.count {
+                    start(next)
+                    next += 1
+                }
+            }
+            return replies
+        }
+        return Self.batchReply(replies)
+    }
+
+    /// Assembles a batch reply from its entries' replies; nil when there are none.
+    static func batchReply(_ replies: [[UInt8]?]) -> [UInt8]? {
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        var any = false
+        for reply in replies {
+            guard let reply else { continue }
+            if any { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(contentsOf: reply)
+            any = true
+        }
+        guard any else { return nil }
+        bytes.append(UInt8(ascii: "]"))
+        return bytes
+    }
+
+    /// A reply for `id` (nil for notifications).
+    static func reply(_ id: RequestID?, _ result: Result<[UInt8], RPCError>) -> [UInt8]? {
+        guard let id else { return nil }
+        var bytes: [UInt8] = []
+        switch result {
+        case .success(let json): RPCMessageWriter.appendResult(id: id, result: json, to: &bytes)
+        case .failure(let error): RPCMessageWriter.appendError(id: id, error: error, to: &bytes)
+        }
+        return bytes
+    }
+
+    // MARK: - Access
+
+    private func context(for request: RPCRequest, access: AccessRequirement, on connection: ConnectionState)
+        async throws -> RequestContext
+    {
+        var logger = self.logger
+        logger[metadataKey: "rpc.method"] = "\(request.method)"
+        logger[metadataKey: "rpc.id"] = "\(request.id?.json ?? "-")"
+        logger[metadataKey: "conn.id"] = "\(connection.id)"
+        var caller = Caller(peer: connection.peer, isAdmin: connection.isAdmin)
+        var revoked = false
+        if let bound = connection.session {
+            do {
+                caller.session = try await self.users.revalidate(bound)
+            } catch let error as GuildError where error.code == .invalidToken {
+                connection.session = nil
+                revoked = true
+            }
+        }
+        switch access {
+        case .anyone:
+            break
+        case .session:
+            guard caller.session != nil || caller.isAdmin else {
+                if revoked { throw GuildError(.invalidToken, "the session's access token was revoked or has expired") }
+                throw GuildError(.unauthorized, "\(request.method) needs a session: call session.authenticate first")
+            }
+        case .admin:
+            guard caller.isAdmin else {
+                throw GuildError(.permissionDenied, "\(request.method) is for admins (peer uid root or --admin-uid)")
+            }
+        }
+        return RequestContext(caller: caller, connection: connection, logger: logger)
+    }
+
+    private func wireError(_ error: any Error, method: String) -> RPCError {
+        switch error {
+        case let error as RPCError: return error
+        case let error as GuildError: return error.rpcError
+        default:
+            self.logger.error("internal error", metadata: ["rpc.method": "\(method)", "error": "\(error)"])
+            return .internalError
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import GuildCore
+import GuildProtocol
+
+extension GuildError {
+    /// The wire form of a domain error: one table from domain codes to JSON-RPC codes and reasons.
+    var rpcError: RPCError {
+        let (code, reason): (ErrorCode, String) =
+            switch self.code {
+            case .invalidInput: (.invalidParams, ErrorReason.invalidInputData)
+            case .unauthorized: (.unauthorized, ErrorReason.unauthorized)
+            case .invalidCredentials: (.invalidCredentials, ErrorReason.invalidCredentials)
+            case .invalidToken: (.invalidToken, ErrorReason.invalidToken)
+            case .invalidRefreshToken: (.invalidRefreshToken, ErrorReason.invalidRefreshToken)
+            case .permissionDenied: (.permissionDenied, ErrorReason.permissionDenied)
+            case .userNotFound: (.userNotFound, ErrorReason.userNotFound)
+            case .userAlreadyExists: (.userAlreadyExists, ErrorReason.userAlreadyExists)
+            case .identityAlreadySet: (.identityAlreadySet, ErrorReason.identityAlreadySet)
+            default: (.internalError, ErrorReason.internalError)
+            }
+        return RPCError(code: code, message: self.message, reason: reason, field: self.field)
+    }
+}

@@ -1,0 +1,118 @@
+import GuildCore
+import GuildProtocol
+
+/// Every method the daemon serves: its name, who may call it, and how it runs.
+///
+/// Methods are registered with their wire types from `GuildProtocol`, so params are decoded into (and results
+/// encoded from) exactly the types clients use. Inline methods are cheap, touch no storage, and run on the
+/// connection's event loop without a task hop; all others run as child tasks of their connection.
+public struct MethodRegistry: Sendable {
+    /// How a method runs.
+    enum Execution: Sendable {
+        case inline(@Sendable ([UInt8]?, InlineContext) throws -> [UInt8])
+        case async(@Sendable ([UInt8]?, RequestContext) async throws -> [UInt8])
+    }
+
+    /// One registered method.
+    struct Entry: Sendable {
+        var name: String
+        var access: AccessRequirement
+        var execution: Execution
+    }
+
+    private(set) var entries: [String: Entry] = [:]
+
+    /// Creates an empty registry.
+    public init() {}
+
+    /// The names of all registered methods, sorted.
+    public var methodNames: [String] { self.entries.keys.sorted() }
+
+    /// Who may call a method.
+    public func access(of method: String) -> AccessRequirement? { self.entries[method]?.access }
+
+    subscript(method: String) -> Entry? { self.entries[method] }
+
+    /// Registers a method that runs as a task and may use storage.
+    public mutating func register<M: RPCMethod>(
+        _ method: M.Type,
+        access: AccessRequirement,
+        _ body: @escaping @Sendable (M.Params, RequestContext) async throws -> M.Result
+    ) {
+        precondition(self.entries[M.name] == nil, "\(M.name) registered twice")
+        self.entries[M.name] = Entry(
+            name: M.name,
+            access: access,
+            execution: .async { params, context in
+                let decoded = try Self.decodeParams(M.self, params)
+                return try RPCCoding.encode(try await body(decoded, context))
+            }
+        )
+    }
+
+    /// Registers a cheap method that runs inline on the event loop; open to anyone.
+    public mutating func registerInline<M: RPCMethod>(
+        _ method: M.Type,
+        _ body: @escaping @Sendable (M.Params, InlineContext) throws -> M.Result
+    ) {
+        precondition(self.entries[M.name] == nil, "\(M.name) registered twice")
+        self.entries[M.name] = Entry(
+            name: M.name,
+            access: .anyone,
+            execution: .inline { params, context in
+                let decoded = try Self.decodeParams(M.self, params)
+                return try RPCCoding.encode(try body(decoded, context))
+            }
+        )
+    }
+
+    /// Registers an inline method whose result is fixed JSON text, encoded once (e.g. `system.ping`).
+    public mutating func registerConstant<M: RPCMethod>(_ method: M.Type, json: [UInt8]) {
+        precondition(self.entries[M.name] == nil, "\(M.name) registered twice")
+        self.entries[M.name] = Entry(name: M.name, access: .anyone, execution: .inline { _, _ in json })
+    }
+
+    // MARK: - Params
+
+    /// Decodes a method's params: by name from an object; from an array by position where the method names
+    /// its positions; an absent `params` is `{}`.
+    static func decodeParams<M: RPCMethod>(_ method: M.Type, _ params: [UInt8]?) throws -> M.Params {
+        if M.Params.self == NoParams.self, let none = NoParams() as? M.Params {
+            return none
+        }
+        guard let params else {
+            return try RPCCoding.decodeParams(M.Params.self, from: Array("{}".utf8))
+        }
+        if params.first == UInt8(ascii: "["), !M.positionalParameters.isEmpty {
+            return try RPCCoding.decodeParams(M.Params.self, from: try Self.named(params, M.positionalParameters))
+        }
+        if params.first == UInt8(ascii: "["), M.Params.self != [Double].self, M.Params.self != JSONValue.self {
+            throw RPCError.invalidParams("\(M.name) takes its params by name, as an object", field: nil)
+        }
+        return try RPCCoding.decodeParams(M.Params.self, from: params)
+    }
+
+    /// Turns by-position params into a by-name object, keeping each value's exact JSON text.
+    private static func named(_ array: [UInt8], _ names: [String]) throws -> [UInt8] {
+        try array.withUnsafeBytes { bytes in
+            let scanner = JSONScanner(maximumDepth: Int.max)
+            guard let top = try? scanner.scan(bytes) else { throw RPCError.invalidParams("unreadable params", field: nil) }
+            let elements = scanner.elements(of: top, in: bytes)
+            guard elements.count <= names.count else {
+                throw RPCError.invalidParams(
+                    "at most \(names.count) positional params (\(names.joined(separator: ", ")))",
+                    field: nil
+                )
+            }
+            var object: [UInt8] = [UInt8(ascii: "{")]
+            for (index, element) in elements.enumerated() {
+                if index > 0 { object.append(UInt8(ascii: ",")) }
+                JSONText.appendString(names[index], to: &object)
+                object.append(UInt8(ascii: ":"))
+                object.append(contentsOf: bytes[element.range])
+            }
+            object.append(UInt8(ascii: "}"))
+            return object
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import GuildCore
+import Logging
+
+/// What a method handler knows about its call: who is calling, on which connection, and where to log.
+public struct RequestContext: Sendable {
+    /// The caller, with its session revalidated for this call.
+    public var caller: Caller
+    /// The connection the call arrived on (to bind or unbind a session).
+    let connection: ConnectionState
+    /// A logger carrying `rpc.method`, `rpc.id` and `conn.id` metadata.
+    public var logger: Logger
+
+    /// Binds a session to the connection: later calls on it act as that session's user.
+    func bind(_ session: ResolvedSession?) {
+        self.connection.session = session
+    }
+}
+
+/// What an inline handler (run on the connection's event loop, never touching storage) knows.
+public struct InlineContext: Sendable {
+    /// The connecting process.
+    public var peer: PeerCredentials
+    /// Whether the connection has admin rights.
+    public var isAdmin: Bool
+}

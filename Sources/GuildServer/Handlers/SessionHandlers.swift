@@ -1,0 +1,21 @@
+import GuildCore
+import GuildProtocol
+
+extension MethodRegistry {
+    /// `session.*`: binding a token to the connection, asking who it is, logging out.
+    mutating func registerSessionMethods(_ users: UserService) {
+        self.register(SessionMethods.Authenticate.self, access: .anyone) { params, context in
+            let session = try await users.resolve(accessToken: params.accessToken)
+            context.bind(session)
+            return SessionInfo(context.caller, session: session)
+        }
+        self.register(SessionMethods.WhoAmI.self, access: .anyone) { _, context in
+            SessionInfo(context.caller, session: context.caller.session)
+        }
+        self.register(SessionMethods.Logout.self, access: .session) { _, context in
+            try await users.logout(caller: context.caller)
+            context.bind(nil)
+            return true
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import GuildProtocol
+
+extension MethodRegistry {
+    /// `system.ping`, `system.status` and `rpc.discover`.
+    mutating func registerSystemMethods(
+        configuration: ServerConfiguration,
+        connections: ConnectionRegistry,
+        started: ContinuousClock.Instant
+    ) {
+        self.registerConstant(SystemMethods.Ping.self, json: Array(#""pong""#.utf8))
+        self.registerConstant(SystemMethods.Discover.self, json: OpenRPCDocument.compactJSON)
+        let pid = ProcessInfo.processInfo.processIdentifier
+        self.registerInline(SystemMethods.Status.self) { _, _ in
+            let elapsed = ContinuousClock.now - started
+            return SystemStatus(
+                version: configuration.version,
+                uptimeSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+                activation: configuration.listen.activation,
+                connections: connections.count,
+                databasePath: configuration.databasePath,
+                pid: pid
+            )
+        }
+    }
+}

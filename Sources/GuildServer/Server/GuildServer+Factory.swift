@@ -1,0 +1,54 @@
+import GuildCore
+import Logging
+import NIOCore
+import NIOPosix
+
+extension GuildServer {
+    /// Builds the server with every Guild method registered.
+    public static func make(
+        configuration: ServerConfiguration,
+        users: UserService,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        logger: Logger,
+        ready: @escaping @Sendable () -> Void = {}
+    ) -> GuildServer {
+        let connections = ConnectionRegistry()
+        var registry = MethodRegistry()
+        registry.registerSystemMethods(configuration: configuration, connections: connections, started: .now)
+        registry.registerSessionMethods(users)
+        registry.registerUserMethods(users)
+        registry.registerConformanceMethods()
+        let dispatcher = Dispatcher(registry: registry, users: users, logger: logger)
+        return GuildServer(
+            configuration: configuration,
+            dispatcher: dispatcher,
+            connections: connections,
+            group: group,
+            logger: logger,
+            ready: ready
+        )
+    }
+}
+
+/// Runs password hashing on NIO's blocking thread pool, so scrypt never holds up event loops or the
+/// cooperative task pool.
+public struct OffloadedPasswordHasher: PasswordHashing {
+    let hasher: PasswordHasher
+    let pool: NIOThreadPool
+
+    /// Creates a hasher that runs `hasher` on `pool`.
+    public init(_ hasher: PasswordHasher, pool: NIOThreadPool = .singleton) {
+        self.hasher = hasher
+        self.pool = pool
+    }
+
+    public func hash(_ password: String) async throws -> String {
+        let hasher = self.hasher
+        return try await self.pool.runIfActive { try hasher.makeHash(password) }
+    }
+
+    public func verify(_ password: String, against stored: String) async -> Bool {
+        let hasher = self.hasher
+        return (try? await self.pool.runIfActive { hasher.check(password, against: stored) }) ?? false
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import GuildCore
+import GuildProtocol
+import Logging
+import NIOCore
+import NIOExtras
+import NIOPosix
+import ServiceLifecycle
+
+/// The JSON-RPC server: listens on a Unix socket (bound or inherited), runs each connection as a child task,
+/// and on graceful shutdown stops accepting, lets in-flight requests finish, and closes every connection.
+public final class GuildServer: Service, Sendable {
+    /// The configuration.
+    public let configuration: ServerConfiguration
+    let dispatcher: Dispatcher
+    let connections: ConnectionRegistry
+    private let group: any EventLoopGroup
+    private let logger: Logger
+    private let ready: @Sendable () -> Void
+
+    /// Creates a server.
+    /// - Parameters:
+    ///   - ready: called once the socket accepts connections (the daemon sends `READY=1` from it).
+    init(
+        configuration: ServerConfiguration,
+        dispatcher: Dispatcher,
+        connections: ConnectionRegistry,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        logger: Logger,
+        ready: @escaping @Sendable () -> Void = {}
+    ) {
+        self.configuration = configuration
+        self.dispatcher = dispatcher
+        self.connections = connections
+        self.group = group
+        self.logger = logger
+        self.ready = ready
+    }
+
+    /// Connections open now.
+    public var connectionCount: Int { self.connections.count }
+
+    /// Since when no connection has been open (nil while one is), for idle exit.
+    public var idleSince: ContinuousClock.Instant? { self.connections.idleSince }
+
+    public func run() async throws {
+        let (accepted, acceptedContinuation) = AsyncStream.makeStream(of: ConnectionState.self)
+        let serverChannel = try await self.bind(yielding: acceptedContinuation).get()
+        serverChannel.closeFuture.whenComplete { _ in acceptedContinuation.finish() }
+        self.logger.info(
+            "listening",
+            metadata: ["listen": "\(self.configuration.listen)", "activation": "\(self.configuration.listen.activation)"]
+        )
+        self.ready()
+        await withGracefulShutdownHandler {
+            await withDiscardingTaskGroup { group in
+                for await connection in accepted {
+                    group.addTask {
+                        await connection.run(dispatcher: self.dispatcher)
+                        self.connections.remove(connection.id)
+                    }
+                }
+            }
+        } onGracefulShutdown: {
+            self.logger.info("stopping: no new connections; finishing in-flight requests")
+            serverChannel.close(promise: nil)
+            self.connections.drainAll()
+        }
+        if case .path(let path, _) = self.configuration.listen {
+            unlink(path)
+        }
+        self.logger.info("stopped")
+    }
+
+    private func bind(yielding accepted: AsyncStream<ConnectionState>.Continuation) -> EventLoopFuture<any Channel> {
+        let configuration = self.configuration
+        let bootstrap = ServerBootstrap(group: self.group)
+            .serverChannelOption(.backlog, value: 4096)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: 256 * 1024, high: 1024 * 1024))
+            .childChannelInitializer { channel in
+                self.initialize(channel, accepted: accepted)
+            }
+        switch configuration.listen {
+        case .inherited(let descriptor):
+            return bootstrap.withBoundSocket(descriptor)
+        case .path(let path, let mode):
+            let directory = (path as NSString).deletingLastPathComponent
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            return bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).map { channel in
+                chmod(path, mode_t(mode))
+                return channel
+            }
+        }
+    }
+
+    private func initialize(
+        _ channel: any Channel,
+        accepted: AsyncStream<ConnectionState>.Continuation
+    ) -> EventLoopFuture<Void> {
+        channel.peerCredentials().flatMapThrowing { peer in
+            guard let id = self.connections.reserve(limit: self.configuration.maximumConnections) else {
+                self.refuse(channel)
+                return
+            }
+            let isAdmin = peer.uid == 0 || self.configuration.adminUIDs.contains(peer.uid)
+            let state = ConnectionState(id: id, peer: peer, isAdmin: isAdmin, channel: channel)
+            guard self.connections.add(state) else {
+                channel.close(promise: nil)
+                return
+            }
+            try channel.pipeline.syncOperations.addHandlers([
+                ByteToMessageHandler(
+                    LineBasedFrameDecoder(),
+                    maximumBufferSize: self.configuration.maximumFrameBytes
+                ),
+                ConnectionHandler(state: state, dispatcher: self.dispatcher, configuration: self.configuration),
+            ])
+            accepted.yield(state)
+        }
+    }
+
+    private func refuse(_ channel: any Channel) {
+        let error = RPCError(
+            code: .tooManyConnections,
+            message: "the daemon already serves \(self.configuration.maximumConnections) connections",
+            reason: ErrorReason.tooManyConnections
+        )
+        var bytes = Dispatcher.reply(.null, .failure(error)) ?? []
+        bytes.append(UInt8(ascii: "\n"))
+        channel.writeAndFlush(channel.allocator.buffer(bytes: bytes)).whenComplete { _ in
+            channel.close(promise: nil)
+        }
+    }
+}

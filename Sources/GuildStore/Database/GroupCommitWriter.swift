@@ -1,0 +1,160 @@
+import GRDB
+import Synchronization
+
+/// Runs concurrent write operations in shared transactions ("group commit").
+///
+/// Every operation runs inside its own SAVEPOINT, so one that throws rolls back alone; the transaction
+/// that holds them commits once, with one fsync for all of them. No caller returns before the commit that
+/// contains its operation is durable. Whichever caller finds the writer idle becomes the leader and drains
+/// the queue, batch after batch, until it is empty: there is no background task to own or to stop.
+final class GroupCommitWriter: Sendable {
+    private struct State {
+        var queue: [any PendingWrite] = []
+        var draining = false
+    }
+
+    private let writer: any DatabaseWriter
+    private let state = Mutex(State())
+    /// The most operations one transaction takes, so no batch makes its callers wait too long.
+    private let maximumBatch: Int
+
+    init(writer: any DatabaseWriter, maximumBatch: Int = 256) {
+        self.writer = writer
+        self.maximumBatch = maximumBatch
+    }
+
+    /// Runs `work` in a savepoint of a shared transaction and returns its result once that transaction
+    /// is committed.
+    func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let operation = TypedWrite(work)
+        let leads = self.state.withLock { state in
+            state.queue.append(operation)
+            if state.draining { return false }
+            state.draining = true
+            return true
+        }
+        if leads { await self.drain() }
+        return try await operation.value()
+    }
+
+    private func drain() async {
+        while true {
+            let batch: [any PendingWrite]? = self.state.withLock { state in
+                if state.queue.isEmpty {
+                    state.draining = false
+                    return nil
+                }
+                let count = min(state.queue.count, self.maximumBatch)
+                let batch = Array(state.queue.prefix(count))
+                state.queue.removeFirst(count)
+                return batch
+            }
+            guard let batch else { return }
+            do {
+                try await self.writer.write { db in
+                    for operation in batch { operation.run(db) }
+                }
+                for operation in batch { operation.committed() }
+            } catch {
+                for operation in batch { operation.failed(error) }
+            }
+        }
+    }
+}
+
+private protocol PendingWrite: Sendable {
+    func run(_ db: Database)
+    func committed()
+    func failed(_ error: any Error)
+}
+
+private final class TypedWrite<T: Sendable>: PendingWrite {
+    private enum State {
+        case queued
+        case ran(Result<T, any Error>)
+        case waiting(CheckedContinuation<T, any Error>)
+        case waitingAndRan(CheckedContinuation<T, any Error>, Result<T, any Error>)
+        case done(Result<T, any Error>)
+    }
+
+    private let work: @Sendable (Database) throws -> T
+    private let state = Mutex(State.queued)
+
+    init(_ work: @escaping @Sendable (Database) throws -> T) {
+        self.work = work
+    }
+
+    func run(_ db: Database) {
+        var outcome: Result<T, any Error> = .failure(CancellationError())
+        do {
+            try db.inSavepoint {
+                do {
+                    outcome = .success(try self.work(db))
+                    return .commit
+                } catch {
+                    outcome = .failure(error)
+                    return .rollback
+                }
+            }
+        } catch {
+            outcome = .failure(error)
+        }
+        self.state.withLock { state in
+            switch state {
+            case .queued: state = .ran(outcome)
+            case .waiting(let continuation): state = .waitingAndRan(continuation, outcome)
+            default: break
+            }
+        }
+    }
+
+    func committed() {
+        self.finish(commitError: nil)
+    }
+
+    func failed(_ error: any Error) {
+        self.finish(commitError: error)
+    }
+
+    private func finish(commitError: (any Error)?) {
+        let resume: (CheckedContinuation<T, any Error>, Result<T, any Error>)? = self.state.withLock { state in
+            let final: Result<T, any Error>
+            switch state {
+            case .ran(let outcome), .waitingAndRan(_, let outcome):
+                final = commitError.map { .failure($0) } ?? outcome
+            case .queued, .waiting:
+                final = .failure(commitError ?? CancellationError())
+            case .done:
+                return nil
+            }
+            switch state {
+            case .waiting(let continuation), .waitingAndRan(let continuation, _):
+                state = .done(final)
+                return (continuation, final)
+            default:
+                state = .done(final)
+                return nil
+            }
+        }
+        if let (continuation, result) = resume { continuation.resume(with: result) }
+    }
+
+    func value() async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let ready: Result<T, any Error>? = self.state.withLock { state in
+                switch state {
+                case .done(let result): return result
+                case .queued:
+                    state = .waiting(continuation)
+                    return nil
+                case .ran(let outcome):
+                    state = .waitingAndRan(continuation, outcome)
+                    return nil
+                case .waiting, .waitingAndRan:
+                    preconditionFailure("a write's value is awaited once")
+                }
+            }
+            if let ready { continuation.resume(with: ready) }
+        }
+    }
+}

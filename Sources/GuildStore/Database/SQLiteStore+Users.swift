@@ -1,0 +1,173 @@
+import Foundation
+import GRDB
+import GuildCore
+
+extension SQLiteStore: UserRepository {
+    public func insertUser(_ user: User, passwordHash: String?, session: IssuedSession) async throws {
+        try await self.write { db in
+            do {
+                try UserRecord(user, passwordHash: passwordHash).insert(db)
+            } catch let error as DatabaseError {
+                throw Self.translate(error)
+            }
+            for token in TokenRecord.records(for: session, userID: user.id, now: user.createdAt) {
+                try token.insert(db)
+            }
+        }
+    }
+
+    public func credentials(for identity: LoginIdentity) async throws -> (user: User, passwordHash: String?)? {
+        try await self.read { db in
+            let request: QueryInterfaceRequest<UserRecord>
+            if let username = identity.username {
+                request = UserRecord.filter(UserRecord.Columns.username == username)
+            } else if let email = identity.email {
+                request = UserRecord.filter(UserRecord.Columns.email == email)
+            } else if let phone = identity.phone {
+                request = UserRecord.filter(UserRecord.Columns.phone == phone)
+            } else {
+                return nil
+            }
+            guard let record = try request.fetchOne(db) else { return nil }
+            return (record.user, record.passwordHash)
+        }
+    }
+
+    public func insertSession(_ session: IssuedSession, userID: String) async throws {
+        try await self.write { db in
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            for token in TokenRecord.records(for: session, userID: userID, now: now) {
+                try token.insert(db)
+            }
+        }
+    }
+
+    public func rotateRefreshToken(hash: [UInt8], to session: IssuedSession, now: Int64) async throws -> User {
+        try await self.write { db in
+            guard
+                let old = try TokenRecord.filter(
+                    TokenRecord.Columns.hash == Data(hash) && TokenRecord.Columns.kind == TokenRecord.Kind.refresh.rawValue
+                ).fetchOne(db),
+                let user = try UserRecord.fetchOne(db, key: old.userID)
+            else {
+                throw GuildError(.invalidRefreshToken, "the refresh token is unknown, already used or revoked")
+            }
+            try TokenRecord.filter(TokenRecord.Columns.family == old.family).deleteAll(db)
+            for token in TokenRecord.records(for: session, userID: old.userID, now: now) {
+                try token.insert(db)
+            }
+            return user.user
+        }
+    }
+
+    public func resolveAccessToken(hash: [UInt8], now: Int64) async throws -> ResolvedSession? {
+        try await self.read { db in
+            guard
+                let token = try TokenRecord.filter(
+                    TokenRecord.Columns.hash == Data(hash) && TokenRecord.Columns.kind == TokenRecord.Kind.access.rawValue
+                ).fetchOne(db)
+            else { return nil }
+            if let expiresAt = token.expiresAt, expiresAt <= now { return nil }
+            guard let user = try UserRecord.fetchOne(db, key: token.userID) else { return nil }
+            return ResolvedSession(user: user.user, tokenHash: hash, expiresAt: token.expiresAt)
+        }
+    }
+
+    public func setIdentity(userID: String, identity: LoginIdentity, passwordHash: String, now: Int64) async throws
+        -> User
+    {
+        try await self.write { db in
+            guard var record = try UserRecord.fetchOne(db, key: userID) else {
+                throw GuildError(.userNotFound, "no user with id \(userID)", field: "userID")
+            }
+            guard record.isPseudo else {
+                throw GuildError(.identityAlreadySet, "the user already has a login identity")
+            }
+            record.username = identity.username
+            record.email = identity.email
+            record.phone = identity.phone
+            record.passwordHash = passwordHash
+            record.isPseudo = false
+            record.modifiedAt = now
+            do {
+                try record.update(db)
+            } catch let error as DatabaseError {
+                throw Self.translate(error)
+            }
+            return record.user
+        }
+    }
+
+    public func passwordHash(userID: String) async throws -> String? {
+        try await self.read { db in
+            guard let record = try UserRecord.fetchOne(db, key: userID) else {
+                throw GuildError(.userNotFound, "no user with id \(userID)", field: "userID")
+            }
+            return record.passwordHash
+        }
+    }
+
+    public func replacePassword(userID: String, passwordHash: String, session: IssuedSession, now: Int64) async throws {
+        try await self.write { db in
+            guard var record = try UserRecord.fetchOne(db, key: userID) else {
+                throw GuildError(.userNotFound, "no user with id \(userID)", field: "userID")
+            }
+            record.passwordHash = passwordHash
+            record.modifiedAt = now
+            try record.update(db)
+            try TokenRecord.filter(TokenRecord.Columns.userID == userID).deleteAll(db)
+            for token in TokenRecord.records(for: session, userID: userID, now: now) {
+                try token.insert(db)
+            }
+        }
+    }
+
+    public func user(id: String) async throws -> User? {
+        try await self.read { db in
+            try UserRecord.fetchOne(db, key: id)?.user
+        }
+    }
+
+    public func updateUser(id: String, now: Int64, _ change: @escaping @Sendable (inout User) throws -> Void)
+        async throws -> User
+    {
+        try await self.write { db in
+            guard var record = try UserRecord.fetchOne(db, key: id) else {
+                throw GuildError(.userNotFound, "no user with id \(id)", field: "userID")
+            }
+            var user = record.user
+            try change(&user)
+            user.modifiedAt = now
+            record.apply(user)
+            do {
+                try record.update(db)
+            } catch let error as DatabaseError {
+                throw Self.translate(error)
+            }
+            return user
+        }
+    }
+
+    public func deleteUser(id: String) async throws -> Bool {
+        try await self.write { db in
+            try UserRecord.deleteOne(db, key: id)
+        }
+    }
+
+    public func revokeSession(accessTokenHash: [UInt8]) async throws {
+        try await self.write { db in
+            guard let token = try TokenRecord.fetchOne(db, key: Data(accessTokenHash)) else { return }
+            try TokenRecord.filter(TokenRecord.Columns.family == token.family).deleteAll(db)
+        }
+    }
+
+    /// Turns a uniqueness violation into `userAlreadyExists` naming the field; anything else passes through.
+    static func translate(_ error: DatabaseError) -> any Error {
+        guard error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE else { return error }
+        let message = error.message ?? ""
+        for field in ["username", "email", "phone"] where message.contains("user.\(field)") {
+            return GuildError(.userAlreadyExists, "a user with this \(field) already exists", field: field)
+        }
+        return GuildError(.userAlreadyExists, "the user already exists")
+    }
+}

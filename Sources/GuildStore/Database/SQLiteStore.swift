@@ -1,0 +1,79 @@
+import Foundation
+import GRDB
+
+/// Guild's embedded SQLite database: one WAL-mode `DatabasePool` per file for the life of the process,
+/// migrated on open, with group commit for writes.
+public final class SQLiteStore: Sendable {
+    /// How the database is opened.
+    public struct Configuration: Sendable {
+        /// The database file; created with its directory when missing.
+        public var path: String
+        /// `PRAGMA synchronous`: `FULL` (default) fsyncs the WAL at every commit, so an acknowledged write
+        /// survives power loss; `NORMAL` survives a process crash only.
+        public var synchronous: String
+        /// The most operations one group-commit transaction takes.
+        public var maximumWriteBatch: Int
+
+        /// Creates a configuration.
+        public init(path: String, synchronous: String = "FULL", maximumWriteBatch: Int = 256) {
+            self.path = path
+            self.synchronous = synchronous
+            self.maximumWriteBatch = maximumWriteBatch
+        }
+    }
+
+    /// The configuration the store was opened with.
+    public let configuration: Configuration
+    let pool: DatabasePool
+    let writer: GroupCommitWriter
+
+    /// Opens (creating and migrating when needed) the database.
+    public init(configuration: Configuration) throws {
+        self.configuration = configuration
+        let directory = URL(fileURLWithPath: configuration.path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var config = Configuration.grdb(synchronous: configuration.synchronous)
+        config.label = "guild"
+        self.pool = try DatabasePool(path: configuration.path, configuration: config)
+        try Migrations.migrator.migrate(self.pool)
+        self.writer = GroupCommitWriter(writer: self.pool, maximumBatch: configuration.maximumWriteBatch)
+    }
+
+    /// Runs `PRAGMA integrity_check` and returns its messages (`["ok"]` when the file is sound).
+    public func integrityCheck() async throws -> [String] {
+        try await self.pool.read { db in
+            try String.fetchAll(db, sql: "PRAGMA integrity_check")
+        }
+    }
+
+    /// Checkpoints the WAL and closes the database; later calls fail.
+    public func close() throws {
+        _ = try? self.pool.writeWithoutTransaction { db in
+            try db.checkpoint(.truncate)
+        }
+        try self.pool.close()
+    }
+
+    /// Runs `work` as part of a durable group-commit transaction (see ``GroupCommitWriter``).
+    func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await self.writer.write(work)
+    }
+
+    /// Runs `work` in a read-only snapshot.
+    func read<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await self.pool.read(work)
+    }
+}
+
+extension SQLiteStore.Configuration {
+    fileprivate static func grdb(synchronous: String) -> GRDB.Configuration {
+        var config = GRDB.Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(10)
+        let mode = ["OFF", "NORMAL", "FULL", "EXTRA"].contains(synchronous.uppercased()) ? synchronous.uppercased() : "FULL"
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = \(mode)")
+        }
+        return config
+    }
+}
