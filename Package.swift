@@ -129,6 +129,7 @@ let package = Package(
             dependencies: [
                 "CSystemd",
                 "GuildCore",
+                "GuildProtocol",
                 "GuildServer",
                 "GuildStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -136,6 +137,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(

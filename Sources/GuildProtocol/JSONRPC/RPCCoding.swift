@@ -5,7 +5,7 @@ public enum RPCCoding: Sendable {
     /// Encodes a value as compact JSON.
     public static func encode(_ value: some Encodable) throws -> [UInt8] {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         return Array(try encoder.encode(value))
     }
 

@@ -6,6 +6,7 @@ import NIOCore
 import NIOExtras
 import NIOPosix
 import ServiceLifecycle
+import Synchronization
 
 /// The JSON-RPC server: listens on a Unix socket (bound or inherited), runs each connection as a child task,
 /// and on graceful shutdown stops accepting, lets in-flight requests finish, and closes every connection.
@@ -17,6 +18,7 @@ public final class GuildServer: Service, Sendable {
     private let group: any EventLoopGroup
     private let logger: Logger
     private let ready: @Sendable () -> Void
+    private let listener = Mutex<(any Channel)?>(nil)
 
     /// Creates a server.
     /// - Parameters:
@@ -43,10 +45,17 @@ public final class GuildServer: Service, Sendable {
     /// Since when no connection has been open (nil while one is), for idle exit.
     public var idleSince: ContinuousClock.Instant? { self.connections.idleSince }
 
+    /// Stops accepting connections; the ones open are served until their clients close them, and `run()`
+    /// returns once they have. Under socket activation the service manager keeps the listening socket.
+    public func stopAccepting() {
+        self.listener.withLock { $0 }?.close(promise: nil)
+    }
+
     public func run() async throws {
         let (accepted, acceptedContinuation) = AsyncStream.makeStream(of: ConnectionState.self)
         let serverChannel = try await self.bind(yielding: acceptedContinuation).get()
         serverChannel.closeFuture.whenComplete { _ in acceptedContinuation.finish() }
+        self.listener.withLock { $0 = serverChannel }
         self.logger.info(
             "listening",
             metadata: ["listen": "\(self.configuration.listen)", "activation": "\(self.configuration.listen.activation)"]

@@ -1,0 +1,171 @@
+import ArgumentParser
+import GuildProtocol
+
+extension UserCommand {
+    /// `user register`: `user.register`.
+    struct Register: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "register",
+            abstract: "Create a user with a login name, email or phone and a password, and log in.",
+            discussion: "The password comes from --password, else from the GUILD_PASSWORD environment variable."
+        )
+
+        @OptionGroup var identity: IdentityOptions
+        @OptionGroup var password: PasswordOptions
+
+        @Option(help: ArgumentHelp("The display name (at most 50 characters).", valueName: "name"))
+        var displayName: String?
+
+        @Option(
+            help: ArgumentHelp("Custom fields as a JSON object.", valueName: "json"),
+            transform: JSONArgument.object
+        )
+        var fields: [String: JSONValue]?
+
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            let params = UserMethods.Register.Params(
+                username: self.identity.username,
+                email: self.identity.email,
+                phone: self.identity.phone,
+                password: self.password.resolved,
+                displayName: self.displayName,
+                fields: self.fields
+            )
+            let result = try await Runner.run(self.options) { client in
+                try await client.call(UserMethods.Register.self, params)
+            }
+            try Output.printResult(result, json: self.options.json)
+        }
+    }
+
+    /// `user register-pseudo`: `user.registerPseudo`.
+    struct RegisterPseudo: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "register-pseudo",
+            abstract: "Create a pseudo user (no login identity; its token never expires)."
+        )
+
+        @Option(help: ArgumentHelp("The display name (at most 50 characters).", valueName: "name"))
+        var displayName: String?
+
+        @Option(
+            help: ArgumentHelp("Custom fields as a JSON object.", valueName: "json"),
+            transform: JSONArgument.object
+        )
+        var fields: [String: JSONValue]?
+
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            let params = UserMethods.RegisterPseudo.Params(displayName: self.displayName, fields: self.fields)
+            let result = try await Runner.run(self.options) { client in
+                try await client.call(UserMethods.RegisterPseudo.self, params)
+            }
+            try Output.printResult(result, json: self.options.json)
+        }
+    }
+
+    /// `user login`: `user.login`.
+    struct Login: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "login",
+            abstract: "Log in with one of --username, --email or --phone and a password; prints the tokens.",
+            discussion: "The password comes from --password, else from the GUILD_PASSWORD environment variable."
+        )
+
+        @OptionGroup var identity: IdentityOptions
+        @OptionGroup var password: PasswordOptions
+        @OptionGroup var options: GlobalOptions
+
+        func validate() throws {
+            guard self.identity.count == 1 else {
+                throw ValidationError("Give exactly one of --username, --email or --phone.")
+            }
+        }
+
+        func run() async throws {
+            let params = UserMethods.Login.Params(
+                username: self.identity.username,
+                email: self.identity.email,
+                phone: self.identity.phone,
+                password: self.password.resolved
+            )
+            let result = try await Runner.run(self.options) { client in
+                try await client.call(UserMethods.Login.self, params)
+            }
+            try Output.printResult(result, json: self.options.json)
+        }
+    }
+
+    /// `user refresh`: `user.refresh`.
+    struct Refresh: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "refresh",
+            abstract: "Exchange a refresh token (single use) for new access and refresh tokens."
+        )
+
+        @Option(help: ArgumentHelp("The refresh token.", valueName: "token"))
+        var refreshToken: String
+
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            let result = try await Runner.run(self.options) { client in
+                try await client.call(UserMethods.Refresh.self, .init(refreshToken: self.refreshToken))
+            }
+            try Output.printResult(result, json: self.options.json)
+        }
+    }
+
+    /// `user put-identity`: `user.putIdentity`.
+    struct PutIdentity: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "put-identity",
+            abstract: "Give the pseudo user of --token a login identity and a password.",
+            discussion: "The password comes from --password, else from the GUILD_PASSWORD environment variable."
+        )
+
+        @OptionGroup var identity: IdentityOptions
+        @OptionGroup var password: PasswordOptions
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            let params = UserMethods.PutIdentity.Params(
+                username: self.identity.username,
+                email: self.identity.email,
+                phone: self.identity.phone,
+                password: self.password.resolved
+            )
+            let result = try await Runner.run(self.options) { client in
+                try await client.call(UserMethods.PutIdentity.self, params)
+            }
+            try Output.printResult(result, json: self.options.json)
+        }
+    }
+
+    /// `user change-password`: `user.changePassword`.
+    struct ChangePassword: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "change-password",
+            abstract: "Change the password of the user of --token; every token they hold is revoked."
+        )
+
+        @Option(help: ArgumentHelp("The current password.", valueName: "password"))
+        var oldPassword: String
+
+        @Option(help: ArgumentHelp("The new password.", valueName: "password"))
+        var newPassword: String
+
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            let params = UserMethods.ChangePassword.Params(oldPassword: self.oldPassword, newPassword: self.newPassword)
+            let result = try await Runner.run(self.options) { client in
+                try await client.call(UserMethods.ChangePassword.self, params)
+            }
+            try Output.printResult(result, json: self.options.json)
+        }
+    }
+}

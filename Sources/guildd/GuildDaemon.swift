@@ -1,0 +1,164 @@
+import ArgumentParser
+import Foundation
+import GuildCore
+import GuildProtocol
+import GuildServer
+import GuildStore
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+import UnixSignals
+
+/// `guildd`: the Guild daemon.
+@main
+struct GuildDaemon: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "guildd",
+        abstract: "Serve Guild's users, groups and events as JSON-RPC 2.0 over a Unix socket.",
+        discussion: """
+            Under systemd (guildd.socket) or systemd-socket-activate, guildd adopts the listening socket it is \
+            given; otherwise it binds --socket itself. It notifies systemd (READY=1, STATUS=, STOPPING=1, \
+            WATCHDOG=1) and stops gracefully on SIGTERM or SIGINT: no new connections, in-flight requests \
+            finish, the database is closed, exit 0.
+            """,
+        version: GuildVersion.current
+    )
+
+    @Option(help: "Socket path to bind when not socket-activated (default: $RUNTIME_DIRECTORY/guild.sock, $XDG_RUNTIME_DIR/guild/guild.sock, or /run/guild/guild.sock as root).")
+    var socket: String?
+
+    @Option(help: "Mode of the bound socket file, in octal.")
+    var socketMode: String = "0660"
+
+    @Option(help: "SQLite database file (default: $STATE_DIRECTORY/guild.sqlite, else $XDG_STATE_HOME or ~/.local/state, /guild/guild.sqlite).")
+    var database: String?
+
+    @Option(help: "SQLite synchronous mode: FULL (every acknowledged write survives power loss) or NORMAL.")
+    var synchronous: String = "FULL"
+
+    @Option(name: .customLong("admin-uid"), help: "A peer uid with admin rights, besides root (repeatable; default: guildd's own uid).")
+    var adminUIDs: [UInt32] = []
+
+    @Option(help: "Exit after this many seconds with no connection open (0: never).")
+    var idleExit: Double = 0
+
+    @Option(help: "Largest accepted frame (one line), in bytes.")
+    var maxFrameBytes: Int = 16 * 1024 * 1024
+
+    @Option(help: "Most entries in one batch.")
+    var maxBatch: Int = 1000
+
+    @Option(help: "Most requests in flight per connection.")
+    var maxInFlight: Int = 256
+
+    @Option(help: "Most connections at once.")
+    var maxConnections: Int = 4096
+
+    @Option(help: "Seconds a connection may leave its replies unread before it is closed.")
+    var writeStallTimeout: Double = 30
+
+    @Option(help: "Access token lifetime in seconds (Kii's default: 2147483647).")
+    var tokenLifetime: Int64 = 2_147_483_647
+
+    @Option(help: "scrypt cost as log2(N) for new password hashes (15: N = 32768).")
+    var scryptLogN: Int = 15
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: String = "info"
+
+    func validate() throws {
+        guard UInt32(self.socketMode, radix: 8) != nil else { throw ValidationError("--socket-mode must be octal, e.g. 0660") }
+        guard (1...20).contains(self.scryptLogN) else { throw ValidationError("--scrypt-log-n must be 1...20") }
+        guard Logger.Level(rawValue: self.logLevel) != nil else { throw ValidationError("unknown --log-level") }
+        guard ["FULL", "NORMAL", "EXTRA"].contains(self.synchronous.uppercased()) else {
+            throw ValidationError("--synchronous must be FULL, NORMAL or EXTRA")
+        }
+    }
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: self.logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "guildd")
+        let environment = ProcessInfo.processInfo.environment
+
+        let databasePath = self.database ?? Self.defaultDatabasePath(environment)
+        let store = try SQLiteStore(configuration: .init(path: databasePath, synchronous: self.synchronous))
+        let users = try await UserService(
+            repository: store,
+            hasher: OffloadedPasswordHasher(PasswordHasher(logN: self.scryptLogN)),
+            accessTokenLifetime: self.tokenLifetime > 0 ? self.tokenLifetime : nil
+        )
+
+        let listen: ListenSource =
+            if let descriptor = Systemd.listenDescriptor() {
+                .inherited(descriptor: descriptor)
+            } else {
+                .path(self.socket ?? Self.defaultSocketPath(environment), mode: UInt32(self.socketMode, radix: 8) ?? 0o660)
+            }
+        let configuration = ServerConfiguration(
+            listen: listen,
+            maximumFrameBytes: self.maxFrameBytes,
+            maximumBatchSize: self.maxBatch,
+            maximumInFlightPerConnection: self.maxInFlight,
+            maximumConnections: self.maxConnections,
+            writeStallTimeoutSeconds: self.writeStallTimeout,
+            adminUIDs: self.adminUIDs.isEmpty ? [getuid()] : Set(self.adminUIDs),
+            databasePath: databasePath
+        )
+        let server = GuildServer.make(configuration: configuration, users: users, logger: logger) {
+            Systemd.notify("READY=1\nSTATUS=Serving JSON-RPC (\(listen.activation.rawValue)), database \(databasePath)")
+        }
+
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: StoreService(store: store, logger: logger)),
+            .init(service: server),
+        ]
+        if let interval = Systemd.watchdogInterval() {
+            services.append(.init(service: WatchdogService(interval: interval)))
+        }
+        if self.idleExit > 0 {
+            services.append(
+                .init(
+                    service: IdleExitService(server: server, timeout: .milliseconds(Int64(self.idleExit * 1000)), logger: logger),
+                    successTerminationBehavior: .gracefullyShutdownGroup
+                )
+            )
+        }
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: services,
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        )
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(30)
+        let group = ServiceGroup(configuration: groupConfiguration)
+        try await withGracefulShutdownHandler {
+            try await group.run()
+        } onGracefulShutdown: {
+            Systemd.notify("STOPPING=1\nSTATUS=Stopping: finishing in-flight requests")
+        }
+    }
+
+    // MARK: - Defaults
+
+    static func defaultSocketPath(_ environment: [String: String]) -> String {
+        if let runtime = environment["RUNTIME_DIRECTORY"], !runtime.isEmpty {
+            return runtime.split(separator: ":").first.map { "\($0)/guild.sock" } ?? "/run/guild/guild.sock"
+        }
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/guild/guild.sock" }
+        return getuid() == 0 ? "/run/guild/guild.sock" : "/run/user/\(getuid())/guild/guild.sock"
+    }
+
+    static func defaultDatabasePath(_ environment: [String: String]) -> String {
+        if let state = environment["STATE_DIRECTORY"], !state.isEmpty {
+            return state.split(separator: ":").first.map { "\($0)/guild.sqlite" } ?? "/var/lib/guild/guild.sqlite"
+        }
+        if let state = environment["XDG_STATE_HOME"], !state.isEmpty { return state + "/guild/guild.sqlite" }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return home + "/.local/state/guild/guild.sqlite"
+    }
+}
