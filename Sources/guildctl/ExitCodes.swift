@@ -35,7 +35,7 @@ enum GuildExitCode: Int32, CaseIterable, Sendable {
     var summary: String {
         switch self {
         case .success: "success"
-        case .applicationError: "the daemon answered with an application error (codes >= 1000) or another error"
+        case .applicationError: "application error from the daemon (codes >= 1000), or any other error"
         case .invalidRequest: "invalid params or request (-32602, -32600, -32700)"
         case .methodNotFound: "method not found (-32601)"
         case .unauthorized: "unauthorized, invalid token or invalid credentials (40101-40104)"

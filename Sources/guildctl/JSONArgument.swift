@@ -14,11 +14,18 @@ enum JSONArgument {
     static func value(_ text: String) throws -> JSONValue {
         do {
             return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
-        } catch DecodingError.dataCorrupted(let context) {
-            let detail = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            throw Invalid(description: "not valid JSON" + (detail.map { " (\($0))" } ?? ""))
         } catch {
-            throw Invalid(description: "not valid JSON")
+            throw Invalid(description: "not valid JSON" + (Self.detail(text).map { " (\($0))" } ?? ""))
+        }
+    }
+
+    /// Why `text` is not JSON, as Foundation's parser explains it.
+    private static func detail(_ text: String) -> String? {
+        do {
+            _ = try JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)
+            return nil
+        } catch {
+            return (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
         }
     }
 

@@ -45,9 +45,25 @@ enum Output {
         try Self.text(value, formatting: [.sortedKeys, .withoutEscapingSlashes])
     }
 
-    /// Pretty-printed JSON text with sorted keys.
+    /// Pretty-printed JSON text with sorted keys, two-space indents, and `{}`/`[]` for empty containers.
     static func pretty(_ value: some Encodable) throws -> String {
-        try Self.text(value, formatting: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        try Self.render(try Self.tree(value), indent: "")
+    }
+
+    private static func render(_ value: JSONValue, indent: String) throws -> String {
+        let inner = indent + "  "
+        switch value {
+        case .object(let members) where !members.isEmpty:
+            let lines = try members.keys.sorted().map { key in
+                try inner + Self.compact(key) + ": " + Self.render(members[key] ?? .null, indent: inner)
+            }
+            return "{\n" + lines.joined(separator: ",\n") + "\n" + indent + "}"
+        case .array(let elements) where !elements.isEmpty:
+            let lines = try elements.map { try inner + Self.render($0, indent: inner) }
+            return "[\n" + lines.joined(separator: ",\n") + "\n" + indent + "]"
+        default:
+            return try Self.compact(value)
+        }
     }
 
     private static func text(_ value: some Encodable, formatting: JSONEncoder.OutputFormatting) throws -> String {

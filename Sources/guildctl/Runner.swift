@@ -38,6 +38,9 @@ enum Runner {
             if json, let text = try? Output.compact(error) {
                 Output.printError(text)
             }
+            if error.code == .unauthorized {
+                Output.printError("hint: give an access token with --token or GUILD_TOKEN.")
+            }
             return GuildExitCode.forServerError(error.code).exitCode
         case let error as GuildClientError:
             Output.printError("error: \(error)")

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// Guild's embedded SQLite database: one WAL-mode `DatabasePool` per file for the life of the process,
 /// migrated on open, with group commit for writes.
@@ -26,6 +27,7 @@ public final class SQLiteStore: Sendable {
     public let configuration: Configuration
     let pool: DatabasePool
     let writer: GroupCommitWriter
+    private let closed = Atomic<Bool>(false)
 
     /// Opens (creating and migrating when needed) the database.
     public init(configuration: Configuration) throws {
@@ -46,8 +48,9 @@ public final class SQLiteStore: Sendable {
         }
     }
 
-    /// Checkpoints the WAL and closes the database; later calls fail.
+    /// Checkpoints the WAL and closes the database. Closing again does nothing.
     public func close() throws {
+        guard !self.closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         _ = try? self.pool.writeWithoutTransaction { db in
             try db.checkpoint(.truncate)
         }

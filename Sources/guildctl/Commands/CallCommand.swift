@@ -1,4 +1,5 @@
 import ArgumentParser
+import GuildClient
 import GuildProtocol
 
 /// `guildctl call METHOD [JSON]`: any method, with params as JSON text.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import GuildClient
 import GuildProtocol
 
 extension UserCommand {

@@ -1,0 +1,132 @@
+import Foundation
+import GRDB
+import GuildClient
+import GuildProtocol
+
+/// Durable writes: 16 registered users, each on its own connection, looping `user.update` (one call in flight
+/// per connection), against SQLite via GRDB on the same disk: WAL, synchronous=FULL, one transaction per
+/// UPDATE, sequential.
+struct DurableWrites: Benchmark {
+    let name = "durable-writes"
+    let summary = "user.update/s from 16 bound clients vs sequential SQLite WAL+FULL transactions"
+
+    static let writers = 16
+
+    func run(_ context: BenchContext) async throws -> [Measurement] {
+        let daemon = try await context.sharedDaemon()
+        let baseline = try SQLiteBaseline(path: context.path("baseline.sqlite"), rows: Self.writers)
+
+        context.progress("  registering \(Self.writers) users")
+        var clients: [GuildClient] = []
+        do {
+            let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
+            for index in 0..<Self.writers {
+                let client = try await GuildClient.connect(path: daemon.socketPath)
+                clients.append(client)
+                _ = try await client.call(
+                    UserMethods.Register.self,
+                    .init(username: "bench-\(suffix)-\(index)", password: "bench-password", displayName: "n0")
+                )
+            }
+
+            // Warm-up both sides.
+            let warmup = min(0.5, context.duration)
+            _ = try await Self.measureGuild(clients: clients, duration: warmup, run: 0)
+            _ = try await onThread("sqlite-baseline") { try baseline.measure(duration: warmup) }
+
+            var guildRates: [Double] = []
+            var sqliteRates: [Double] = []
+            for run in 1...context.runs {
+                guildRates.append(try await Self.measureGuild(clients: clients, duration: context.duration, run: run))
+                let duration = context.duration
+                sqliteRates.append(try await onThread("sqlite-baseline") { try baseline.measure(duration: duration) })
+                context.progress(
+                    "  run \(run): guild \(MeasurementUnit.perSecond.format(guildRates.last!)), "
+                        + "sqlite \(MeasurementUnit.perSecond.format(sqliteRates.last!))"
+                )
+            }
+            for client in clients { await client.close() }
+            try baseline.close()
+            return [
+                Measurement(
+                    benchmark: self.name, figure: "user.update, 16 clients", value: Stats.median(guildRates),
+                    unit: .perSecond, baseline: Stats.median(sqliteRates), baselineName: "SQLite WAL+FULL, 1 txn/UPDATE",
+                    target: .ratio(.atLeast, 5),
+                    note: "guild: " + Format.spread(guildRates, unit: .perSecond)
+                        + "; sqlite: " + Format.spread(sqliteRates, unit: .perSecond)
+                ),
+            ]
+        } catch {
+            for client in clients { await client.close() }
+            try? baseline.close()
+            throw error
+        }
+    }
+
+    /// Updates per second: every client loops `user.update {displayName: "n<counter>"}` until the deadline.
+    static func measureGuild(clients: [GuildClient], duration: Double, run: Int) async throws -> Double {
+        let start = monotonicNanos()
+        let deadline = start + UInt64(duration * 1e9)
+        let total = try await withThrowingTaskGroup(of: Int.self) { group in
+            for client in clients {
+                group.addTask {
+                    var count = 0
+                    var counter = run * 10_000_000
+                    while monotonicNanos() < deadline {
+                        counter += 1
+                        _ = try await client.call(UserMethods.Update.self, .init(displayName: "n\(counter)"))
+                        count += 1
+                    }
+                    return count
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        return Double(total) / (Double(monotonicNanos() - start) / 1e9)
+    }
+}
+
+/// SQLite through GRDB, configured like the daemon's store: WAL, synchronous=FULL.
+final class SQLiteBaseline: Sendable {
+    let queue: DatabaseQueue
+    let rows: Int
+
+    init(path: String, rows: Int) throws {
+        var config = Configuration()
+        config.label = "baseline"
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        self.queue = try DatabaseQueue(path: path, configuration: config)
+        self.rows = rows
+        try self.queue.writeWithoutTransaction { db in
+            let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+            guard mode?.lowercased() == "wal" else { throw DaemonError("SQLite baseline: journal_mode is \(mode ?? "nil"), not wal") }
+            let synchronous = try Int.fetchOne(db, sql: "PRAGMA synchronous")
+            guard synchronous == 2 else { throw DaemonError("SQLite baseline: synchronous is \(synchronous ?? -1), not FULL (2)") }
+            try db.execute(sql: "CREATE TABLE IF NOT EXISTS item (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+            for id in 1...rows {
+                try db.execute(sql: "INSERT OR REPLACE INTO item (id, name) VALUES (?, ?)", arguments: [id, "n0"])
+            }
+        }
+    }
+
+    /// Sequential single-UPDATE transactions per second for `duration` seconds. Blocking; run it on a thread.
+    func measure(duration: Double) throws -> Double {
+        let start = monotonicNanos()
+        let deadline = start + UInt64(duration * 1e9)
+        var count = 0
+        while monotonicNanos() < deadline {
+            count += 1
+            let id = count % self.rows + 1
+            try self.queue.write { db in
+                try db.execute(sql: "UPDATE item SET name = ? WHERE id = ?", arguments: ["n\(count)", id])
+            }
+        }
+        return Double(count) / (Double(monotonicNanos() - start) / 1e9)
+    }
+
+    func close() throws {
+        try self.queue.close()
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import GuildClient
+import GuildProtocol
+
+/// `system.ping` calls per second with N concurrent in-flight calls: 1, 8 and 64 on one connection, and
+/// 8 connections × 8. Each in-flight slot is a task looping `call` until the deadline.
+struct PingThroughput: Benchmark {
+    let name = "ping-throughput"
+    let summary = "system.ping calls/s with 1, 8, 64 in flight on one connection and 8 connections × 8"
+
+    struct Shape: Sendable {
+        var connections: Int
+        var inFlight: Int
+        var figure: String
+        var target: Target?
+    }
+
+    static let shapes = [
+        Shape(connections: 1, inFlight: 1, figure: "1 conn × 1 in flight", target: nil),
+        Shape(connections: 1, inFlight: 8, figure: "1 conn × 8 in flight", target: nil),
+        Shape(connections: 1, inFlight: 64, figure: "1 conn × 64 in flight", target: .value(.atLeast, 100_000)),
+        Shape(connections: 8, inFlight: 8, figure: "8 conns × 8 in flight", target: .value(.atLeast, 100_000)),
+    ]
+
+    func run(_ context: BenchContext) async throws -> [Measurement] {
+        let daemon = try await context.sharedDaemon()
+        var measurements: [Measurement] = []
+        for shape in Self.shapes {
+            var clients: [GuildClient] = []
+            do {
+                for _ in 0..<shape.connections {
+                    clients.append(try await GuildClient.connect(path: daemon.socketPath))
+                }
+                _ = try await Self.measure(clients: clients, inFlight: shape.inFlight, duration: min(0.5, context.duration))
+                var rates: [Double] = []
+                for _ in 0..<context.runs {
+                    rates.append(try await Self.measure(clients: clients, inFlight: shape.inFlight, duration: context.duration))
+                }
+                for client in clients { await client.close() }
+                let median = Stats.median(rates)
+                context.progress("  \(shape.figure): median \(MeasurementUnit.perSecond.format(median))")
+                measurements.append(
+                    Measurement(
+                        benchmark: self.name, figure: shape.figure, value: median, unit: .perSecond,
+                        target: shape.target,
+                        note: "median of " + Format.spread(rates, unit: .perSecond)
+                    )
+                )
+            } catch {
+                for client in clients { await client.close() }
+                throw error
+            }
+        }
+        return measurements
+    }
+
+    /// Calls per second over `duration` seconds with `inFlight` looping tasks per client.
+    static func measure(clients: [GuildClient], inFlight: Int, duration: Double) async throws -> Double {
+        let start = monotonicNanos()
+        let deadline = start + UInt64(duration * 1e9)
+        let total = try await withThrowingTaskGroup(of: Int.self) { group in
+            for client in clients {
+                for _ in 0..<inFlight {
+                    group.addTask {
+                        var count = 0
+                        while monotonicNanos() < deadline {
+                            _ = try await client.call(SystemMethods.Ping.self)
+                            count += 1
+                        }
+                        return count
+                    }
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        return Double(total) / (Double(monotonicNanos() - start) / 1e9)
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// Resident memory of a process, from `/proc/PID/status`.
+struct MemoryStatus: Sendable {
+    /// VmRSS: resident set size now.
+    var rssBytes: Int
+    /// VmHWM: peak resident set size so far.
+    var hwmBytes: Int
+
+    var rssMiB: Double { Double(self.rssBytes) / 1_048_576 }
+    var hwmMiB: Double { Double(self.hwmBytes) / 1_048_576 }
+
+    static func read(pid: Int32) throws -> MemoryStatus {
+        let text = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        func field(_ name: String) -> Int? {
+            for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {
+                let parts = line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" })
+                guard let number = parts.first.flatMap({ Int($0) }) else { return nil }
+                let unit = parts.count > 1 ? parts[1].lowercased() : "kb"
+                return unit == "kb" ? number * 1024 : number
+            }
+            return nil
+        }
+        guard let rss = field("VmRSS"), let hwm = field("VmHWM") else {
+            throw DaemonError("no VmRSS/VmHWM in /proc/\(pid)/status (process gone?)")
+        }
+        return MemoryStatus(rssBytes: rss, hwmBytes: hwm)
+    }
+}
+
+struct DaemonError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A child process (guildd, or systemd-socket-activate that becomes guildd), logging to a file in the work
+/// directory. Every launched process is tracked in ``ChildProcesses`` and terminated at exit.
+final class Daemon: Sendable {
+    let name: String
+    let process: Process
+    let socketPath: String
+    let logPath: String
+
+    var pid: Int32 { self.process.processIdentifier }
+
+    private init(name: String, process: Process, socketPath: String, logPath: String) {
+        self.name = name
+        self.process = process
+        self.socketPath = socketPath
+        self.logPath = logPath
+    }
+
+    /// Starts `executable` with `arguments`; stdout and stderr go to `logPath` (appended).
+    static func launch(
+        name: String,
+        executable: String,
+        arguments: [String],
+        socketPath: String,
+        logPath: String
+    ) throws -> Daemon {
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw DaemonError("\(executable) is not an executable file")
+        }
+        if !FileManager.default.fileExists(atPath: logPath) {
+            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        }
+        guard let log = FileHandle(forWritingAtPath: logPath) else {
+            throw DaemonError("cannot open \(logPath)")
+        }
+        log.seekToEndOfFile()
+        log.write(Data("--- \(executable) \(arguments.joined(separator: " "))\n".utf8))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        for key in ["LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "NOTIFY_SOCKET"] { environment[key] = nil }
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = log
+        process.standardError = log
+        try ChildProcesses.shared.launch(process)
+        try? log.close()
+        return Daemon(name: name, process: process, socketPath: socketPath, logPath: logPath)
+    }
+
+    /// Throws (with the log's tail) when the process has exited.
+    func checkRunning() throws {
+        guard self.process.isRunning else {
+            throw DaemonError(
+                "\(self.name) exited with status \(self.process.terminationStatus); log \(self.logPath):\n\(self.logTail())"
+            )
+        }
+    }
+
+    /// Waits until the socket answers `system.ping` with "pong".
+    func waitUntilReady(timeout: Double = 20) async throws {
+        let deadline = monotonicNanos() + UInt64(timeout * 1e9)
+        var lastError: (any Error)?
+        while monotonicNanos() < deadline {
+            try self.checkRunning()
+            if FileManager.default.fileExists(atPath: self.socketPath) {
+                do {
+                    let path = self.socketPath
+                    _ = try await onThread("ready-probe") { try RawSocket.ping(path, timeout: 5) }
+                    return
+                } catch {
+                    lastError = error
+                }
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw DaemonError(
+            "\(self.name) not ready after \(timeout) s (\(lastError.map { "\($0)" } ?? "no socket file")); log:\n\(self.logTail())"
+        )
+    }
+
+    /// Waits until the socket file exists (for `systemd-socket-activate`, which only listens).
+    func waitForSocketFile(timeout: Double = 10) async throws {
+        let deadline = monotonicNanos() + UInt64(timeout * 1e9)
+        while !FileManager.default.fileExists(atPath: self.socketPath) {
+            try self.checkRunning()
+            guard monotonicNanos() < deadline else {
+                throw DaemonError("\(self.name): no socket file \(self.socketPath) after \(timeout) s; log:\n\(self.logTail())")
+            }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
+    /// VmRSS and VmHWM now.
+    func memory() throws -> MemoryStatus {
+        try self.checkRunning()
+        return try MemoryStatus.read(pid: self.pid)
+    }
+
+    /// The process name the kernel shows (`/proc/PID/comm`), e.g. to tell whether an exec happened.
+    func command() -> String? {
+        (try? String(contentsOfFile: "/proc/\(self.pid)/comm", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// SIGTERM, then SIGKILL after `timeout` seconds; waits for the exit.
+    func stop(timeout: Double = 5) async {
+        await ChildProcesses.shared.stop(self.process, timeout: timeout)
+    }
+
+    /// The last lines of the log.
+    func logTail(lines: Int = 20) -> String {
+        guard let text = try? String(contentsOfFile: self.logPath, encoding: .utf8) else { return "(no log)" }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
+    }
+}
+
+/// Every process the bench started and has not yet seen exit, so they can be terminated on every way out
+/// (normal end, error, SIGINT/SIGTERM/SIGHUP).
+final class ChildProcesses: Sendable {
+    static let shared = ChildProcesses()
+
+    private let processes = Mutex<[Int32: Process]>([:])
+
+    func launch(_ process: Process) throws {
+        try self.processes.withLock { processes in
+            try process.run()
+            processes[process.processIdentifier] = process
+        }
+    }
+
+    func stop(_ process: Process, timeout: Double) async {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGTERM)
+            let deadline = monotonicNanos() + UInt64(timeout * 1e9)
+            while process.isRunning, monotonicNanos() < deadline {
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+            if process.isRunning {
+                Log.progress("  pid \(process.processIdentifier) ignored SIGTERM for \(timeout) s; sending SIGKILL")
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+        }
+        _ = self.processes.withLock { $0.removeValue(forKey: process.processIdentifier) }
+    }
+
+    /// Synchronous variant for signal handlers and the final cleanup: SIGTERM to all, wait up to `timeout`,
+    /// SIGKILL the rest.
+    func terminateAll(timeout: Double = 5) {
+        let all = self.processes.withLock { processes in
+            let all = Array(processes.values)
+            processes.removeAll()
+            return all
+        }
+        for process in all where process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        let deadline = monotonicNanos() + UInt64(timeout * 1e9)
+        while all.contains(where: { $0.isRunning }), monotonicNanos() < deadline { usleep(2_000) }
+        for process in all where process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}

@@ -1,0 +1,198 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+
+@main
+struct GuildBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "guild-bench",
+        abstract: "Benchmarks guildd on its real socket against baselines measured in the same run.",
+        discussion: """
+            Benchmarks: \(GuildBench.benchmarks.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")).
+            Progress goes to stderr, the Markdown table to stdout. The exit status is 0 even when a target \
+            is missed; it is non-zero only when a benchmark fails with an error.
+            """
+    )
+
+    /// Every benchmark, in run order. `memory` stays last: its peak figure covers the ones before it.
+    static let benchmarks: [any Benchmark] = [
+        PingLatency(),
+        PingThroughput(),
+        DurableWrites(),
+        ColdStart(),
+        Memory(),
+    ]
+
+    @Option(help: "The guildd executable (default: guildd next to this executable).")
+    var guildd: String?
+
+    @Option(help: "Directory in which a fresh gb-XXXXXX work directory is made (default: /tmp). Keep it short: socket paths must stay under 100 bytes.")
+    var workDir: String?
+
+    @Option(help: "Seconds per throughput measurement (default 3; 0.5 with --quick).")
+    var duration: Double?
+
+    @Option(help: "Repetitions a median is taken over (default 5; 3 with --quick).")
+    var runs: Int?
+
+    @Flag(help: "Smaller counts, for a smoke run of about 20 s.")
+    var quick = false
+
+    @Flag(help: "Also print the results as one JSON object (one line, after the table).")
+    var json = false
+
+    @Option(help: ArgumentHelp("Run only these benchmarks (comma-separated, or repeat the option).", valueName: "name[,name]"))
+    var only: [String] = []
+
+    @Flag(help: "Keep the work directory (databases, logs).")
+    var keep = false
+
+    var selectedNames: [String] {
+        self.only.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    func validate() throws {
+        let known = Set(Self.benchmarks.map(\.name))
+        let unknown = self.selectedNames.filter { !known.contains($0) }
+        guard unknown.isEmpty else {
+            throw ValidationError("unknown benchmark(s) \(unknown.joined(separator: ", ")); known: \(Self.benchmarks.map(\.name).joined(separator: ", "))")
+        }
+        if let duration, !(duration > 0) { throw ValidationError("--duration must be positive") }
+        if let runs, runs < 1 { throw ValidationError("--runs must be at least 1") }
+    }
+
+    mutating func run() async throws {
+        let guilddPath = try self.guilddPath()
+        guard FileManager.default.isExecutableFile(atPath: guilddPath) else {
+            throw ValidationError("guildd not found at \(guilddPath); build it (swift build -c release --product guildd) or pass --guildd")
+        }
+        let workDir = try Self.makeWorkDir(in: self.workDir ?? "/tmp")
+        // The longest socket path used is cold-N.sock.
+        let longest = workDir + "/cold-\(self.runs ?? 5).sock"
+        guard longest.utf8.count < 100 else {
+            try? FileManager.default.removeItem(atPath: workDir)
+            throw ValidationError("work directory \(workDir) is too long for socket paths (\(longest.utf8.count) bytes ≥ 100)")
+        }
+        Cleanup.shared.arm(workDir: workDir, keep: self.keep)
+
+        let selected = self.selectedNames
+        let benchmarks = Self.benchmarks.filter { selected.isEmpty || selected.contains($0.name) }
+        let context = BenchContext(
+            guilddPath: guilddPath,
+            workDir: workDir,
+            duration: self.duration ?? (self.quick ? 0.5 : 3),
+            runs: self.runs ?? (self.quick ? 3 : 5),
+            quick: self.quick
+        )
+        Log.progress("guild-bench: guildd \(guilddPath), work dir \(workDir), \(context.runs) runs × \(context.duration) s\(self.quick ? " (quick)" : "")")
+
+        var report = Report()
+        report.settings = [
+            "guildd": guilddPath,
+            "workDir": workDir,
+            "duration": "\(context.duration)",
+            "runs": "\(context.runs)",
+            "quick": "\(self.quick)",
+            "cpus": "\(ProcessInfo.processInfo.activeProcessorCount)",
+            "date": ISO8601DateFormatter().string(from: Date()),
+        ]
+        let load = Self.loadAverage()
+        if let load {
+            report.settings["loadavg"] = load.text
+            if load.oneMinute > 0.5 {
+                Log.progress("warning: load average \(load.text) — other work on this machine will skew the numbers")
+            }
+        }
+        let started = monotonicNanos()
+        for benchmark in benchmarks {
+            Log.progress("▶ \(benchmark.name): \(benchmark.summary)")
+            let benchmarkStarted = monotonicNanos()
+            do {
+                report.measurements += try await benchmark.run(context)
+                Log.progress("  done in \(Format.decimal(Double(monotonicNanos() - benchmarkStarted) / 1e9, digits: 1)) s")
+            } catch {
+                Log.progress("  ✗ \(benchmark.name) failed: \(error)")
+                report.failures.append(.init(benchmark: benchmark.name, error: "\(error)"))
+            }
+        }
+        await context.stopSharedDaemon()
+        Cleanup.shared.run()
+        Log.progress("finished in \(Format.decimal(Double(monotonicNanos() - started) / 1e9, digits: 1)) s; \(report.summary())")
+        if self.keep { Log.progress("work dir kept: \(workDir)") }
+
+        print(report.markdown())
+        if self.json { print(try report.json()) }
+        if !report.failures.isEmpty { throw ExitCode(1) }
+    }
+
+    /// The 1, 5 and 15 minute load averages from /proc/loadavg.
+    private static func loadAverage() -> (oneMinute: Double, text: String)? {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return nil }
+        let fields = text.split(separator: " ").prefix(3)
+        guard let first = fields.first.flatMap({ Double($0) }) else { return nil }
+        return (first, fields.joined(separator: " "))
+    }
+
+    private func guilddPath() throws -> String {
+        if let guildd { return guildd }
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("guildd").path
+    }
+
+    private static func makeWorkDir(in parent: String) throws -> String {
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        var template = Array((parent.hasSuffix("/") ? parent : parent + "/").utf8CString.dropLast()) + Array("gb-XXXXXX".utf8CString)
+        guard let result = mkdtemp(&template) else {
+            throw ValidationError("cannot create a work directory in \(parent): \(String(cString: strerror(errno)))")
+        }
+        return String(cString: result)
+    }
+}
+
+/// Terminates child processes and removes the work directory: at the end of a run, and on SIGINT, SIGTERM
+/// or SIGHUP. An error thrown out of `run()` is covered by ``runAtExit()`` via `atexit`.
+final class Cleanup: Sendable {
+    static let shared = Cleanup()
+
+    private struct State {
+        var workDir: String?
+        var keep = false
+        var sources: [any DispatchSourceSignal] = []
+    }
+
+    private let state = Mutex(State())
+
+    func arm(workDir: String, keep: Bool) {
+        self.state.withLock { state in
+            state.workDir = workDir
+            state.keep = keep
+            for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+                signal(signalNumber, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+                source.setEventHandler {
+                    Log.progress("guild-bench: signal \(signalNumber), cleaning up")
+                    Cleanup.shared.run()
+                    _exit(128 + signalNumber)
+                }
+                source.resume()
+                state.sources.append(source)
+            }
+        }
+        atexit { Cleanup.shared.run() }
+    }
+
+    /// Idempotent.
+    func run() {
+        ChildProcesses.shared.terminateAll()
+        let (workDir, keep) = self.state.withLock { state in
+            defer { state.workDir = nil }
+            return (state.workDir, state.keep)
+        }
+        if let workDir, !keep {
+            try? FileManager.default.removeItem(atPath: workDir)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+import GuildCore
+import Synchronization
+import Testing
+
+@testable import GuildStore
+
+struct SQLiteStoreTests {
+    @Test func migratesFromEmptyWithWALAndFullSync() async throws {
+        let temp = try TemporaryStore()
+        defer { temp.remove() }
+        let (mode, sync, tables) = try await temp.store.pool.read { db in
+            (
+                try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "",
+                try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1,
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            )
+        }
+        #expect(mode == "wal")
+        #expect(sync == 2)  // FULL
+        #expect(tables.contains("user"))
+        #expect(tables.contains("token"))
+        #expect(try await temp.store.integrityCheck() == ["ok"])
+    }
+
+    @Test func reopeningKeepsData() async throws {
+        let temp = try TemporaryStore()
+        defer { temp.remove() }
+        let users = try await makeService(temp.store)
+        let (user, _) = try await users.register(identity: .init(username: "kim"), password: "pass", displayName: nil, fields: nil)
+        try temp.store.close()
+        let reopened = try SQLiteStore(configuration: temp.store.configuration)
+        #expect(try await reopened.user(id: user.id)?.username == "kim")
+        try reopened.close()
+    }
+
+    @Test func schemaRefusesANonPseudoUserWithoutPassword() async throws {
+        let temp = try TemporaryStore()
+        defer { temp.remove() }
+        await #expect(throws: DatabaseError.self) {
+            try await temp.store.pool.write { db in
+                try db.execute(sql: #"INSERT INTO "user" (id, username, isPseudo, createdAt, modifiedAt) VALUES ('x', 'x', 0, 0, 0)"#)
+            }
+        }
+    }
+
+    @Test func groupCommitSharesTransactionsAndIsolatesFailures() async throws {
+        let temp = try TemporaryStore()
+        defer { temp.remove() }
+        try await temp.store.pool.write { db in
+            try db.execute(sql: "CREATE TABLE counter (id INTEGER PRIMARY KEY, value INTEGER NOT NULL CHECK (value >= 0))")
+        }
+        let counter = CommitCounter()
+        temp.store.pool.add(transactionObserver: counter, extent: .databaseLifetime)
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<400 {
+                group.addTask {
+                    do {
+                        try await temp.store.write { db in
+                            // Every tenth write breaks the CHECK constraint and must roll back alone.
+                            try db.execute(sql: "INSERT INTO counter (id, value) VALUES (?, ?)", arguments: [index, index % 10 == 0 ? -1 : index])
+                        }
+                        return true
+                    } catch {
+                        return false
+                    }
+                }
+            }
+            var results: [Bool] = []
+            for await result in group { results.append(result) }
+            return results
+        }
+        #expect(outcomes.filter { $0 }.count == 360)
+        let stored = try await temp.store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM counter") }
+        #expect(stored == 360)
+        // 400 concurrent writes needed far fewer commits than writes.
+        #expect(counter.commits.load(ordering: .relaxed) < 400)
+    }
+}
+
+private final class CommitCounter: TransactionObserver, Sendable {
+    let commits = Atomic<Int>(0)
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+    func databaseDidChange(with event: DatabaseEvent) {}
+    func databaseDidCommit(_ db: Database) { self.commits.add(1, ordering: .relaxed) }
+    func databaseDidRollback(_ db: Database) {}
+}
