@@ -92,12 +92,15 @@ let package = Package(
         .testTarget(
             name: "GuildServerTests",
             dependencies: [
+                "GuildClient",
                 "GuildCore",
                 "GuildProtocol",
                 "GuildServer",
                 "GuildStore",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
 

@@ -157,12 +157,19 @@ final class Daemon: Sendable {
 final class ChildProcesses: Sendable {
     static let shared = ChildProcesses()
 
-    private let processes = Mutex<[Int32: Process]>([:])
+    private struct State {
+        var processes: [Int32: Process] = [:]
+        /// Set by ``terminateAll(timeout:)``: the bench is shutting down, start nothing new.
+        var closed = false
+    }
+
+    private let state = Mutex(State())
 
     func launch(_ process: Process) throws {
-        try self.processes.withLock { processes in
+        try self.state.withLock { state in
+            guard !state.closed else { throw DaemonError("shutting down; not starting \(process.executableURL?.path ?? "process")") }
             try process.run()
-            processes[process.processIdentifier] = process
+            state.processes[process.processIdentifier] = process
         }
     }
 
@@ -179,15 +186,16 @@ final class ChildProcesses: Sendable {
                 process.waitUntilExit()
             }
         }
-        _ = self.processes.withLock { $0.removeValue(forKey: process.processIdentifier) }
+        _ = self.state.withLock { $0.processes.removeValue(forKey: process.processIdentifier) }
     }
 
-    /// Synchronous variant for signal handlers and the final cleanup: SIGTERM to all, wait up to `timeout`,
-    /// SIGKILL the rest.
+    /// For the final cleanup and signal handling: SIGTERM to all, wait up to `timeout`, SIGKILL the rest; no
+    /// process can be launched afterwards.
     func terminateAll(timeout: Double = 5) {
-        let all = self.processes.withLock { processes in
-            let all = Array(processes.values)
-            processes.removeAll()
+        let all = self.state.withLock { state in
+            state.closed = true
+            let all = Array(state.processes.values)
+            state.processes.removeAll()
             return all
         }
         for process in all where process.isRunning { kill(process.processIdentifier, SIGTERM) }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import Glibc
 import Synchronization
@@ -152,47 +151,77 @@ struct GuildBench: AsyncParsableCommand {
     }
 }
 
-/// Terminates child processes and removes the work directory: at the end of a run, and on SIGINT, SIGTERM
-/// or SIGHUP. An error thrown out of `run()` is covered by ``runAtExit()`` via `atexit`.
+/// Terminates child processes and removes the work directory: at the end of a run, on an error, and on
+/// SIGINT, SIGTERM or SIGHUP (unless that signal was ignored when we started, as for background jobs or nohup).
+///
+/// The signal handler only writes the signal number to a pipe; a dedicated thread reads it and cleans up.
 final class Cleanup: Sendable {
     static let shared = Cleanup()
 
     private struct State {
         var workDir: String?
         var keep = false
-        var sources: [any DispatchSourceSignal] = []
     }
 
     private let state = Mutex(State())
 
     func arm(workDir: String, keep: Bool) {
-        self.state.withLock { state in
-            state.workDir = workDir
-            state.keep = keep
-            for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
-                signal(signalNumber, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-                source.setEventHandler {
-                    Log.progress("guild-bench: signal \(signalNumber), cleaning up")
-                    Cleanup.shared.run()
-                    _exit(128 + signalNumber)
-                }
-                source.resume()
-                state.sources.append(source)
-            }
+        self.state.withLock {
+            $0.workDir = workDir
+            $0.keep = keep
+        }
+        SignalPipe.install(signals: [SIGINT, SIGTERM, SIGHUP]) { signalNumber in
+            Log.progress("guild-bench: signal \(signalNumber), stopping child processes and cleaning up")
+            Cleanup.shared.run()
+            _exit(128 + signalNumber)
         }
         atexit { Cleanup.shared.run() }
     }
 
-    /// Idempotent.
+    /// Idempotent; a concurrent caller waits until the first one is done.
     func run() {
-        ChildProcesses.shared.terminateAll()
-        let (workDir, keep) = self.state.withLock { state in
-            defer { state.workDir = nil }
-            return (state.workDir, state.keep)
+        self.state.withLock { state in
+            ChildProcesses.shared.terminateAll()
+            if let workDir = state.workDir, !state.keep {
+                try? FileManager.default.removeItem(atPath: workDir)
+            }
+            state.workDir = nil
         }
-        if let workDir, !keep {
-            try? FileManager.default.removeItem(atPath: workDir)
+    }
+}
+
+/// Self-pipe signal handling: async-signal-safe handler, work done on a thread.
+enum SignalPipe {
+    nonisolated(unsafe) private static var writeDescriptor: Int32 = -1
+
+    static func install(signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
+        var descriptors: [Int32] = [-1, -1]
+        guard pipe(&descriptors) == 0 else { return }
+        for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        Self.writeDescriptor = descriptors[1]
+        let readDescriptor = descriptors[0]
+        let thread = Thread {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(readDescriptor, &byte, 1)
+                if count == 1 { handler(Int32(byte)) }
+                if count == 0 || (count < 0 && errno != EINTR) { return }
+            }
+        }
+        thread.name = "signals"
+        thread.start()
+        for signalNumber in signals {
+            var current = sigaction()
+            sigaction(signalNumber, nil, &current)
+            if unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { continue }
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { signalNumber in
+                var byte = UInt8(truncatingIfNeeded: signalNumber)
+                _ = write(SignalPipe.writeDescriptor, &byte, 1)
+            }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(signalNumber, &action, nil)
         }
     }
 }

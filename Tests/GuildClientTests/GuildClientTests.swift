@@ -150,7 +150,7 @@ struct GuildClientTests {
         let waiting = Locked<[(id: String, n: Int)]>([])
         try await withFakeServer(handler: { request in
             guard let id = request.idJSON, let n = (request.params as? [String: Any])?["n"] as? Int else { return [] }
-            let batch = waiting.withLock { waiting -> [(id: String, n: Int)]? in
+            let batch = waiting.withLock { (waiting: inout [(id: String, n: Int)]) -> [(id: String, n: Int)]? in
                 waiting.append((id, n))
                 return waiting.count == count ? waiting : nil
             }
@@ -179,7 +179,7 @@ struct GuildClientTests {
         let first = Locked<String?>(nil)
         try await withFakeServer(handler: { request in
             guard let id = request.idJSON, let tag = (request.params as? [String: Any])?["tag"] as? String else { return [] }
-            let held = first.withLock { held -> String? in
+            let held = first.withLock { (held: inout String?) -> String? in
                 if let previous = held { return previous }
                 held = "\(id)|\(tag)"
                 return nil
@@ -211,7 +211,8 @@ struct GuildClientTests {
                 .line(FakeServer.result(id: id, #""pong""#)),
             ]
         }) { client, _ in
-            #expect(try await client.call(SystemMethods.Ping.self) == "pong")
+            let pong = try await client.call(SystemMethods.Ping.self)
+            #expect(pong == "pong")
             #expect(client.isConnected)
         }
     }
@@ -371,7 +372,8 @@ struct GuildClientTests {
         let server = try FakeServer(handler: pingHandler)
         defer { server.stop() }
         let client = try await GuildClient.connect(path: server.path, group: group)
-        #expect(try await client.call(SystemMethods.Ping.self) == "pong")
+        let pong = try await client.call(SystemMethods.Ping.self)
+        #expect(pong == "pong")
         await client.close()
         try await group.shutdownGracefully()
         #expect(server.connectionCount == 1)

@@ -1,0 +1,54 @@
+import Foundation
+import GuildCore
+import GuildServer
+import GuildStore
+import Logging
+import ServiceLifecycle
+
+/// A real server on a short socket path under /tmp, with its own database, run in a ServiceGroup and shut
+/// down gracefully when the body returns.
+enum TestDaemon {
+    static func run<T: Sendable>(
+        scryptLogN: Int = 4,
+        configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: @Sendable (_ socket: String, _ server: GuildServer) async throws -> T
+    ) async throws -> T {
+        let directory = "/tmp/gs-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socket = directory + "/s.sock"
+        let store = try SQLiteStore(configuration: .init(path: directory + "/guild.sqlite"))
+        defer { try? store.close() }
+        let users = try await UserService(repository: store, hasher: OffloadedPasswordHasher(PasswordHasher(logN: scryptLogN)))
+        var configuration = ServerConfiguration(
+            listen: .path(socket, mode: 0o600),
+            adminUIDs: [getuid()],
+            databasePath: directory + "/guild.sqlite"
+        )
+        configure(&configuration)
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let (ready, readyContinuation) = AsyncStream.makeStream(of: Void.self)
+        let server = GuildServer.make(configuration: configuration, users: users, logger: logger) {
+            readyContinuation.yield()
+            readyContinuation.finish()
+        }
+        let group = ServiceGroup(services: [server], logger: logger)
+        return try await withThrowingTaskGroup(of: T?.self) { tasks in
+            tasks.addTask {
+                try await group.run()
+                return nil
+            }
+            for await _ in ready { break }
+            let outcome: Result<T, any Error>
+            do {
+                outcome = .success(try await body(socket, server))
+            } catch {
+                outcome = .failure(error)
+            }
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+            return try outcome.get()
+        }
+    }
+}
