@@ -161,8 +161,24 @@ actor SharedDaemon {
 
     var started: Bool { self.daemon != nil }
 
+    private var startError: (any Error)?
+
     func get(_ context: BenchContext) async throws -> Daemon {
         if let daemon = self.daemon { return daemon }
+        if let startError = self.startError { throw DaemonError("the shared guildd failed to start: \(startError)") }
+        do {
+            return try await self.start(context)
+        } catch {
+            self.startError = error
+            if let daemon = self.daemon {
+                await daemon.stop()
+                self.daemon = nil
+            }
+            throw error
+        }
+    }
+
+    private func start(_ context: BenchContext) async throws -> Daemon {
         let socket = context.path("guildd.sock")
         context.progress("  starting shared guildd (\(context.guilddPath))")
         let daemon = try Daemon.launch(

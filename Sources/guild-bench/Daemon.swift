@@ -30,6 +30,43 @@ struct MemoryStatus: Sendable {
     }
 }
 
+/// CPU time (user + system) a process has used, from `/proc/PID/stat`; pid nil means this process.
+func cpuSeconds(pid: Int32?) -> Double? {
+    let path = pid.map { "/proc/\($0)/stat" } ?? "/proc/self/stat"
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+        let close = text.lastIndex(of: ")")
+    else { return nil }
+    // Fields after "(comm)": state is field 3; utime and stime are fields 14 and 15.
+    let fields = text[text.index(after: close)...].split(separator: " ")
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
+/// Measures how many CPU cores the daemon and the bench used during some work.
+struct CPUMeter {
+    let daemonPID: Int32
+    private let start = monotonicNanos()
+    private let daemonStart: Double?
+    private let selfStart: Double?
+
+    init(daemonPID: Int32) {
+        self.daemonPID = daemonPID
+        self.daemonStart = cpuSeconds(pid: daemonPID)
+        self.selfStart = cpuSeconds(pid: nil)
+    }
+
+    /// "guildd 0.95 cores, bench 1.02 cores" since init.
+    func summary() -> String {
+        let wall = Double(monotonicNanos() - self.start) / 1e9
+        func cores(_ start: Double?, _ end: Double?) -> String {
+            guard let start, let end, wall > 0 else { return "?" }
+            return Format.decimal((end - start) / wall, digits: 2)
+        }
+        return "CPU: guildd \(cores(self.daemonStart, cpuSeconds(pid: self.daemonPID))) cores, "
+            + "bench \(cores(self.selfStart, cpuSeconds(pid: nil))) cores"
+    }
+}
+
 struct DaemonError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
@@ -173,9 +210,17 @@ final class ChildProcesses: Sendable {
         }
     }
 
+    /// SIGTERM, except for a systemd-socket-activate that has not exec'd guildd yet: it blocks SIGTERM while
+    /// it waits for a connection, and has nothing to lose, so it gets SIGKILL.
+    static func stopSignal(_ pid: Int32) -> Int32 {
+        let command = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return command == "systemd-socket-" ? SIGKILL : SIGTERM
+    }
+
     func stop(_ process: Process, timeout: Double) async {
         if process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
+            kill(process.processIdentifier, Self.stopSignal(process.processIdentifier))
             let deadline = monotonicNanos() + UInt64(timeout * 1e9)
             while process.isRunning, monotonicNanos() < deadline {
                 try? await Task.sleep(for: .milliseconds(2))
@@ -198,7 +243,7 @@ final class ChildProcesses: Sendable {
             state.processes.removeAll()
             return all
         }
-        for process in all where process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        for process in all where process.isRunning { kill(process.processIdentifier, Self.stopSignal(process.processIdentifier)) }
         let deadline = monotonicNanos() + UInt64(timeout * 1e9)
         while all.contains(where: { $0.isRunning }), monotonicNanos() < deadline { usleep(2_000) }
         for process in all where process.isRunning {

@@ -68,8 +68,8 @@ struct GuildBench: AsyncParsableCommand {
             throw ValidationError("guildd not found at \(guilddPath); build it (swift build -c release --product guildd) or pass --guildd")
         }
         let workDir = try Self.makeWorkDir(in: self.workDir ?? "/tmp")
-        // The longest socket path used is cold-N.sock.
-        let longest = workDir + "/cold-\(self.runs ?? 5).sock"
+        // The longest socket path used is cold-sN.sock.
+        let longest = workDir + "/cold-s\(self.runs ?? 5).sock"
         guard longest.utf8.count < 100 else {
             try? FileManager.default.removeItem(atPath: workDir)
             throw ValidationError("work directory \(workDir) is too long for socket paths (\(longest.utf8.count) bytes ≥ 100)")

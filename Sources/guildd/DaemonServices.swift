@@ -19,14 +19,23 @@ struct StoreService: Service {
     }
 }
 
-/// Sends `WATCHDOG=1` at half the interval systemd asked for, until shutdown.
-struct WatchdogService: Service {
-    let interval: Duration
+/// Talks to systemd while the daemon runs: `WATCHDOG=1` at half the interval systemd asked for (if any),
+/// and `STOPPING=1` as soon as shutdown begins. Registered last, so it is the first service told to stop.
+struct SystemdNotifierService: Service {
+    let watchdogInterval: Duration?
 
     func run() async throws {
-        while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            Systemd.notify("WATCHDOG=1")
-            try? await Task.sleep(for: self.interval / 2)
+        await withGracefulShutdownHandler {
+            while !Task.isCancelled, !Task.isShuttingDownGracefully {
+                if let interval = self.watchdogInterval {
+                    Systemd.notify("WATCHDOG=1")
+                    try? await Task.sleep(for: interval / 2)
+                } else {
+                    try? await gracefulShutdown()
+                }
+            }
+        } onGracefulShutdown: {
+            Systemd.notify("STOPPING=1\nSTATUS=Stopping: finishing in-flight requests")
         }
     }
 }

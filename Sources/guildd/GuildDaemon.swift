@@ -118,9 +118,6 @@ struct GuildDaemon: AsyncParsableCommand {
             .init(service: StoreService(store: store, logger: logger)),
             .init(service: server),
         ]
-        if let interval = Systemd.watchdogInterval() {
-            services.append(.init(service: WatchdogService(interval: interval)))
-        }
         if self.idleExit > 0 {
             services.append(
                 .init(
@@ -129,18 +126,14 @@ struct GuildDaemon: AsyncParsableCommand {
                 )
             )
         }
+        services.append(.init(service: SystemdNotifierService(watchdogInterval: Systemd.watchdogInterval())))
         var groupConfiguration = ServiceGroupConfiguration(
             services: services,
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(30)
-        let group = ServiceGroup(configuration: groupConfiguration)
-        try await withGracefulShutdownHandler {
-            try await group.run()
-        } onGracefulShutdown: {
-            Systemd.notify("STOPPING=1\nSTATUS=Stopping: finishing in-flight requests")
-        }
+        try await ServiceGroup(configuration: groupConfiguration).run()
     }
 
     // MARK: - Defaults

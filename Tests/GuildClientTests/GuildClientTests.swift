@@ -237,16 +237,22 @@ struct GuildClientTests {
     func requestsAreSingleLinesEvenWhenParamsContainNewlines() async throws {
         let text = "line one\nline two\r\n\"quoted\"\t\u{2028}end"
         try await withFakeServer(handler: { request in
+            if let entries = request.batch {
+                let replies = entries.compactMap { FakeServer.idJSON(of: $0).map { FakeServer.result(id: $0, "true") } }
+                return [.line("[" + replies.joined(separator: ",") + "]")]
+            }
             guard let id = request.idJSON else { return [] }
             return [.line(FakeServer.result(id: id, "true"))]
         }) { client, server in
             _ = try await client.call("echo", params: ["text": .string(text), "list": [.string("\n")]])
             _ = try await client.callRaw("method\nwith newline", params: nil)
             try await client.notify("note", params: ["text": .string(text)])
-            _ = try await client.batch([
+            let results = try await client.batch([
                 try .call("echo", params: ["text": .string(text)]),
                 try .notification("note", params: ["text": .string(text)]),
             ])
+            #expect(results.count == 2)
+            #expect(results[1] == nil)
             let lines = try await server.waitForLines { $0.count >= 4 }
             #expect(lines.count == 4)
 

@@ -12,9 +12,38 @@ private func isUpperSnake(_ text: String) -> Bool {
 }
 
 /// The texts between backticks on one line.
-private func backticked(_ line: Substring) -> [String] {
+private func backticked(_ line: some StringProtocol) -> [String] {
     let pieces = line.split(separator: "`", omittingEmptySubsequences: false)
     return pieces.indices.filter { $0 % 2 == 1 && $0 < pieces.count - 1 }.map { String(pieces[$0]) }
+}
+
+/// A Markdown table: header cells (trimmed, lowercased) and data rows (trimmed cells).
+private struct MarkdownTable {
+    var header: [String]
+    var rows: [[String]]
+}
+
+/// The tables of a Markdown text.
+private func markdownTables(_ text: String) -> [MarkdownTable] {
+    func cells(_ line: Substring) -> [String] {
+        var trimmed = line.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("|") { trimmed.removeFirst() }
+        if trimmed.hasSuffix("|") { trimmed.removeLast() }
+        return trimmed.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+    var tables: [MarkdownTable] = []
+    var current: [Substring] = []
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) + [""] {
+        if line.trimmingCharacters(in: .whitespaces).hasPrefix("|") {
+            current.append(line)
+            continue
+        }
+        if current.count >= 2 {
+            tables.append(MarkdownTable(header: cells(current[0]).map { $0.lowercased() }, rows: current.dropFirst(2).map(cells)))
+        }
+        current = []
+    }
+    return tables
 }
 
 struct ErrorReasonTests {
@@ -81,7 +110,7 @@ struct ErrorReasonTests {
         }
     }
 
-    /// `protocol/errors.md` documents every code and reason, and nothing else that looks like a reason.
+    /// `protocol/errors.md` documents every code and reason, and its tables list no reason the catalog lacks.
     @Test
     func catalogAgreesWithErrorsMarkdown() throws {
         let root = URL(fileURLWithPath: #filePath)
@@ -93,7 +122,8 @@ struct ErrorReasonTests {
         try #require(exists, "protocol/errors.md is missing at \(url.path)")
         let text = try String(contentsOf: url, encoding: .utf8)
 
-        let allTicked = Set(text.split(separator: "\n").flatMap(backticked))
+        // Every catalog code and reason appears in backticks.
+        let allTicked = Set(text.split(separator: "\n").flatMap { backticked($0) })
         for entry in ErrorReason.catalog {
             #expect(allTicked.contains(String(entry.code.rawValue)), "code `\(entry.code.rawValue)` is not in errors.md")
             for reason in entry.reasons {
@@ -101,13 +131,29 @@ struct ErrorReasonTests {
             }
         }
 
-        let tableRows = text.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("|") }
-        #expect(!tableRows.isEmpty, "errors.md has no table")
+        // Every reason in a table's `reason` column is in the catalog, under the code of its row.
         let known = Set(Self.catalogReasons)
-        for row in tableRows {
-            for word in backticked(row) where isUpperSnake(word) && word.count > 2 {
-                #expect(known.contains(word), "errors.md lists `\(word)`, which is not in ErrorReason.catalog")
+        let reasonsByCode = Dictionary(uniqueKeysWithValues: ErrorReason.catalog.map { ($0.code.rawValue, Set($0.reasons)) })
+        var documented: Set<String> = []
+        for table in markdownTables(text) {
+            guard let reasonColumn = table.header.firstIndex(of: "reason") else { continue }
+            let codeColumn = table.header.firstIndex(of: "code")
+            for row in table.rows where reasonColumn < row.count {
+                let words = backticked(row[reasonColumn]).filter(isUpperSnake)
+                #expect(!words.isEmpty, "a row of errors.md has no reason: \(row)")
+                for word in words {
+                    documented.insert(word)
+                    #expect(known.contains(word), "errors.md lists `\(word)`, which is not in ErrorReason.catalog")
+                    guard let codeColumn, codeColumn < row.count,
+                        let code = backticked(row[codeColumn]).compactMap({ Int($0) }).first
+                    else { continue }
+                    #expect(
+                        reasonsByCode[code]?.contains(word) == true,
+                        "errors.md lists `\(word)` under code `\(code)`; the catalog does not"
+                    )
+                }
             }
         }
+        #expect(documented == known, "the reason columns of errors.md and the catalog differ")
     }
 }

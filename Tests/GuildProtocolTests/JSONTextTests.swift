@@ -17,7 +17,7 @@ struct JSONTextTests {
         "é ü 漢字",
         "😀 \u{1F600}",
         "\u{2028}\u{2029}",
-        "\u{FEFF}bom",
+        "zero\u{FEFF}width",
         String((0..<0x20).map { Character(Unicode.Scalar(UInt8($0))) }),
     ]
 

@@ -143,8 +143,10 @@ public final class Dispatcher: Sendable {
         case .anyone:
             break
         case .session:
+            if revoked {
+                throw GuildError(.invalidToken, "the session's access token was revoked or has expired; the connection is unbound")
+            }
             guard caller.session != nil || caller.isAdmin else {
-                if revoked { throw GuildError(.invalidToken, "the session's access token was revoked or has expired") }
                 throw GuildError(.unauthorized, "\(request.method) needs a session: call session.authenticate first")
             }
         case .admin:

@@ -97,6 +97,11 @@ public final class GuildServer: Service, Sendable {
         case .path(let path, let mode):
             let directory = (path as NSString).deletingLastPathComponent
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            do {
+                try SocketPath.prepare(path)
+            } catch {
+                return self.group.any().makeFailedFuture(error)
+            }
             return bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).map { channel in
                 chmod(path, mode_t(mode))
                 return channel

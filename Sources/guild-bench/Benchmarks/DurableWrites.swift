@@ -36,12 +36,15 @@ struct DurableWrites: Benchmark {
 
             var guildRates: [Double] = []
             var sqliteRates: [Double] = []
+            var cpu: [String] = []
             for run in 1...context.runs {
+                let meter = CPUMeter(daemonPID: daemon.pid)
                 guildRates.append(try await Self.measureGuild(clients: clients, duration: context.duration, run: run))
+                cpu.append(meter.summary())
                 let duration = context.duration
                 sqliteRates.append(try await onThread("sqlite-baseline") { try baseline.measure(duration: duration) })
                 context.progress(
-                    "  run \(run): guild \(MeasurementUnit.perSecond.format(guildRates.last!)), "
+                    "  run \(run): guild \(MeasurementUnit.perSecond.format(guildRates.last!)) (\(cpu.last!)), "
                         + "sqlite \(MeasurementUnit.perSecond.format(sqliteRates.last!))"
                 )
             }
@@ -74,7 +77,11 @@ struct DurableWrites: Benchmark {
                     var counter = run * 10_000_000
                     while monotonicNanos() < deadline {
                         counter += 1
-                        _ = try await client.call(UserMethods.Update.self, .init(displayName: "n\(counter)"))
+                        let name = "n\(counter)"
+                        let profile = try await client.call(UserMethods.Update.self, .init(displayName: name))
+                        guard profile.displayName == name else {
+                            throw DaemonError("user.update returned displayName \(profile.displayName ?? "nil"), expected \(name)")
+                        }
                         count += 1
                     }
                     return count

@@ -1,0 +1,124 @@
+import Foundation
+import GuildClient
+import GuildProtocol
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The daemon's life under systemd's protocols: socket activation, readiness, watchdog, graceful stop,
+/// idle exit.
+@Suite(.timeLimit(.minutes(3)))
+struct LifecycleTests {
+    @Test func firstConnectionStartsTheSocketActivatedDaemon() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let activator = try Child(
+            "/usr/bin/systemd-socket-activate",
+            ["-l", scratch.socket, Build.guildd, "--database", scratch.database, "--scrypt-log-n", "4"]
+        )
+        defer { activator.terminate() }
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: scratch.socket), deadline.timeIntervalSinceNow > 0 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        // Listening, but guildd has not been started yet.
+        #expect(processName(activator.pid).hasPrefix("systemd-socket"))
+        let client = try await GuildClient.connect(path: scratch.socket)
+        #expect(try await client.call(SystemMethods.Ping.self) == "pong")
+        let status = try await client.call(SystemMethods.Status.self)
+        #expect(status.activation == .socketActivated)
+        #expect(status.pid == activator.pid)
+        #expect(processName(activator.pid) == "guildd")
+        await client.close()
+        activator.signal(SIGTERM)
+        #expect(await activator.wait() == 0)
+    }
+
+    @Test func notifiesReadinessStatusWatchdogAndStopping() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let notify = try NotifySocket(path: scratch.path + "/notify")
+        let daemon = try await startDaemon(scratch, environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"])
+        defer { daemon.terminate() }
+        #expect(await notify.waitFor("READY=1"))
+        #expect(await notify.waitFor("STATUS=Serving"))
+        #expect(await notify.waitFor("WATCHDOG=1"))
+        daemon.signal(SIGTERM)
+        #expect(await notify.waitFor("STOPPING=1"))
+        #expect(await daemon.wait() == 0)
+    }
+
+    @Test func sigtermFinishesInFlightRequestsThenExitsCleanly() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        // A costly password hash keeps the registration in flight for a while.
+        let daemon = try Child(Build.guildd, ["--socket", scratch.socket, "--database", scratch.database, "--scrypt-log-n", "17"])
+        defer { daemon.terminate() }
+        try await waitUntilServing(scratch.socket)
+        let client = try await GuildClient.connect(path: scratch.socket)
+        async let registered = client.call(UserMethods.Register.self, .init(username: "slowpoke", password: "pass"))
+        try await Task.sleep(for: .milliseconds(60))
+        daemon.signal(SIGTERM)
+        let result = try await registered
+        #expect(result.user.username == "slowpoke")
+        #expect(await daemon.wait() == 0)
+        #expect(!FileManager.default.fileExists(atPath: scratch.socket))
+        await client.close()
+        // The write is there after a restart.
+        let again = try await startDaemon(scratch)
+        defer { again.terminate() }
+        let check = try await GuildClient.connect(path: scratch.socket)
+        let profile = try await check.call(UserMethods.Get.self, .init(userID: result.user.userID))
+        #expect(profile.username == "slowpoke")
+        await check.close()
+    }
+
+    @Test func idleExitWaitsForTheLastConnection() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let daemon = try await startDaemon(scratch, ["--idle-exit", "0.5"])
+        defer { daemon.terminate() }
+        let client = try await GuildClient.connect(path: scratch.socket)
+        try await Task.sleep(for: .seconds(1.5))
+        #expect(daemon.process.isRunning, "exited while a client was connected")
+        #expect(try await client.call(SystemMethods.Ping.self) == "pong")
+        await client.close()
+        #expect(await daemon.wait(timeout: 10) == 0)
+    }
+
+    @Test func bindsWithTheRequestedModeAndReplacesAStaleSocket() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        // A daemon that died without cleaning up leaves a socket file nobody listens on.
+        let first = try await startDaemon(scratch)
+        first.signal(SIGKILL)
+        _ = await first.wait()
+        #expect(FileManager.default.fileExists(atPath: scratch.socket))
+        let daemon = try await startDaemon(scratch, ["--socket-mode", "0640"])
+        defer { daemon.terminate() }
+        let attributes = try FileManager.default.attributesOfItem(atPath: scratch.socket)
+        #expect((attributes[.posixPermissions] as? Int) == 0o640)
+        #expect((attributes[.type] as? FileAttributeType) == .typeSocket)
+
+        // A live socket is not stolen: a second daemon on the same path refuses to start.
+        let second = try await run(Build.guildd, ["--socket", scratch.socket, "--database", scratch.path + "/other.sqlite"], timeout: 20)
+        #expect(second.status != 0)
+        #expect(second.stderr.contains("already serving"))
+        #expect(try await GuildClient.connect(path: scratch.socket).call(SystemMethods.Ping.self) == "pong")
+
+        daemon.signal(SIGINT)
+        #expect(await daemon.wait() == 0)
+    }
+
+    @Test func refusesToReplaceAFileThatIsNotASocket() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        _ = FileManager.default.createFile(atPath: scratch.socket, contents: Data("precious".utf8))
+        let result = try await run(Build.guildd, ["--socket", scratch.socket, "--database", scratch.database], timeout: 20)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("not a socket"))
+        #expect((try? String(contentsOfFile: scratch.socket, encoding: .utf8)) == "precious")
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+import Testing
+
+/// The shipped unit files are valid for systemd (`systemd-analyze verify`).
+struct SystemdUnitTests {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze")))
+    func unitFilesVerify() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let units = Build.packageRoot.appendingPathComponent("dist/systemd")
+        for name in ["guildd.socket", "guildd.service"] {
+            var text = try String(contentsOf: units.appendingPathComponent(name), encoding: .utf8)
+            // Point ExecStart at the binary just built; the unit installs it to /usr/local/bin.
+            text = text.replacingOccurrences(of: "/usr/local/bin/guildd", with: Build.guildd)
+            try text.write(toFile: scratch.path + "/" + name, atomically: true, encoding: .utf8)
+        }
+        let result = try await run("/usr/bin/systemd-analyze", ["verify", scratch.path + "/guildd.socket", scratch.path + "/guildd.service"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(!result.stderr.contains("guildd"), "\(result.stderr)")
+    }
+}
