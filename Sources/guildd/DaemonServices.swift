@@ -1,3 +1,4 @@
+import Foundation
 import GuildServer
 import GuildStore
 import Logging
@@ -26,12 +27,14 @@ struct SystemdNotifierService: Service {
 
     func run() async throws {
         await withGracefulShutdownHandler {
-            while !Task.isCancelled, !Task.isShuttingDownGracefully {
-                if let interval = self.watchdogInterval {
-                    Systemd.notify("WATCHDOG=1")
-                    try? await Task.sleep(for: interval / 2)
-                } else {
-                    try? await gracefulShutdown()
+            _ = try? await cancelWhenGracefulShutdown {
+                while !Task.isCancelled {
+                    if let interval = self.watchdogInterval {
+                        Systemd.notify("WATCHDOG=1")
+                        try await Task.sleep(for: interval / 2)
+                    } else {
+                        try await gracefulShutdown()
+                    }
                 }
             }
         } onGracefulShutdown: {
@@ -60,6 +63,34 @@ struct IdleExitService: Service {
                 }
                 return
             }
+        }
+    }
+}
+
+/// Prunes the event log to its retention (count and age) at start and every minute.
+struct RetentionService: Service {
+    let store: SQLiteStore
+    let keepCount: Int64
+    let maxAge: Duration
+    let logger: Logger
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown { try await self.loop() }
+    }
+
+    private func loop() async throws {
+        while !Task.isCancelled {
+            do {
+                let removed = try await self.store.pruneEvents(
+                    keepCount: self.keepCount,
+                    maxAgeMilliseconds: self.maxAge.components.seconds * 1000,
+                    now: Int64(Date().timeIntervalSince1970 * 1000)
+                )
+                if removed > 0 { self.logger.info("pruned events", metadata: ["count": "\(removed)"]) }
+            } catch {
+                self.logger.warning("pruning events failed", metadata: ["error": "\(error)"])
+            }
+            try await Task.sleep(for: .seconds(60))
         }
     }
 }

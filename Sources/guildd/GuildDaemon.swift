@@ -58,6 +58,18 @@ struct GuildDaemon: AsyncParsableCommand {
     @Option(help: "Seconds a connection may leave its replies unread before it is closed.")
     var writeStallTimeout: Double = 30
 
+    @Option(help: "Events kept for resuming subscriptions: at most this many ...")
+    var eventRetentionCount: Int64 = 1_000_000
+
+    @Option(help: "... and none older than this many days.")
+    var eventRetentionDays: Int64 = 30
+
+    @Option(help: "Events one subscription may have unsent before it ends as LAGGED.")
+    var subscriptionQueue: Int = 10_000
+
+    @Option(help: "Most subscriptions per connection.")
+    var maxSubscriptions: Int = 1024
+
     @Option(help: "Access token lifetime in seconds (Kii's default: 2147483647).")
     var tokenLifetime: Int64 = 2_147_483_647
 
@@ -88,11 +100,6 @@ struct GuildDaemon: AsyncParsableCommand {
 
         let databasePath = self.database ?? Self.defaultDatabasePath(environment)
         let store = try SQLiteStore(configuration: .init(path: databasePath, synchronous: self.synchronous))
-        let users = try await UserService(
-            repository: store,
-            hasher: OffloadedPasswordHasher(PasswordHasher(logN: self.scryptLogN)),
-            accessTokenLifetime: self.tokenLifetime > 0 ? self.tokenLifetime : nil
-        )
 
         let listen: ListenSource =
             if let descriptor = Systemd.listenDescriptor() {
@@ -100,7 +107,7 @@ struct GuildDaemon: AsyncParsableCommand {
             } else {
                 .path(self.socket ?? Self.defaultSocketPath(environment), mode: UInt32(self.socketMode, radix: 8) ?? 0o660)
             }
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             listen: listen,
             maximumFrameBytes: self.maxFrameBytes,
             maximumBatchSize: self.maxBatch,
@@ -110,13 +117,30 @@ struct GuildDaemon: AsyncParsableCommand {
             adminUIDs: self.adminUIDs.isEmpty ? [getuid()] : Set(self.adminUIDs),
             databasePath: databasePath
         )
-        let server = GuildServer.make(configuration: configuration, users: users, logger: logger) {
+        configuration.accessTokenLifetimeSeconds = self.tokenLifetime > 0 ? self.tokenLifetime : nil
+        configuration.subscriptionQueueLimit = self.subscriptionQueue
+        configuration.maximumSubscriptionsPerConnection = self.maxSubscriptions
+        let server = try await GuildServer.make(
+            configuration: configuration,
+            storage: store,
+            hasher: OffloadedPasswordHasher(PasswordHasher(logN: self.scryptLogN)),
+            integrityCheck: { try await store.integrityCheck() },
+            logger: logger
+        ) {
             Systemd.notify("READY=1\nSTATUS=Serving JSON-RPC (\(listen.activation.rawValue)), database \(databasePath)")
         }
 
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: StoreService(store: store, logger: logger)),
             .init(service: server),
+            .init(
+                service: RetentionService(
+                    store: store,
+                    keepCount: self.eventRetentionCount,
+                    maxAge: .seconds(self.eventRetentionDays * 86_400),
+                    logger: logger
+                )
+            ),
         ]
         if self.idleExit > 0 {
             services.append(

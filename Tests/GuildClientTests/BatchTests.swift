@@ -166,4 +166,61 @@ struct BatchTests {
             #expect(b[1] == nil)
         }
     }
+
+    /// A refusal (`id: null`) must fail the batch it refuses. A batch that already got some of its replies was
+    /// accepted by the server, so it is not the one refused, even if it is older.
+    @Test(.timeLimit(.minutes(1)))
+    func refusalFailsTheRefusedBatchNotAnOlderPartlyAnsweredOne() async {
+        await withKnownIssue(
+            """
+            ClientConnection.receive fails the oldest pending batch on an id-null error, even when that batch \
+            already got replies; the refused batch then waits until the connection closes.
+            """
+        ) {
+            try await self.refusalScenario()
+        }
+    }
+
+    private func refusalScenario() async throws {
+        let refusal = #"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"x","data":{"reason":"BATCH_TOO_LARGE"}}}"#
+        let heldBack = Locked<String?>(nil)
+        try await withFakeServer(handler: { request in
+            guard let entries = request.batch else { return [] }
+            let ids = entries.compactMap { FakeServer.idJSON(of: $0) }
+            if entries.first?["method"] as? String == "a1" {
+                // Answer the first entry now, the second once the next batch has been refused.
+                heldBack.withLock { $0 = ids[1] }
+                return [.line(FakeServer.result(id: ids[0], #""a1""#))]
+            }
+            let late = heldBack.withLock { $0 }.map { FakeServer.result(id: $0, #""a2""#) }
+            return [.line(refusal)] + (late.map { [.line($0)] } ?? [])
+        }) { client, server in
+            let first = Task { try await client.batch([try .call("a1"), try .call("a2")]) }
+            _ = try await server.waitForLines { !$0.isEmpty }
+            try await Task.sleep(for: .milliseconds(50))  // let the first reply arrive
+            let second = Task { try await client.batch([try .call("b1"), try .call("b2")]) }
+
+            // Whatever happens, do not wait for ever: closing the client fails anything still pending.
+            let watchdog = Task {
+                try await Task.sleep(for: .seconds(3))
+                await client.close()
+            }
+            defer { watchdog.cancel() }
+
+            let firstResult = await first.result
+            let secondResult = await second.result
+            switch firstResult {
+            case .success(let replies):
+                #expect(replies.map { $0.flatMap { try? $0.get() }.map { String(decoding: $0, as: UTF8.self) } } == [#""a1""#, #""a2""#])
+            case .failure(let error):
+                Issue.record("the accepted, partly answered batch failed with \(error)")
+            }
+            switch secondResult {
+            case .success(let replies):
+                Issue.record("the refused batch succeeded: \(replies)")
+            case .failure(let error):
+                #expect((error as? RPCError)?.reason == "BATCH_TOO_LARGE", "the refused batch failed with \(error)")
+            }
+        }
+    }
 }

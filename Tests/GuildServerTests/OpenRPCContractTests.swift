@@ -13,6 +13,10 @@ struct OpenRPCContractTests {
     static let methodTypes: [any RPCMethod.Type] = [
         ConformanceMethods.GetData.self, ConformanceMethods.NotifyHello.self, ConformanceMethods.NotifySum.self,
         ConformanceMethods.Subtract.self, ConformanceMethods.Sum.self, ConformanceMethods.Update.self,
+        EventMethods.Subscribe.self, EventMethods.Unsubscribe.self,
+        GroupMethods.AddMembers.self, GroupMethods.ChangeOwner.self, GroupMethods.Create.self, GroupMethods.Delete.self,
+        GroupMethods.Get.self, GroupMethods.Members.self, GroupMethods.Owner.self, GroupMethods.RemoveMembers.self,
+        GroupMethods.Rename.self, SystemMethods.Check.self, UserMethods.MemberOfGroups.self, UserMethods.OwnerOfGroups.self,
         SessionMethods.Authenticate.self, SessionMethods.Logout.self, SessionMethods.WhoAmI.self,
         SystemMethods.Discover.self, SystemMethods.Ping.self, SystemMethods.Status.self,
         UserMethods.ChangePassword.self, UserMethods.Delete.self, UserMethods.Get.self, UserMethods.Login.self,

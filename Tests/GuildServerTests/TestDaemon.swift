@@ -19,7 +19,6 @@ enum TestDaemon {
         let socket = directory + "/s.sock"
         let store = try SQLiteStore(configuration: .init(path: directory + "/guild.sqlite"))
         defer { try? store.close() }
-        let users = try await UserService(repository: store, hasher: OffloadedPasswordHasher(PasswordHasher(logN: scryptLogN)))
         var configuration = ServerConfiguration(
             listen: .path(socket, mode: 0o600),
             adminUIDs: [getuid()],
@@ -29,7 +28,13 @@ enum TestDaemon {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let (ready, readyContinuation) = AsyncStream.makeStream(of: Void.self)
-        let server = GuildServer.make(configuration: configuration, users: users, logger: logger) {
+        let server = try await GuildServer.make(
+            configuration: configuration,
+            storage: store,
+            hasher: OffloadedPasswordHasher(PasswordHasher(logN: scryptLogN)),
+            integrityCheck: { try await store.integrityCheck() },
+            logger: logger
+        ) {
             readyContinuation.yield()
             readyContinuation.finish()
         }

@@ -16,6 +16,12 @@ public struct GuildError: Error, Sendable, Hashable, CustomStringConvertible {
             case userNotFound
             case userAlreadyExists
             case identityAlreadySet
+            case groupNotFound
+            case groupAlreadyExists
+            case unsupported
+            case cursorExpired
+            case subscriptionNotFound
+            case tooManySubscriptions
         }
 
         fileprivate let base: Base
@@ -38,6 +44,18 @@ public struct GuildError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let userAlreadyExists = Code(base: .userAlreadyExists)
         /// The user already has a login identity.
         public static let identityAlreadySet = Code(base: .identityAlreadySet)
+        /// No such group.
+        public static let groupNotFound = Code(base: .groupNotFound)
+        /// The group id is taken.
+        public static let groupAlreadyExists = Code(base: .groupAlreadyExists)
+        /// The operation is not available (e.g. for this group type).
+        public static let unsupported = Code(base: .unsupported)
+        /// A subscription's `since` is older than the events kept.
+        public static let cursorExpired = Code(base: .cursorExpired)
+        /// No such subscription on this connection.
+        public static let subscriptionNotFound = Code(base: .subscriptionNotFound)
+        /// The connection has as many subscriptions as it may.
+        public static let tooManySubscriptions = Code(base: .tooManySubscriptions)
 
         public var description: String { self.base.rawValue }
     }
@@ -50,6 +68,8 @@ public struct GuildError: Error, Sendable, Hashable, CustomStringConvertible {
     public var field: String?
     /// Where the error was raised.
     public var location: String
+    /// Extra members for the error's `data` (e.g. `oldestSeq` for `cursorExpired`).
+    public var details: [String: Int64] = [:]
 
     /// Creates an error.
     public init(_ code: Code, _ message: String, field: String? = nil, file: String = #fileID, line: Int = #line) {

@@ -26,8 +26,9 @@ public protocol UserRepository: Sendable {
     /// Reads, changes and writes a user in one transaction; `change` may throw to abort.
     func updateUser(id: String, now: Int64, _ change: @escaping @Sendable (inout User) throws -> Void) async throws
         -> User
-    /// Deletes a user and everything that belongs to them. Returns whether the user existed.
-    func deleteUser(id: String) async throws -> Bool
+    /// Deletes a user and everything that belongs to them: tokens, and memberships (groups they owned
+    /// become ownerless; see ``GroupService/removeDeletedUser(_:in:now:)``). Returns whether the user existed.
+    func deleteUser(id: String, now: Int64) async throws -> Bool
     /// Revokes the session an access token belongs to (its refresh token too).
     func revokeSession(accessTokenHash: [UInt8]) async throws
 }

@@ -204,7 +204,7 @@ public struct UserService: Sendable {
     /// Deletes a user: the caller themself, or anyone as admin.
     public func delete(caller: Caller, userID: String?) async throws -> String {
         let target = try caller.target(userID)
-        guard try await self.repository.deleteUser(id: target) else {
+        guard try await self.repository.deleteUser(id: target, now: self.now()) else {
             throw GuildError(.userNotFound, "no user with id \(target)", field: "userID")
         }
         return target

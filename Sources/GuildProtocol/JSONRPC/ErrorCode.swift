@@ -58,4 +58,14 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let userAlreadyExists = ErrorCode(rawValue: 40901)
     /// The user already has a login identity (`user.putIdentity` upgrades pseudo users only).
     public static let identityAlreadySet = ErrorCode(rawValue: 40902)
+    /// No such group.
+    public static let groupNotFound = ErrorCode(rawValue: 40402)
+    /// The group id is taken.
+    public static let groupAlreadyExists = ErrorCode(rawValue: 40903)
+    /// No such subscription on this connection.
+    public static let subscriptionNotFound = ErrorCode(rawValue: 40404)
+    /// `since` is older than the oldest event kept; `data.oldestSeq` says where the log starts.
+    public static let cursorExpired = ErrorCode(rawValue: 41001)
+    /// The connection has as many subscriptions as it may.
+    public static let tooManySubscriptions = ErrorCode(rawValue: 42901)
 }

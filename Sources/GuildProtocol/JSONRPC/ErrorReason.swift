@@ -21,13 +21,19 @@ public enum ErrorReason: Sendable {
     public static let userNotFound = "USER_NOT_FOUND"
     public static let userAlreadyExists = "USER_ALREADY_EXISTS"
     public static let identityAlreadySet = "IDENTITY_ALREADY_SET"
+    public static let unsupported = "UNSUPPORTED"
+    public static let groupNotFound = "GROUP_NOT_FOUND"
+    public static let groupAlreadyExists = "GROUP_ALREADY_EXISTS"
+    public static let subscriptionNotFound = "SUBSCRIPTION_NOT_FOUND"
+    public static let cursorExpired = "CURSOR_EXPIRED"
+    public static let tooManySubscriptions = "TOO_MANY_SUBSCRIPTIONS"
 
     /// Every code with the reasons it may carry: the catalog `protocol/errors.md` documents (a test checks both agree).
     public static let catalog: [(code: ErrorCode, reasons: [String])] = [
         (.parseError, [parseError, nestingTooDeep]),
         (.invalidRequest, [invalidRequest, emptyBatch, batchTooLarge, frameTooLarge]),
         (.methodNotFound, [methodNotFound]),
-        (.invalidParams, [invalidParams, invalidInputData]),
+        (.invalidParams, [invalidParams, invalidInputData, unsupported]),
         (.internalError, [internalError]),
         (.tooManyRequests, [tooManyRequests]),
         (.tooManyConnections, [tooManyConnections]),
@@ -40,5 +46,10 @@ public enum ErrorReason: Sendable {
         (.userNotFound, [userNotFound]),
         (.userAlreadyExists, [userAlreadyExists]),
         (.identityAlreadySet, [identityAlreadySet]),
+        (.groupNotFound, [groupNotFound]),
+        (.groupAlreadyExists, [groupAlreadyExists]),
+        (.subscriptionNotFound, [subscriptionNotFound]),
+        (.cursorExpired, [cursorExpired]),
+        (.tooManySubscriptions, [tooManySubscriptions]),
     ]
 }

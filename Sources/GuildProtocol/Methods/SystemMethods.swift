@@ -14,6 +14,23 @@ public enum SystemMethods: Sendable {
         public static let name = "system.status"
     }
 
+    /// `system.check` (admins): SQLite's integrity check and Guild's group invariants (at most one owner,
+    /// the owner is a member, member counts and both directions of the user-group links agree).
+    public enum Check: RPCMethod {
+        public typealias Params = NoParams
+        public struct Result: Codable, Hashable, Sendable {
+            public var ok: Bool
+            public var integrity: [String]
+            public var violations: [String]
+            public init(ok: Bool, integrity: [String], violations: [String]) {
+                self.ok = ok
+                self.integrity = integrity
+                self.violations = violations
+            }
+        }
+        public static let name = "system.check"
+    }
+
     /// `rpc.discover`: the OpenRPC document describing every method (`protocol/openrpc.json`).
     public enum Discover: RPCMethod {
         public typealias Params = NoParams

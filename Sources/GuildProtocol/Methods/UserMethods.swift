@@ -166,4 +166,21 @@ public enum UserMethods: Sendable {
         }
         public static let name = "user.delete"
     }
+
+    /// `user.memberOfGroups`: the groups a user is a member of (the caller's own when `userID` is absent).
+    public enum MemberOfGroups: RPCMethod {
+        public typealias Params = Get.Params
+        public struct Result: Codable, Hashable, Sendable {
+            public var groups: [GroupInfo]
+            public init(groups: [GroupInfo]) { self.groups = groups }
+        }
+        public static let name = "user.memberOfGroups"
+    }
+
+    /// `user.ownerOfGroups`: the groups a user owns (always a subset of `user.memberOfGroups`).
+    public enum OwnerOfGroups: RPCMethod {
+        public typealias Params = Get.Params
+        public typealias Result = MemberOfGroups.Result
+        public static let name = "user.ownerOfGroups"
+    }
 }

@@ -80,14 +80,17 @@ final class ConnectionState: Sendable {
         await withDiscardingTaskGroup { group in
             for await work in self.work {
                 group.addTask {
+                    let afterReply = AfterReply()
                     switch work {
                     case .single(let request):
-                        self.complete(reply: await dispatcher.execute(request, on: self))
+                        self.complete(reply: await dispatcher.execute(request, on: self, afterReply: afterReply))
                     case .batch(let entries):
-                        self.complete(reply: await dispatcher.executeBatch(entries, on: self))
+                        self.complete(reply: await dispatcher.executeBatch(entries, on: self, afterReply: afterReply))
                     }
+                    await afterReply.run()
                 }
             }
         }
+        dispatcher.connectionClosed(self)
     }
 }

@@ -8,14 +8,16 @@ public final class Dispatcher: Sendable {
     /// The methods served.
     public let registry: MethodRegistry
     let users: UserService
+    let hub: EventHub?
     let logger: Logger
     /// The most entries of one batch that run at once.
     let batchConcurrency: Int
 
     /// Creates a dispatcher.
-    public init(registry: MethodRegistry, users: UserService, logger: Logger, batchConcurrency: Int = 64) {
+    init(registry: MethodRegistry, users: UserService, hub: EventHub?, logger: Logger, batchConcurrency: Int = 64) {
         self.registry = registry
         self.users = users
+        self.hub = hub
         self.logger = logger
         self.batchConcurrency = batchConcurrency
     }
@@ -43,8 +45,8 @@ public final class Dispatcher: Sendable {
         return .reply(Self.reply(request.id, result))
     }
 
-    /// Runs one request to completion.
-    func execute(_ request: RPCRequest, on connection: ConnectionState) async -> [UInt8]? {
+    /// Runs one request to completion; `afterReply` collects work for after the reply is written.
+    func execute(_ request: RPCRequest, on connection: ConnectionState, afterReply: AfterReply) async -> [UInt8]? {
         guard let entry = self.registry[request.method] else {
             return Self.reply(request.id, .failure(.methodNotFound(request.method)))
         }
@@ -54,7 +56,7 @@ public final class Dispatcher: Sendable {
             case .inline(let body):
                 result = .success(try body(request.params, InlineContext(peer: connection.peer, isAdmin: connection.isAdmin)))
             case .async(let body):
-                let context = try await self.context(for: request, access: entry.access, on: connection)
+                let context = try await self.context(for: request, access: entry.access, on: connection, afterReply: afterReply)
                 result = .success(try await body(request.params, context))
             }
         } catch {
@@ -63,9 +65,14 @@ public final class Dispatcher: Sendable {
         return Self.reply(request.id, result)
     }
 
+    /// A connection closed: its subscriptions end.
+    func connectionClosed(_ connection: ConnectionState) {
+        self.hub?.connectionClosed(connection)
+    }
+
     /// Runs a batch, its entries concurrently, and returns one array reply (nil when every entry was a
     /// notification).
-    func executeBatch(_ entries: [RPCFrame.Entry], on connection: ConnectionState) async -> [UInt8]? {
+    func executeBatch(_ entries: [RPCFrame.Entry], on connection: ConnectionState, afterReply: AfterReply) async -> [UInt8]? {
         let replies = await withTaskGroup(of: (Int, [UInt8]?).self) { group in
             var replies = [[UInt8]?](repeating: nil, count: entries.count)
             var next = 0
@@ -74,7 +81,7 @@ public final class Dispatcher: Sendable {
                 group.addTask {
                     switch entry {
                     case .invalid(let id, let error): (index, Self.reply(id, .failure(error)))
-                    case .request(let request): (index, await self.execute(request, on: connection))
+                    case .request(let request): (index, await self.execute(request, on: connection, afterReply: afterReply))
                     }
                 }
             }
@@ -122,9 +129,12 @@ public final class Dispatcher: Sendable {
 
     // MARK: - Access
 
-    private func context(for request: RPCRequest, access: AccessRequirement, on connection: ConnectionState)
-        async throws -> RequestContext
-    {
+    private func context(
+        for request: RPCRequest,
+        access: AccessRequirement,
+        on connection: ConnectionState,
+        afterReply: AfterReply
+    ) async throws -> RequestContext {
         var logger = self.logger
         logger[metadataKey: "rpc.method"] = "\(request.method)"
         logger[metadataKey: "rpc.id"] = "\(request.id?.json ?? "-")"
@@ -154,7 +164,7 @@ public final class Dispatcher: Sendable {
                 throw GuildError(.permissionDenied, "\(request.method) is for admins (peer uid root or --admin-uid)")
             }
         }
-        return RequestContext(caller: caller, connection: connection, logger: logger)
+        return RequestContext(caller: caller, connection: connection, logger: logger, afterReply: afterReply)
     }
 
     private func wireError(_ error: any Error, method: String) -> RPCError {

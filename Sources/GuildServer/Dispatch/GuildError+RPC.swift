@@ -15,8 +15,20 @@ extension GuildError {
             case .userNotFound: (.userNotFound, ErrorReason.userNotFound)
             case .userAlreadyExists: (.userAlreadyExists, ErrorReason.userAlreadyExists)
             case .identityAlreadySet: (.identityAlreadySet, ErrorReason.identityAlreadySet)
+            case .groupNotFound: (.groupNotFound, ErrorReason.groupNotFound)
+            case .groupAlreadyExists: (.groupAlreadyExists, ErrorReason.groupAlreadyExists)
+            case .unsupported: (.invalidParams, ErrorReason.unsupported)
+            case .cursorExpired: (.cursorExpired, ErrorReason.cursorExpired)
+            case .subscriptionNotFound: (.subscriptionNotFound, ErrorReason.subscriptionNotFound)
+            case .tooManySubscriptions: (.tooManySubscriptions, ErrorReason.tooManySubscriptions)
             default: (.internalError, ErrorReason.internalError)
             }
-        return RPCError(code: code, message: self.message, reason: reason, field: self.field)
+        return RPCError(
+            code: code,
+            message: self.message,
+            reason: reason,
+            field: self.field,
+            extra: self.details.mapValues { .int($0) }
+        )
     }
 }

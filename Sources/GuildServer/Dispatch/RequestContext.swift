@@ -1,5 +1,6 @@
 import GuildCore
 import Logging
+import Synchronization
 
 /// What a method handler knows about its call: who is calling, on which connection, and where to log.
 public struct RequestContext: Sendable {
@@ -9,6 +10,8 @@ public struct RequestContext: Sendable {
     let connection: ConnectionState
     /// A logger carrying `rpc.method`, `rpc.id` and `conn.id` metadata.
     public var logger: Logger
+    /// Work to run once the reply has been written (e.g. start a subscription's notifications).
+    let afterReply: AfterReply
 
     /// Binds a session to the connection: later calls on it act as that session's user.
     func bind(_ session: ResolvedSession?) {
@@ -22,4 +25,19 @@ public struct InlineContext: Sendable {
     public var peer: PeerCredentials
     /// Whether the connection has admin rights.
     public var isAdmin: Bool
+}
+
+/// Work a handler schedules for after its reply is on the wire.
+final class AfterReply: Sendable {
+    private let work = Mutex<[@Sendable () async -> Void]>([])
+
+    /// Schedules `body` to run after the reply is written.
+    func schedule(_ body: @escaping @Sendable () async -> Void) {
+        self.work.withLock { $0.append(body) }
+    }
+
+    /// Runs the scheduled work, in order.
+    func run() async {
+        for body in self.work.withLock({ $0 }) { await body() }
+    }
 }

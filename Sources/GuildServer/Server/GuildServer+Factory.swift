@@ -4,21 +4,40 @@ import NIOCore
 import NIOPosix
 
 extension GuildServer {
+    /// The storage the server needs: users, groups, the event log, and an integrity check.
+    public typealias Storage = UserRepository & GroupRepository & EventRepository
+
     /// Builds the server with every Guild method registered.
     public static func make(
         configuration: ServerConfiguration,
-        users: UserService,
+        storage: any Storage,
+        hasher: any PasswordHashing,
+        integrityCheck: @escaping @Sendable () async throws -> [String],
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger,
         ready: @escaping @Sendable () -> Void = {}
-    ) -> GuildServer {
+    ) async throws -> GuildServer {
+        let users = try await UserService(
+            repository: storage,
+            hasher: hasher,
+            accessTokenLifetime: configuration.accessTokenLifetimeSeconds
+        )
+        let groups = GroupService(repository: storage)
+        let hub = EventHub(
+            repository: storage,
+            queueLimit: configuration.subscriptionQueueLimit,
+            maximumPerConnection: configuration.maximumSubscriptionsPerConnection
+        )
         let connections = ConnectionRegistry()
         var registry = MethodRegistry()
         registry.registerSystemMethods(configuration: configuration, connections: connections, started: .now)
+        registry.registerCheckMethod(groups: storage, integrity: integrityCheck)
         registry.registerSessionMethods(users)
         registry.registerUserMethods(users)
+        registry.registerGroupMethods(groups)
+        registry.registerEventMethods(hub)
         registry.registerConformanceMethods()
-        let dispatcher = Dispatcher(registry: registry, users: users, logger: logger)
+        let dispatcher = Dispatcher(registry: registry, users: users, hub: hub, logger: logger)
         return GuildServer(
             configuration: configuration,
             dispatcher: dispatcher,

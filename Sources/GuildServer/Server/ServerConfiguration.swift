@@ -23,6 +23,13 @@ public struct ServerConfiguration: Sendable {
     public var version: String
     /// The database path, reported by `system.status`.
     public var databasePath: String
+    /// How long an access token lives, in seconds; nil for ever.
+    public var accessTokenLifetimeSeconds: Int64? = 2_147_483_647
+    /// The most events one subscription may have queued (not yet written to its socket) before it ends
+    /// with `events.ended` LAGGED.
+    public var subscriptionQueueLimit: Int = 10_000
+    /// The most subscriptions one connection may hold.
+    public var maximumSubscriptionsPerConnection: Int = 1024
 
     /// Creates a configuration with the documented defaults.
     public init(

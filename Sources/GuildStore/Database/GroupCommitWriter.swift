@@ -1,4 +1,5 @@
 import GRDB
+import GuildCore
 import Synchronization
 
 /// Runs concurrent write operations in shared transactions ("group commit").
@@ -14,18 +15,20 @@ final class GroupCommitWriter: Sendable {
     }
 
     private let writer: any DatabaseWriter
+    private let publisher: EventPublisher
     private let state = Mutex(State())
     /// The most operations one transaction takes, so no batch makes its callers wait too long.
     private let maximumBatch: Int
 
-    init(writer: any DatabaseWriter, maximumBatch: Int = 256) {
+    init(writer: any DatabaseWriter, publisher: EventPublisher, maximumBatch: Int = 256) {
         self.writer = writer
+        self.publisher = publisher
         self.maximumBatch = maximumBatch
     }
 
     /// Runs `work` in a savepoint of a shared transaction and returns its result once that transaction
-    /// is committed.
-    func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    /// is committed. Events `work` appends to its log are published after the commit, in commit order.
+    func write<T: Sendable>(_ work: @escaping @Sendable (Database, EventLog) throws -> T) async throws -> T {
         let operation = TypedWrite(work)
         let leads = self.state.withLock { state in
             state.queue.append(operation)
@@ -54,6 +57,8 @@ final class GroupCommitWriter: Sendable {
                 try await self.writer.write { db in
                     for operation in batch { operation.run(db) }
                 }
+                // Publish before the next batch can commit, so subscribers see events in sequence order.
+                self.publisher.publish(batch.flatMap { $0.events })
                 for operation in batch { operation.committed() }
             } catch {
                 for operation in batch { operation.failed(error) }
@@ -63,6 +68,7 @@ final class GroupCommitWriter: Sendable {
 }
 
 private protocol PendingWrite: Sendable {
+    var events: [CommittedEvent] { get }
     func run(_ db: Database)
     func committed()
     func failed(_ error: any Error)
@@ -77,27 +83,33 @@ private final class TypedWrite<T: Sendable>: PendingWrite {
         case done(Result<T, any Error>)
     }
 
-    private let work: @Sendable (Database) throws -> T
+    private let work: @Sendable (Database, EventLog) throws -> T
     private let state = Mutex(State.queued)
+    private let log = EventLog()
 
-    init(_ work: @escaping @Sendable (Database) throws -> T) {
+    init(_ work: @escaping @Sendable (Database, EventLog) throws -> T) {
         self.work = work
     }
+
+    /// The events appended by the operation, if it succeeded (read after the batch ran).
+    var events: [CommittedEvent] { self.log.events }
 
     func run(_ db: Database) {
         var outcome: Result<T, any Error> = .failure(CancellationError())
         do {
             try db.inSavepoint {
                 do {
-                    outcome = .success(try self.work(db))
+                    outcome = .success(try self.work(db, self.log))
                     return .commit
                 } catch {
                     outcome = .failure(error)
+                    self.log.events = []
                     return .rollback
                 }
             }
         } catch {
             outcome = .failure(error)
+            self.log.events = []
         }
         self.state.withLock { state in
             switch state {

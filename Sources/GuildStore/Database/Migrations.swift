@@ -35,6 +35,60 @@ enum Migrations {
                     """
             )
         }
+        migrator.registerMigration("v2: groups, memberships and the event log") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE "group" (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        name TEXT NOT NULL,
+                        type TEXT NOT NULL,
+                        memberCount INTEGER NOT NULL DEFAULT 0 CHECK (memberCount >= 0),
+                        createdAt INTEGER NOT NULL,
+                        modifiedAt INTEGER NOT NULL
+                    );
+                    -- One row per member; the owner is the member whose role is 'owner', so the owner is always
+                    -- a member, and the partial unique index allows at most one. The AUTOINCREMENT id is the join
+                    -- order members page in.
+                    CREATE TABLE membership (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        groupID TEXT NOT NULL REFERENCES "group"(id) ON DELETE CASCADE,
+                        userID TEXT NOT NULL REFERENCES "user"(id) ON DELETE CASCADE,
+                        role TEXT NOT NULL CHECK (role IN ('owner', 'admin', 'member')),
+                        joinedAt INTEGER NOT NULL,
+                        UNIQUE (groupID, userID)
+                    );
+                    CREATE INDEX membership_userID ON membership(userID, groupID);
+                    CREATE UNIQUE INDEX membership_one_owner ON membership(groupID) WHERE role = 'owner';
+                    -- The outbox: every change appends its events in its own transaction. AUTOINCREMENT never
+                    -- reuses a sequence number, even after old events are pruned.
+                    CREATE TABLE event (
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                        kind TEXT NOT NULL,
+                        groupID TEXT NOT NULL,
+                        audience TEXT NOT NULL CHECK (audience IN ('members', 'named')),
+                        body BLOB NOT NULL,
+                        time INTEGER NOT NULL
+                    );
+                    CREATE INDEX event_time ON event(time);
+                    -- The users an event names: they receive it even when not members.
+                    CREATE TABLE event_subject (
+                        userID TEXT NOT NULL,
+                        seq INTEGER NOT NULL REFERENCES event(seq) ON DELETE CASCADE,
+                        PRIMARY KEY (userID, seq)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX event_subject_seq ON event_subject(seq);
+                    -- Who was a member when: replay shows a user the events of groups they belonged to at the time.
+                    CREATE TABLE membership_history (
+                        groupID TEXT NOT NULL,
+                        userID TEXT NOT NULL,
+                        fromSeq INTEGER NOT NULL,
+                        toSeq INTEGER
+                    );
+                    CREATE INDEX membership_history_user ON membership_history(userID, groupID, fromSeq);
+                    CREATE INDEX membership_history_open ON membership_history(groupID, userID) WHERE toSeq IS NULL;
+                    """
+            )
+        }
         return migrator
     }
 }

@@ -148,9 +148,11 @@ extension SQLiteStore: UserRepository {
         }
     }
 
-    public func deleteUser(id: String) async throws -> Bool {
-        try await self.write { db in
-            try UserRecord.deleteOne(db, key: id)
+    public func deleteUser(id: String, now: Int64) async throws -> Bool {
+        try await self.writeWithEvents { db, log in
+            guard try UserRecord.exists(db, key: id) else { return false }
+            try GroupService.removeDeletedUser(id, in: SQLiteGroupTransaction(db: db, log: log), now: now)
+            return try UserRecord.deleteOne(db, key: id)
         }
     }
 

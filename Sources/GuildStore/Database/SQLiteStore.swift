@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GuildCore
 import Synchronization
 
 /// Guild's embedded SQLite database: one WAL-mode `DatabasePool` per file for the life of the process,
@@ -27,6 +28,7 @@ public final class SQLiteStore: Sendable {
     public let configuration: Configuration
     let pool: DatabasePool
     let writer: GroupCommitWriter
+    let publisher = EventPublisher()
     private let closed = Atomic<Bool>(false)
 
     /// Opens (creating and migrating when needed) the database.
@@ -38,7 +40,7 @@ public final class SQLiteStore: Sendable {
         config.label = "guild"
         self.pool = try DatabasePool(path: configuration.path, configuration: config)
         try Migrations.migrator.migrate(self.pool)
-        self.writer = GroupCommitWriter(writer: self.pool, maximumBatch: configuration.maximumWriteBatch)
+        self.writer = GroupCommitWriter(writer: self.pool, publisher: self.publisher, maximumBatch: configuration.maximumWriteBatch)
     }
 
     /// Runs `PRAGMA integrity_check` and returns its messages (`["ok"]` when the file is sound).
@@ -59,7 +61,17 @@ public final class SQLiteStore: Sendable {
 
     /// Runs `work` as part of a durable group-commit transaction (see ``GroupCommitWriter``).
     func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await self.writer.write { db, _ in try work(db) }
+    }
+
+    /// Runs `work`, which may append events to the log, as part of a durable group-commit transaction.
+    func writeWithEvents<T: Sendable>(_ work: @escaping @Sendable (Database, EventLog) throws -> T) async throws -> T {
         try await self.writer.write(work)
+    }
+
+    /// Delivers committed events to `sink`, in commit order, after each commit.
+    public func onCommittedEvents(_ sink: @escaping @Sendable ([CommittedEvent]) -> Void) {
+        self.publisher.set(sink)
     }
 
     /// Runs `work` in a read-only snapshot.

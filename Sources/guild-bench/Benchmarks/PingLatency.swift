@@ -4,7 +4,10 @@ import GuildClient
 import GuildProtocol
 
 /// Sequential `system.ping` round trips over one GuildClient connection, against a raw Unix-socket echo of
-/// a 60-byte line (blocking read/write, echo server on a thread of this process).
+/// a 60-byte line (blocking read/write, echo server on a thread of this process). A third series, pings
+/// from a blocking raw client, separates the daemon's cost from GuildClient's.
+///
+/// The series are interleaved in chunks, so that changing load on the machine affects them alike.
 struct PingLatency: Benchmark {
     let name = "ping-latency"
     let summary = "sequential system.ping round trips (p50/p99) vs a raw Unix-socket echo"
@@ -12,73 +15,120 @@ struct PingLatency: Benchmark {
     func run(_ context: BenchContext) async throws -> [Measurement] {
         let calls = context.quick ? 3_000 : 20_000
         let warmup = max(calls / 10, 500)
+        let chunk = max(calls / 20, 100)
         let daemon = try await context.sharedDaemon()
+        let echo = try EchoServer.start(path: context.path("echo.sock"))
+        context.progress("  \(calls) round trips each after \(warmup) warm-up, interleaved in chunks of \(chunk): guild, raw echo, raw client → guildd")
 
-        context.progress("  guild: \(calls) pings after \(warmup) warm-up")
-        let guild = try await withClient(daemon.socketPath) { client in
-            var samples: [Double] = []
-            samples.reserveCapacity(calls)
-            for _ in 0..<warmup {
-                let pong = try await client.call(SystemMethods.Ping.self)
-                guard pong == "pong" else { throw DaemonError("system.ping returned \(pong)") }
-            }
-            for _ in 0..<calls {
-                let start = monotonicNanos()
-                _ = try await client.call(SystemMethods.Ping.self)
-                samples.append(Double(monotonicNanos() - start) / 1_000)
-            }
-            return samples.sorted()
+        let result: Result<(guild: [Double], echo: [Double], raw: [Double]), any Error>
+        do {
+            result = .success(
+                try await withClient(daemon.socketPath) { client in
+                    let echoFD = try RawSocket.connect(echo.path)
+                    defer { close(echoFD) }
+                    let pingFD = try RawSocket.connect(daemon.socketPath)
+                    defer { close(pingFD) }
+                    RawSocket.setTimeout(echoFD, seconds: 10)
+                    RawSocket.setTimeout(pingFD, seconds: 10)
+
+                    _ = try await Self.guildPings(client, count: warmup)
+                    _ = try await onThread("echo-client") { try Self.echoRoundTrips(echoFD, count: warmup) }
+                    _ = try await onThread("raw-ping-client") { try Self.rawPings(pingFD, count: warmup) }
+
+                    var guild: [Double] = []
+                    var echoSamples: [Double] = []
+                    var raw: [Double] = []
+                    var done = 0
+                    while done < calls {
+                        let count = min(chunk, calls - done)
+                        guild += try await Self.guildPings(client, count: count)
+                        echoSamples += try await onThread("echo-client") { try Self.echoRoundTrips(echoFD, count: count) }
+                        raw += try await onThread("raw-ping-client") { try Self.rawPings(pingFD, count: count) }
+                        done += count
+                    }
+                    return (guild.sorted(), echoSamples.sorted(), raw.sorted())
+                }
+            )
+        } catch {
+            result = .failure(error)
         }
+        await echo.stop()
+        let samples = try result.get()
 
-        // Diagnostic: the same pings from a blocking raw-socket client, separating daemon cost from client cost.
-        context.progress("  raw client → guildd: \(calls) pings after \(warmup) warm-up")
-        let socketPath = daemon.socketPath
-        let rawClient = try await onThread("raw-ping-client") { try Self.rawPings(socketPath, calls: calls, warmup: warmup) }.sorted()
-
-        context.progress("  raw echo: \(calls) round trips of 60 bytes after \(warmup) warm-up")
-        let raw = try await RawEcho.measure(path: context.path("echo.sock"), calls: calls, warmup: warmup).sorted()
-
-        let guildP50 = Stats.percentile(sorted: guild, 50)
-        let guildP99 = Stats.percentile(sorted: guild, 99)
-        let rawP50 = Stats.percentile(sorted: raw, 50)
-        let rawP99 = Stats.percentile(sorted: raw, 99)
+        let guildP50 = Stats.percentile(sorted: samples.guild, 50)
+        let guildP99 = Stats.percentile(sorted: samples.guild, 99)
+        let echoP50 = Stats.percentile(sorted: samples.echo, 50)
+        let echoP99 = Stats.percentile(sorted: samples.echo, 99)
+        let rawP50 = Stats.percentile(sorted: samples.raw, 50)
+        let rawP99 = Stats.percentile(sorted: samples.raw, 99)
+        let µs = MeasurementUnit.microseconds
         context.progress(
-            "  guild p50 \(MeasurementUnit.microseconds.format(guildP50)), p99 \(MeasurementUnit.microseconds.format(guildP99)); "
-                + "raw p50 \(MeasurementUnit.microseconds.format(rawP50)), p99 \(MeasurementUnit.microseconds.format(rawP99))"
+            "  guild p50 \(µs.format(guildP50)), p99 \(µs.format(guildP99)); raw echo p50 \(µs.format(echoP50)), "
+                + "p99 \(µs.format(echoP99)); raw client → guildd p50 \(µs.format(rawP50)), p99 \(µs.format(rawP99))"
         )
         return [
             Measurement(
                 benchmark: self.name, figure: "p50", value: guildP50, unit: .microseconds,
-                baseline: rawP50, baselineName: "raw echo", target: .ratio(.atMost, 2),
-                note: "\(calls) sequential calls, 1 connection"
+                baseline: echoP50, baselineName: "raw echo", target: .ratio(.atMost, 2),
+                note: "\(calls) sequential calls, 1 GuildClient connection"
             ),
             Measurement(
                 benchmark: self.name, figure: "p99", value: guildP99, unit: .microseconds,
-                baseline: rawP99, baselineName: "raw echo", target: nil
+                baseline: echoP99, baselineName: "raw echo", target: nil
             ),
             Measurement(
-                benchmark: self.name, figure: "p50, raw blocking client → guildd", value: Stats.percentile(sorted: rawClient, 50),
-                unit: .microseconds, baseline: rawP50, baselineName: "raw echo", target: nil,
-                note: "diagnostic: daemon cost without GuildClient; p99 "
-                    + MeasurementUnit.microseconds.format(Stats.percentile(sorted: rawClient, 99))
+                benchmark: self.name, figure: "p50, raw blocking client → guildd", value: rawP50,
+                unit: .microseconds, baseline: echoP50, baselineName: "raw echo", target: nil,
+                note: "diagnostic: daemon cost without GuildClient; p99 \(µs.format(rawP99))"
             ),
         ]
     }
 
-    /// Round-trip times in µs of sequential pings written and read on a blocking socket.
-    static func rawPings(_ path: String, calls: Int, warmup: Int) throws -> [Double] {
-        let fd = try RawSocket.connect(path)
-        defer { close(fd) }
-        RawSocket.setTimeout(fd, seconds: 10)
+    /// Round-trip times in µs of `count` sequential pings through GuildClient.
+    static func guildPings(_ client: GuildClient, count: Int) async throws -> [Double] {
         var samples: [Double] = []
-        samples.reserveCapacity(calls)
+        samples.reserveCapacity(count)
+        for _ in 0..<count {
+            let start = monotonicNanos()
+            let pong = try await client.call(SystemMethods.Ping.self)
+            samples.append(Double(monotonicNanos() - start) / 1_000)
+            guard pong == "pong" else { throw DaemonError("system.ping returned \(pong)") }
+        }
+        return samples
+    }
+
+    static let echoLine: [UInt8] = Array(repeating: UInt8(ascii: "x"), count: 59) + [UInt8(ascii: "\n")]
+
+    /// Round-trip times in µs of `count` sequential 60-byte writes and reads through the echo server.
+    static func echoRoundTrips(_ fd: Int32, count: Int) throws -> [Double] {
+        var reply = [UInt8](repeating: 0, count: Self.echoLine.count)
+        var samples: [Double] = []
+        samples.reserveCapacity(count)
+        try Self.echoLine.withUnsafeBytes { line in
+            try reply.withUnsafeMutableBytes { reply in
+                for _ in 0..<count {
+                    let start = monotonicNanos()
+                    try RawSocket.writeAll(fd, line)
+                    try RawSocket.readExactly(fd, into: reply)
+                    samples.append(Double(monotonicNanos() - start) / 1_000)
+                }
+            }
+        }
+        guard reply == Self.echoLine else { throw RawSocket.Failure(message: "echo returned different bytes") }
+        return samples
+    }
+
+    /// Round-trip times in µs of `count` sequential pings written and read on a blocking socket to guildd.
+    static func rawPings(_ fd: Int32, count: Int) throws -> [Double] {
+        var samples: [Double] = []
+        samples.reserveCapacity(count)
         var last: [UInt8] = []
         try RawSocket.pingLine.withUnsafeBytes { line in
-            for index in 0..<(warmup + calls) {
+            for _ in 0..<count {
                 let start = monotonicNanos()
                 try RawSocket.writeAll(fd, line)
                 last = try RawSocket.readLine(fd)
-                if index >= warmup { samples.append(Double(monotonicNanos() - start) / 1_000) }
+                samples.append(Double(monotonicNanos() - start) / 1_000)
             }
         }
         guard String(decoding: last, as: UTF8.self).contains("\"result\":\"pong\"") else {
@@ -88,28 +138,32 @@ struct PingLatency: Benchmark {
     }
 }
 
-/// The raw baseline: a blocking echo server thread and a blocking client, both plain POSIX.
-enum RawEcho {
-    static let line: [UInt8] = Array(repeating: UInt8(ascii: "x"), count: 59) + [UInt8(ascii: "\n")]
+/// A blocking echo server on a thread of this process: accepts one connection and writes back what it reads.
+final class EchoServer: Sendable {
+    let path: String
+    private let listener: Int32
+    private let task: Task<Void, any Error>
 
-    /// Round-trip times in µs of `calls` sequential 60-byte writes and reads.
-    static func measure(path: String, calls: Int, warmup: Int) async throws -> [Double] {
+    private init(path: String, listener: Int32, task: Task<Void, any Error>) {
+        self.path = path
+        self.listener = listener
+        self.task = task
+    }
+
+    static func start(path: String) throws -> EchoServer {
         let listener = try RawSocket.listen(path)
-        let server = Task {
+        let task = Task {
             try await onThread("echo-server") { try Self.serve(listener) }
         }
-        let result: Result<[Double], any Error>
-        do {
-            result = .success(try await onThread("echo-client") { try Self.client(path, calls: calls, warmup: warmup) })
-        } catch {
-            result = .failure(error)
-        }
-        // Wakes accept() if the client never connected; harmless otherwise.
-        shutdown(listener, Int32(SHUT_RDWR))
-        _ = try? await server.value
-        close(listener)
-        unlink(path)
-        return try result.get()
+        return EchoServer(path: path, listener: listener, task: task)
+    }
+
+    /// Ends once the client has closed its connection (or at once if it never connected).
+    func stop() async {
+        shutdown(self.listener, Int32(SHUT_RDWR))  // wakes accept() if nobody connected
+        _ = try? await self.task.value
+        close(self.listener)
+        unlink(self.path)
     }
 
     private static func serve(_ listener: Int32) throws {
@@ -124,31 +178,6 @@ enum RawEcho {
             if count <= 0 { return }
             try buffer.withUnsafeBytes { try RawSocket.writeAll(fd, UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
         }
-    }
-
-    private static func client(_ path: String, calls: Int, warmup: Int) throws -> [Double] {
-        let fd = try RawSocket.connect(path)
-        defer { close(fd) }
-        RawSocket.setTimeout(fd, seconds: 10)
-        var reply = [UInt8](repeating: 0, count: Self.line.count)
-        var samples: [Double] = []
-        samples.reserveCapacity(calls)
-        try Self.line.withUnsafeBytes { line in
-            try reply.withUnsafeMutableBytes { reply in
-                for _ in 0..<warmup {
-                    try RawSocket.writeAll(fd, line)
-                    try RawSocket.readExactly(fd, into: reply)
-                }
-                for _ in 0..<calls {
-                    let start = monotonicNanos()
-                    try RawSocket.writeAll(fd, line)
-                    try RawSocket.readExactly(fd, into: reply)
-                    samples.append(Double(monotonicNanos() - start) / 1_000)
-                }
-            }
-        }
-        guard reply == Self.line else { throw RawSocket.Failure(message: "echo returned different bytes") }
-        return samples
     }
 }
 

@@ -1,0 +1,119 @@
+import GuildProtocol
+
+/// Something that happened to a group, named after Tencent IM's group listener callbacks. Appended to the
+/// event log in the same transaction as the change it describes.
+public struct GroupEvent: Sendable, Hashable {
+    /// The kind of event.
+    public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
+        case groupCreated
+        case memberEnter
+        case memberLeave
+        case memberKicked
+        case memberInvited
+        case groupInfoChanged
+        case groupDismissed
+        case quitFromGroup
+    }
+
+    /// Who receives the event besides an admin watching everything.
+    public enum Audience: String, Sendable, Hashable, Codable {
+        /// Members of the group when it happened, and the users it names.
+        case members
+        /// Only the users it names (e.g. `quitFromGroup` goes to the quitter alone).
+        case named
+    }
+
+    public var kind: Kind
+    public var groupID: String
+    /// The acting user, nil when an admin without a session acted.
+    public var actor: String?
+    /// Whether the actor had admin rights and used them.
+    public var byAdmin: Bool
+    /// The users the event is about (added, removed, the new owner, ...).
+    public var users: [String]
+    /// What changed, for `groupInfoChanged` (e.g. `{"name": "New"}`, `{"owner": "u2"}`) and others.
+    public var changes: [String: JSONValue]?
+    public var audience: Audience
+    /// When, ms since the Unix epoch.
+    public var time: Int64
+    /// Users who became members with this event (the delivery index applies this before delivering).
+    public var joined: [String]
+    /// Users who stopped being members with this event (applied after delivering, so they see it).
+    public var left: [String]
+
+    /// Creates an event.
+    public init(
+        kind: Kind,
+        groupID: String,
+        actor: String?,
+        byAdmin: Bool = false,
+        users: [String] = [],
+        changes: [String: JSONValue]? = nil,
+        audience: Audience = .members,
+        time: Int64,
+        joined: [String] = [],
+        left: [String] = []
+    ) {
+        self.kind = kind
+        self.groupID = groupID
+        self.actor = actor
+        self.byAdmin = byAdmin
+        self.users = users
+        self.changes = changes
+        self.audience = audience
+        self.time = time
+        self.joined = joined
+        self.left = left
+    }
+}
+
+/// An event as committed: its sequence number and its wire JSON, encoded once for every subscriber.
+public struct CommittedEvent: Sendable {
+    /// The global, gap-free sequence number.
+    public var seq: Int64
+    /// The event.
+    public var event: GroupEvent
+    /// `{"seq":...,"kind":...,...}`, exactly as subscribers receive it.
+    public var json: [UInt8]
+
+    /// Creates a committed event.
+    public init(seq: Int64, event: GroupEvent, json: [UInt8]) {
+        self.seq = seq
+        self.event = event
+        self.json = json
+    }
+}
+
+/// The wire form of an event, without its `seq` (which the log assigns).
+public struct EventBody: Codable, Sendable {
+    public var kind: GroupEvent.Kind
+    public var groupID: String
+    public var actor: String?
+    public var byAdmin: Bool?
+    public var users: [String]
+    public var changes: [String: JSONValue]?
+    public var time: Int64
+
+    /// The body of an event.
+    public init(_ event: GroupEvent) {
+        self.kind = event.kind
+        self.groupID = event.groupID
+        self.actor = event.actor
+        self.byAdmin = event.byAdmin ? true : nil
+        self.users = event.users
+        self.changes = event.changes
+        self.time = event.time
+    }
+
+    /// The event's wire JSON with its sequence number first: `{"seq":N,<body members>}`.
+    public static func json(seq: Int64, body: [UInt8]) -> [UInt8] {
+        var bytes = Array("{\"seq\":\(seq)".utf8)
+        if body.count > 2 {
+            bytes.append(UInt8(ascii: ","))
+            bytes.append(contentsOf: body.dropFirst())
+        } else {
+            bytes.append(UInt8(ascii: "}"))
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,107 @@
+import GuildCore
+import GuildProtocol
+import Synchronization
+
+/// Fans committed events out to subscriptions. The store calls ``publish(_:)`` after each commit, in
+/// sequence order; each subscription filters, checks visibility, and writes to its connection. An event is
+/// encoded once (at commit); each subscriber only wraps it in its own envelope.
+final class EventHub: Sendable {
+    private struct State {
+        var subscriptions: [String: Subscription] = [:]
+        var nextID: UInt64 = 1
+    }
+
+    private let repository: any EventRepository
+    private let state = Mutex(State())
+    let queueLimit: Int
+    let maximumPerConnection: Int
+
+    init(repository: any EventRepository, queueLimit: Int, maximumPerConnection: Int) {
+        self.repository = repository
+        self.queueLimit = queueLimit
+        self.maximumPerConnection = maximumPerConnection
+        repository.onCommittedEvents { [weak self] events in self?.publish(events) }
+    }
+
+    /// Subscriptions open now.
+    var count: Int { self.state.withLock { $0.subscriptions.count } }
+
+    /// Registers a subscription. The snapshot (head and the user's groups) is read while no commit is being
+    /// published, so every later event is offered to the new subscription and none it already covers.
+    func subscribe(connection: ConnectionState, userID: String?, filter: Subscription.Filter, since: Int64?) throws -> Subscription {
+        try self.state.withLock { state in
+            let open = state.subscriptions.values.count { $0.connection === connection }
+            guard open < self.maximumPerConnection else {
+                throw GuildError(.tooManySubscriptions, "this connection already has \(open) subscriptions")
+            }
+            let snapshot = try self.repository.eventSnapshot(userID: userID)
+            if let since {
+                guard since >= 0, since <= snapshot.head else {
+                    throw GuildError.invalidInput("since must be between 0 and the log's head (\(snapshot.head))", field: "since")
+                }
+                if since < snapshot.oldest - 1 {
+                    var error = GuildError(
+                        .cursorExpired,
+                        "events after \(since) are no longer kept; the oldest kept is \(snapshot.oldest)",
+                        field: "since"
+                    )
+                    error.details = ["oldestSeq": snapshot.oldest]
+                    throw error
+                }
+            }
+            let id = "s\(state.nextID)"
+            state.nextID += 1
+            let subscription = Subscription(
+                id: id,
+                connection: connection,
+                userID: userID,
+                filter: filter,
+                snapshot: snapshot,
+                since: since,
+                queueLimit: self.queueLimit
+            )
+            state.subscriptions[id] = subscription
+            return subscription
+        }
+    }
+
+    /// Replays and goes live (after the subscribe reply is written).
+    func activate(_ subscription: Subscription) async {
+        await subscription.activate(events: self.repository)
+        if subscription.isEnded { self.remove(subscription.id) }
+    }
+
+    /// Ends a subscription of `connection`; false when it has none by that id.
+    func unsubscribe(_ id: String, connection: ConnectionState) -> Bool {
+        let removed = self.state.withLock { state -> Subscription? in
+            guard let subscription = state.subscriptions[id], subscription.connection === connection else { return nil }
+            state.subscriptions[id] = nil
+            return subscription
+        }
+        removed?.cancel()
+        return removed != nil
+    }
+
+    /// Ends every subscription of a closed connection.
+    func connectionClosed(_ connection: ConnectionState) {
+        let removed = self.state.withLock { state in
+            let ids = state.subscriptions.filter { $0.value.connection === connection }.map(\.key)
+            return ids.compactMap { state.subscriptions.removeValue(forKey: $0) }
+        }
+        for subscription in removed { subscription.cancel() }
+    }
+
+    /// Offers committed events to every subscription.
+    func publish(_ events: [CommittedEvent]) {
+        let subscriptions = self.state.withLock { Array($0.subscriptions.values) }
+        var lagged: [String] = []
+        for subscription in subscriptions where subscription.offer(events) {
+            lagged.append(subscription.id)
+        }
+        for id in lagged { self.remove(id) }
+    }
+
+    private func remove(_ id: String) {
+        self.state.withLock { _ = $0.subscriptions.removeValue(forKey: id) }
+    }
+}

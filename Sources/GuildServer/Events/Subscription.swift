@@ -1,0 +1,193 @@
+import GuildCore
+import GuildProtocol
+import NIOCore
+import Synchronization
+
+/// One `events.subscribe` on one connection: what it wants, what its principal may see, and where it is in
+/// the log. Events are offered in sequence order; while the subscribe reply is not yet written, or while
+/// missed events are replayed, live ones wait in a bounded buffer.
+final class Subscription: Sendable {
+    enum Phase {
+        case pending
+        case live
+        case ended
+    }
+
+    struct Filter: Sendable {
+        var groupIDs: Set<String>?
+        var kinds: Set<GroupEvent.Kind>?
+
+        func accepts(kind: GroupEvent.Kind, groupID: String) -> Bool {
+            (self.groupIDs?.contains(groupID) ?? true) && (self.kinds?.contains(kind) ?? true)
+        }
+    }
+
+    private struct State {
+        var phase: Phase = .pending
+        var buffer: [CommittedEvent] = []
+        /// The principal's groups as of the last offered event (user subscriptions only).
+        var groups: Set<String>
+        /// The last sequence number written to the connection (or covered by the starting point).
+        var lastSent: Int64
+        /// Notifications written to the channel but not yet to the socket.
+        var outstanding = 0
+        /// Overflowed before going live: the end notice waits until the subscribe reply is out.
+        var laggedBeforeLive = false
+    }
+
+    let id: String
+    let connection: ConnectionState
+    /// The user whose view this is; nil for an admin watching everything.
+    let userID: String?
+    let filter: Filter
+    /// Live events at or before this are covered by the snapshot (and by replay when `since` was given).
+    let head: Int64
+    let since: Int64?
+    let queueLimit: Int
+    private let state: Mutex<State>
+    private let idBytes: [UInt8]
+
+    init(id: String, connection: ConnectionState, userID: String?, filter: Filter, snapshot: EventSnapshot, since: Int64?, queueLimit: Int) {
+        self.id = id
+        self.connection = connection
+        self.userID = userID
+        self.filter = filter
+        self.head = snapshot.head
+        self.since = since
+        self.queueLimit = queueLimit
+        self.state = Mutex(State(groups: snapshot.groups, lastSent: since ?? snapshot.head))
+        var idBytes: [UInt8] = []
+        JSONText.appendString(id, to: &idBytes)
+        self.idBytes = idBytes
+    }
+
+    var isEnded: Bool { self.state.withLock { $0.phase == .ended } }
+
+    /// Offers committed events (in sequence order). Returns true if the subscription just ended (lagged).
+    func offer(_ events: [CommittedEvent]) -> Bool {
+        let (batch, lagged): ([CommittedEvent], Bool) = self.state.withLock { state in
+            guard state.phase != .ended else { return ([], false) }
+            var deliverable: [CommittedEvent] = []
+            for committed in events where committed.seq > self.head {
+                if self.visible(committed.event, groups: &state.groups) { deliverable.append(committed) }
+            }
+            guard !deliverable.isEmpty else { return ([], false) }
+            switch state.phase {
+            case .pending:
+                state.buffer.append(contentsOf: deliverable)
+                if state.buffer.count > self.queueLimit {
+                    state.phase = .ended
+                    state.buffer = []
+                    state.laggedBeforeLive = true
+                }
+                return ([], false)
+            case .live:
+                if state.outstanding + deliverable.count > self.queueLimit {
+                    state.phase = .ended
+                    return ([], true)
+                }
+                state.outstanding += deliverable.count
+                state.lastSent = deliverable[deliverable.count - 1].seq
+                return (deliverable, false)
+            case .ended:
+                return ([], false)
+            }
+        }
+        if lagged {
+            self.sendEnded(reason: "LAGGED")
+        } else if !batch.isEmpty {
+            self.write(batch.map { ($0.seq, $0.json) })
+        }
+        return lagged
+    }
+
+    /// Whether the principal may see `event`, updating its groups as membership changes (joins count
+    /// before the event, so a joiner sees it; leaves after, so a leaver sees it too).
+    private func visible(_ event: GroupEvent, groups: inout Set<String>) -> Bool {
+        let wanted = self.filter.accepts(kind: event.kind, groupID: event.groupID)
+        guard let userID = self.userID else { return wanted }
+        if event.joined.contains(userID) { groups.insert(event.groupID) }
+        let entitled = event.users.contains(userID) || (event.audience == .members && groups.contains(event.groupID))
+        if event.left.contains(userID) { groups.remove(event.groupID) }
+        return wanted && entitled
+    }
+
+    /// After the subscribe reply is written: replays missed events (when `since` was given), then sends
+    /// what was buffered meanwhile and goes live.
+    func activate(events repository: any EventRepository) async {
+        if let since = self.since, since < self.head {
+            var cursor = since
+            while cursor < self.head, self.state.withLock({ $0.phase == .pending }), self.connection.channel.isActive {
+                guard
+                    let page = try? await repository.replay(userID: self.userID, after: cursor, through: self.head, limit: 1000),
+                    let last = page.last
+                else { break }
+                let wanted = page.filter { self.filter.accepts(kind: $0.kind, groupID: $0.groupID) }
+                if !wanted.isEmpty {
+                    self.state.withLock { $0.lastSent = wanted[wanted.count - 1].seq }
+                    // Wait for each page to reach the socket: a slow reader slows its own replay only.
+                    try? await self.writeAndWait(wanted.map { ($0.seq, $0.json) })
+                }
+                cursor = last.seq
+                if page.count < 1000 { break }
+            }
+        }
+        let (buffered, lagged): ([CommittedEvent], Bool) = self.state.withLock { state in
+            if state.laggedBeforeLive { return ([], true) }
+            guard state.phase == .pending else { return ([], false) }
+            let buffered = state.buffer
+            state.buffer = []
+            state.phase = .live
+            guard !buffered.isEmpty else { return ([], false) }
+            state.outstanding += buffered.count
+            state.lastSent = buffered[buffered.count - 1].seq
+            return (buffered, false)
+        }
+        if lagged { self.sendEnded(reason: "LAGGED") }
+        if !buffered.isEmpty { self.write(buffered.map { ($0.seq, $0.json) }) }
+    }
+
+    /// Ends the subscription without a notification (unsubscribe, connection closed).
+    func cancel() {
+        self.state.withLock { state in
+            state.phase = .ended
+            state.buffer = []
+        }
+    }
+
+    // MARK: - Writing
+
+    private func notifications(_ events: [(seq: Int64, json: [UInt8])]) -> ByteBuffer {
+        var buffer = self.connection.channel.allocator.buffer(capacity: events.reduce(0) { $0 + $1.json.count + 96 })
+        for (seq, json) in events {
+            buffer.writeString(#"{"jsonrpc":"2.0","method":"events.event","params":{"subscription":"#)
+            buffer.writeBytes(self.idBytes)
+            buffer.writeString(#","seq":"#)
+            buffer.writeString(String(seq))
+            buffer.writeString(#","event":"#)
+            buffer.writeBytes(json)
+            buffer.writeString("}}\n")
+        }
+        return buffer
+    }
+
+    private func write(_ events: [(seq: Int64, json: [UInt8])]) {
+        let count = events.count
+        self.connection.channel.writeAndFlush(self.notifications(events)).whenComplete { _ in
+            self.state.withLock { $0.outstanding -= count }
+        }
+    }
+
+    private func writeAndWait(_ events: [(seq: Int64, json: [UInt8])]) async throws {
+        try await self.connection.channel.writeAndFlush(self.notifications(events)).get()
+    }
+
+    private func sendEnded(reason: String) {
+        let lastSent = self.state.withLock { $0.lastSent }
+        let params = (try? RPCCoding.encode(SubscriptionEnded(subscription: self.id, reason: reason, lastSeq: lastSent))) ?? []
+        var bytes: [UInt8] = []
+        RPCMessageWriter.appendRequest(id: nil, method: SubscriptionEnded.method, params: params, to: &bytes)
+        bytes.append(UInt8(ascii: "\n"))
+        self.connection.channel.writeAndFlush(self.connection.channel.allocator.buffer(bytes: bytes), promise: nil)
+    }
+}

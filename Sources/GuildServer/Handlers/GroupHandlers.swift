@@ -1,0 +1,93 @@
+import GuildCore
+import GuildProtocol
+
+extension GroupInfo {
+    init(_ group: Group) {
+        self.init(
+            groupID: group.id,
+            name: group.name,
+            type: group.type.rawValue,
+            owner: group.ownerID,
+            memberCount: group.memberCount,
+            createdAt: group.createdAt,
+            modifiedAt: group.modifiedAt
+        )
+    }
+}
+
+extension MemberResultEntry {
+    init(_ outcome: MemberOutcome) {
+        self.init(userID: outcome.userID, result: outcome.result.rawValue, reason: outcome.reason)
+    }
+}
+
+extension MethodRegistry {
+    /// `group.*`, `user.memberOfGroups` and `user.ownerOfGroups`.
+    mutating func registerGroupMethods(_ groups: GroupService) {
+        self.register(GroupMethods.Create.self, access: .session) { params, context in
+            let type: GroupType
+            if let name = params.type {
+                guard let known = GroupType(rawValue: name) else {
+                    throw GuildError.invalidInput(
+                        "type must be one of \(GroupType.allCases.map(\.rawValue).joined(separator: ", "))",
+                        field: "type"
+                    )
+                }
+                type = known
+            } else {
+                type = .basic
+            }
+            let (group, notFound) = try await groups.create(
+                caller: context.caller,
+                name: params.name,
+                groupID: params.groupID,
+                type: type,
+                memberIDs: params.members ?? [],
+                ownerID: params.owner
+            )
+            return .init(group: GroupInfo(group), notFoundUsers: notFound)
+        }
+        self.register(GroupMethods.Get.self, access: .session) { params, context in
+            GroupInfo(try await groups.get(caller: context.caller, groupID: params.groupID))
+        }
+        self.register(GroupMethods.Rename.self, access: .session) { params, context in
+            GroupInfo(try await groups.rename(caller: context.caller, groupID: params.groupID, name: params.name))
+        }
+        self.register(GroupMethods.Delete.self, access: .session) { params, context in
+            try await groups.delete(caller: context.caller, groupID: params.groupID)
+            return true
+        }
+        self.register(GroupMethods.AddMembers.self, access: .session) { params, context in
+            let outcomes = try await groups.addMembers(caller: context.caller, groupID: params.groupID, userIDs: params.userIDs)
+            return .init(results: outcomes.map(MemberResultEntry.init))
+        }
+        self.register(GroupMethods.RemoveMembers.self, access: .session) { params, context in
+            let outcomes = try await groups.removeMembers(caller: context.caller, groupID: params.groupID, userIDs: params.userIDs)
+            return .init(results: outcomes.map(MemberResultEntry.init))
+        }
+        self.register(GroupMethods.Members.self, access: .session) { params, context in
+            let page = try await groups.members(
+                caller: context.caller,
+                groupID: params.groupID,
+                cursor: params.cursor ?? 0,
+                limit: params.limit ?? 100
+            )
+            return .init(
+                members: page.members.map { GroupMember(userID: $0.userID, role: $0.role.rawValue, joinedAt: $0.joinedAt) },
+                nextCursor: page.next
+            )
+        }
+        self.register(GroupMethods.Owner.self, access: .session) { params, context in
+            .init(owner: try await groups.get(caller: context.caller, groupID: params.groupID).ownerID)
+        }
+        self.register(GroupMethods.ChangeOwner.self, access: .session) { params, context in
+            GroupInfo(try await groups.changeOwner(caller: context.caller, groupID: params.groupID, userID: params.userID))
+        }
+        self.register(UserMethods.MemberOfGroups.self, access: .session) { params, context in
+            .init(groups: try await groups.memberOf(caller: context.caller, userID: params.userID).map(GroupInfo.init))
+        }
+        self.register(UserMethods.OwnerOfGroups.self, access: .session) { params, context in
+            .init(groups: try await groups.ownerOf(caller: context.caller, userID: params.userID).map(GroupInfo.init))
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import GRDB
+import GuildCore
+
+extension SQLiteStore: GroupRepository {
+    public func groupTransaction<T: Sendable>(_ body: @escaping @Sendable (any GroupTransaction) throws -> T) async throws -> T {
+        try await self.writeWithEvents { db, log in
+            try body(SQLiteGroupTransaction(db: db, log: log))
+        }
+    }
+
+    public func group(id: String) async throws -> Group? {
+        try await self.read { db in
+            try Row.fetchOne(db, sql: "SELECT \(SQLiteGroupTransaction.groupColumns) FROM \"group\" g WHERE g.id = ?", arguments: [id])
+                .map(SQLiteGroupTransaction.group)
+        }
+    }
+
+    public func members(groupID: String, after cursor: Int64, limit: Int) async throws -> (members: [Membership], cursors: [Int64]) {
+        try await self.read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: "SELECT * FROM membership WHERE groupID = ? AND id > ? ORDER BY id LIMIT ?",
+                arguments: [groupID, cursor, limit]
+            )
+            return (rows.map(SQLiteGroupTransaction.membership), rows.map { $0["id"] })
+        }
+    }
+
+    public func groups(memberOf userID: String) async throws -> [Group] {
+        try await self.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(SQLiteGroupTransaction.groupColumns) FROM membership m JOIN "group" g ON g.id = m.groupID
+                    WHERE m.userID = ? ORDER BY m.id
+                    """,
+                arguments: [userID]
+            ).map(SQLiteGroupTransaction.group)
+        }
+    }
+
+    public func groups(ownedBy userID: String) async throws -> [Group] {
+        try await self.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(SQLiteGroupTransaction.groupColumns) FROM membership m JOIN "group" g ON g.id = m.groupID
+                    WHERE m.userID = ? AND m.role = 'owner' ORDER BY m.id
+                    """,
+                arguments: [userID]
+            ).map(SQLiteGroupTransaction.group)
+        }
+    }
+
+    public func checkInvariants() async throws -> [String] {
+        try await self.read { db in
+            var violations: [String] = []
+            for row in try Row.fetchAll(db, sql: "SELECT groupID, count(*) AS n FROM membership WHERE role = 'owner' GROUP BY groupID HAVING n > 1") {
+                violations.append("group \(row["groupID"] as String) has \(row["n"] as Int) owners")
+            }
+            for row in try Row.fetchAll(
+                db,
+                sql: #"SELECT g.id, g.memberCount, (SELECT count(*) FROM membership m WHERE m.groupID = g.id) AS actual FROM "group" g WHERE g.memberCount != actual"#
+            ) {
+                violations.append("group \(row["id"] as String) counts \(row["memberCount"] as Int) members but has \(row["actual"] as Int)")
+            }
+            let orphans = try Int.fetchOne(
+                db,
+                sql: #"SELECT count(*) FROM membership m WHERE NOT EXISTS (SELECT 1 FROM "user" u WHERE u.id = m.userID) OR NOT EXISTS (SELECT 1 FROM "group" g WHERE g.id = m.groupID)"#
+            ) ?? 0
+            if orphans > 0 { violations.append("\(orphans) memberships name a missing user or group") }
+            let unopened = try Int.fetchOne(
+                db,
+                sql: "SELECT count(*) FROM membership m WHERE (SELECT count(*) FROM membership_history h WHERE h.groupID = m.groupID AND h.userID = m.userID AND h.toSeq IS NULL) != 1"
+            ) ?? 0
+            if unopened > 0 { violations.append("\(unopened) memberships lack exactly one open history interval") }
+            let dangling = try Int.fetchOne(
+                db,
+                sql: "SELECT count(*) FROM membership_history h WHERE h.toSeq IS NULL AND NOT EXISTS (SELECT 1 FROM membership m WHERE m.groupID = h.groupID AND m.userID = h.userID)"
+            ) ?? 0
+            if dangling > 0 { violations.append("\(dangling) open history intervals have no membership") }
+            for row in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") {
+                violations.append("foreign key violation in \(row[0] as String? ?? "?")")
+            }
+            return violations
+        }
+    }
+}
