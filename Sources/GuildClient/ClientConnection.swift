@@ -6,14 +6,20 @@ import Synchronization
 final class ClientConnection: Sendable {
     typealias Reply = Result<[UInt8], RPCError>
 
+    typealias EventContinuation = AsyncThrowingStream<GuildEvent, any Error>.Continuation
+
     private enum Waiter {
         case single(CheckedContinuation<Reply, any Error>)
+        /// A subscribe call: its event route is installed (on the event loop) before the reply is delivered,
+        /// so no event of the subscription can arrive unrouted.
+        case subscribe(CheckedContinuation<Reply, any Error>, EventContinuation)
         case batch(BatchCollector, index: Int)
     }
 
     private struct State {
         var waiters: [RequestID: Waiter] = [:]
         var batches: [ObjectIdentifier: BatchCollector] = [:]
+        var routes: [String: EventContinuation] = [:]
         var closed = false
     }
 
@@ -37,6 +43,20 @@ final class ClientConnection: Sendable {
         }
     }
 
+    /// Registers a subscribe call's waiter and its event stream; false when the connection is closed.
+    func await(subscribe id: RequestID, _ continuation: CheckedContinuation<Reply, any Error>, events: EventContinuation) -> Bool {
+        self.state.withLock { state in
+            guard !state.closed else { return false }
+            state.waiters[id] = .subscribe(continuation, events)
+            return true
+        }
+    }
+
+    /// Stops routing a subscription's events and finishes its stream.
+    func finishRoute(_ subscription: String) {
+        self.state.withLock { $0.routes.removeValue(forKey: subscription) }?.finish()
+    }
+
     /// Registers a batch's waiters; false when the connection is already closed.
     func await(batch: BatchCollector, ids: [(RequestID, Int)]) -> Bool {
         self.state.withLock { state in
@@ -51,7 +71,7 @@ final class ClientConnection: Sendable {
     func fail(_ id: RequestID, with error: any Error) {
         let waiter = self.state.withLock { $0.waiters.removeValue(forKey: id) }
         switch waiter {
-        case .single(let continuation): continuation.resume(throwing: error)
+        case .single(let continuation), .subscribe(let continuation, _): continuation.resume(throwing: error)
         case .batch(let collector, _): collector.fail(error)
         case nil: break
         }
@@ -61,12 +81,15 @@ final class ClientConnection: Sendable {
     func receive(_ message: RPCIncoming) {
         switch message {
         case .notification(let method, let params):
+            if self.route(method: method, params: params) { return }
             self.notificationContinuation.yield(ServerNotification(method: method, params: params))
         case .response(let id, let result):
             if id == .null {
-                // An error the daemon could not tie to a request: it refused a whole batch.
+                // An error the daemon could not tie to a request: it refused a whole batch. The daemon refuses
+                // a batch as soon as it reads it, before any of its entries could be answered, so it is the
+                // oldest batch that has no reply yet.
                 let batch = self.state.withLock { state in
-                    state.batches.values.min(by: { $0.sequence < $1.sequence })
+                    state.batches.values.filter { !$0.hasReplies }.min(by: { $0.sequence < $1.sequence })
                 }
                 if let batch, case .failure(let error) = result {
                     self.state.withLock { state in
@@ -84,6 +107,15 @@ final class ClientConnection: Sendable {
             switch waiter {
             case .single(let continuation):
                 continuation.resume(returning: result)
+            case .subscribe(let continuation, let events):
+                if case .success(let bytes) = result,
+                    let subscribed = try? RPCCoding.decode(EventMethods.Subscribe.Result.self, from: bytes)
+                {
+                    self.state.withLock { $0.routes[subscribed.subscription] = events }
+                } else {
+                    events.finish()
+                }
+                continuation.resume(returning: result)
             case .batch(let collector, let index):
                 if collector.fill(index, result) {
                     _ = self.state.withLock { $0.batches.removeValue(forKey: ObjectIdentifier(collector)) }
@@ -94,18 +126,49 @@ final class ClientConnection: Sendable {
         }
     }
 
-    /// The connection is gone: every waiter fails, the notification stream ends.
+    /// Delivers `events.event` and `events.ended` to their subscription's stream; false for others.
+    private func route(method: String, params: [UInt8]?) -> Bool {
+        guard let params else { return false }
+        switch method {
+        case EventNotification.method:
+            guard let notification = try? RPCCoding.decode(EventNotification.self, from: params),
+                let route = self.state.withLock({ $0.routes[notification.subscription] })
+            else { return false }
+            route.yield(notification.event)
+            return true
+        case SubscriptionEnded.method:
+            guard let ended = try? RPCCoding.decode(SubscriptionEnded.self, from: params),
+                let route = self.state.withLock({ $0.routes.removeValue(forKey: ended.subscription) })
+            else { return false }
+            route.finish(throwing: SubscriptionEnd.lagged(lastSeq: ended.lastSeq))
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The connection is gone: every waiter fails, subscriptions and the notification stream end.
     func close() {
-        let (waiters, batches) = self.state.withLock { state in
+        let (waiters, batches, routes) = self.state.withLock { state in
             state.closed = true
             defer {
                 state.waiters = [:]
                 state.batches = [:]
+                state.routes = [:]
             }
-            return (Array(state.waiters.values), Array(state.batches.values))
+            return (Array(state.waiters.values), Array(state.batches.values), Array(state.routes.values))
         }
+        for route in routes { route.finish(throwing: SubscriptionEnd.disconnected) }
         for waiter in waiters {
-            if case .single(let continuation) = waiter { continuation.resume(throwing: GuildClientError.disconnected) }
+            switch waiter {
+            case .single(let continuation):
+                continuation.resume(throwing: GuildClientError.disconnected)
+            case .subscribe(let continuation, let events):
+                events.finish(throwing: SubscriptionEnd.disconnected)
+                continuation.resume(throwing: GuildClientError.disconnected)
+            case .batch:
+                break
+            }
         }
         for batch in batches { batch.fail(GuildClientError.disconnected) }
         self.notificationContinuation.finish()
@@ -128,6 +191,11 @@ final class BatchCollector: Sendable {
     init(count: Int, expected: Int, continuation: CheckedContinuation<[Result<[UInt8], RPCError>?], any Error>) {
         self.sequence = Self.counter.add(1, ordering: .relaxed).newValue
         self.state = Mutex(State(replies: Array(repeating: nil, count: count), remaining: expected, continuation: continuation))
+    }
+
+    /// Whether any entry has been answered.
+    var hasReplies: Bool {
+        self.state.withLock { state in state.replies.contains { $0 != nil } }
     }
 
     /// Records a reply; true when the batch is complete.

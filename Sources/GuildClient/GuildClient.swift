@@ -18,7 +18,7 @@ import Synchronization
 /// ```
 public final class GuildClient: Sendable {
     private let channel: any Channel
-    private let connection: ClientConnection
+    let connection: ClientConnection
     private let nextID = Atomic<Int>(1)
 
     private init(channel: any Channel, connection: ClientConnection) {
@@ -89,12 +89,23 @@ public final class GuildClient: Sendable {
 
     /// Calls any method with params given as JSON text; returns the result's exact JSON text.
     public func callRaw(_ method: String, params: [UInt8]?) async throws -> [UInt8] {
+        try await self.callRaw(method, params: params, routing: nil)
+    }
+
+    /// Calls a method; for `events.subscribe`, `routing` receives the subscription's events.
+    func callRaw(_ method: String, params: [UInt8]?, routing: ClientConnection.EventContinuation?) async throws -> [UInt8] {
         let id = RequestID(self.nextID.add(1, ordering: .relaxed).oldValue)
         var bytes: [UInt8] = []
         RPCMessageWriter.appendRequest(id: id, method: method, params: params, to: &bytes)
         bytes.append(UInt8(ascii: "\n"))
         let reply = try await withCheckedThrowingContinuation { continuation in
-            guard self.connection.await(id, continuation) else {
+            let registered =
+                if let routing {
+                    self.connection.await(subscribe: id, continuation, events: routing)
+                } else {
+                    self.connection.await(id, continuation)
+                }
+            guard registered else {
                 continuation.resume(throwing: GuildClientError.disconnected)
                 return
             }
@@ -137,7 +148,11 @@ public final class GuildClient: Sendable {
                 collector.fail(GuildClientError.disconnected)
                 return
             }
-            self.send(bytes, failing: ids[0].0)
+            let connection = self.connection
+            let sent = ids.map(\.0)
+            self.channel.writeAndFlush(self.channel.allocator.buffer(bytes: bytes)).whenFailure { _ in
+                for id in sent { connection.fail(id, with: GuildClientError.disconnected) }
+            }
         }
     }
 

@@ -8,7 +8,15 @@ struct GuildCtl: AsyncParsableCommand {
         abstract: "Talk to the Guild daemon (guildd) over its Unix socket.",
         discussion: """
             Every command connects to guildd, authenticates first when --token (or GUILD_TOKEN) is given, \
-            makes its call and prints the result: pretty JSON for humans, or compact JSON with --json.
+            makes its call and prints the result: pretty JSON or lines for humans, or compact JSON with --json. \
+            Without a token, a peer running as root (or as one of guildd's --admin-uid users) acts as admin.
+
+            Examples:
+              guildctl group create --name "Sales Div." --member <user-id>
+              guildctl group members --group-id <group-id> --all
+              guildctl user member-of
+              guildctl watch --group <group-id> --count 1
+              guildctl admin check
 
             Environment:
               GUILD_SOCKET    the socket path when --socket is omitted
@@ -25,6 +33,9 @@ struct GuildCtl: AsyncParsableCommand {
             StatusCommand.self,
             UserCommand.self,
             SessionCommand.self,
+            GroupCommand.self,
+            WatchCommand.self,
+            AdminCommand.self,
         ]
     )
 }

@@ -78,10 +78,10 @@ struct LifecycleTests {
     @Test func idleExitWaitsForTheLastConnection() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try await startDaemon(scratch, ["--idle-exit", "0.5"])
+        let daemon = try await startDaemon(scratch, ["--idle-exit", "1"])
         defer { daemon.terminate() }
         let client = try await GuildClient.connect(path: scratch.socket)
-        try await Task.sleep(for: .seconds(1.5))
+        try await Task.sleep(for: .seconds(2.5))
         #expect(daemon.process.isRunning, "exited while a client was connected")
         #expect(try await client.call(SystemMethods.Ping.self) == "pong")
         await client.close()

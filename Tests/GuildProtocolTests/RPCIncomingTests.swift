@@ -156,7 +156,6 @@ struct RPCIncomingTests {
         ByteCase(#"{"jsonrpc":"2.0"}"#),
         ByteCase(#"{"jsonrpc":"2.0","id":1}"#),
         ByteCase(#"{"jsonrpc":"2.0","result":1}"#),
-        ByteCase(#"[{"jsonrpc":"2.0","id":1}]"#),
         ByteCase("invalid UTF-8 in a result", Array(#"{"jsonrpc":"2.0","id":1,"result":""#.utf8) + [0xFF] + Array(#""}"#.utf8)),
         ByteCase("nested beyond 512", Array(String(repeating: "[", count: 513).utf8) + Array(String(repeating: "]", count: 513).utf8)),
     ]
@@ -168,5 +167,16 @@ struct RPCIncomingTests {
         }
         #expect(error?.code == .parseError)
         #expect(error?.reason == ErrorReason.parseError)
+    }
+
+    @Test func oneUnreadableBatchEntryDoesNotCostTheOthersTheirReplies() throws {
+        let messages = try parseIncoming(Array(#"[{"jsonrpc":"2.0","id":1},{"jsonrpc":"2.0","id":2,"result":"ok"}]"#.utf8))
+        #expect(messages.count == 1)
+        guard case .response(let id, .success(let result)) = messages.first else {
+            Issue.record("expected the readable response")
+            return
+        }
+        #expect(id.json == "2")
+        #expect(result == Array(#""ok""#.utf8))
     }
 }

@@ -16,11 +16,22 @@ It can also be run as a small command line tool::
 
     python3 guild_client.py system.status
     python3 guild_client.py user.registerPseudo '{"displayName": "Bob"}'
+    python3 guild_client.py --watch --token "$TOKEN" --since 0
+
+Event subscriptions (``events.subscribe``) are read through a
+:class:`Subscription`; :func:`watch_events` wraps one in a generator that
+survives disconnects, daemon restarts and ``LAGGED`` ends::
+
+    from guild_client import watch_events
+
+    for event in watch_events(access_token=token, since=0):
+        print(event["seq"], event["kind"], event["groupID"])
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import logging
@@ -35,12 +46,14 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeoutError
 from typing import (
     Any,
+    Callable,
     Dict,
     Iterator,
     List,
     NamedTuple,
     Optional,
     Sequence,
+    Set,
     Tuple,
     Union,
 )
@@ -49,8 +62,11 @@ __all__ = [
     "Call",
     "GuildClient",
     "GuildError",
+    "Subscription",
+    "SubscriptionEnded",
     "default_socket_path",
     "main",
+    "watch_events",
 ]
 
 __version__ = "0.1.0"
@@ -64,6 +80,11 @@ METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 
+# Guild transport-limit codes: the daemon did not run the request.
+TOO_MANY_REQUESTS = -32001
+TOO_MANY_CONNECTIONS = -32002
+SHUTTING_DOWN = -32003
+
 # Guild application error codes.
 UNAUTHORIZED = 40101
 INVALID_CREDENTIALS = 40102
@@ -71,12 +92,24 @@ INVALID_TOKEN = 40103
 INVALID_REFRESH_TOKEN = 40104
 PERMISSION_DENIED = 40301
 USER_NOT_FOUND = 40401
+SUBSCRIPTION_NOT_FOUND = 40404
 USER_ALREADY_EXISTS = 40901
+CURSOR_EXPIRED = 41001
+TOO_MANY_SUBSCRIPTIONS = 42901
 
 _RECV_SIZE = 65536
 # Reasons of a null-id error that refuses a whole batch.
 _BATCH_REJECTION_REASONS = frozenset({"BATCH_TOO_LARGE", "EMPTY_BATCH"})
 _CLOSED = object()  # Sentinel put on the notification queue at disconnect.
+
+EVENT_METHOD = "events.event"
+ENDED_METHOD = "events.ended"
+#: :attr:`SubscriptionEnded.reason` after :meth:`Subscription.unsubscribe`
+#: (set by the client; the daemon sends no notification then).
+UNSUBSCRIBED = "UNSUBSCRIBED"
+# Errors after which watch_events() reconnects instead of giving up: the
+# daemon did not run the request because it is stopping or overloaded.
+_RETRYABLE_CODES = frozenset({TOO_MANY_REQUESTS, TOO_MANY_CONNECTIONS, SHUTTING_DOWN})
 
 Params = Optional[Union[Dict[str, Any], List[Any]]]
 
@@ -164,6 +197,168 @@ class _BatchRejected(Exception):
         self.error = error
 
 
+class SubscriptionEnded(Exception):
+    """A subscription is over; no more events will arrive on it.
+
+    Raised by :meth:`Subscription.next_event` once every event received
+    before the end has been returned.
+
+    Attributes:
+        reason: ``"LAGGED"`` (the daemon ended it because the reader fell
+            too far behind) or another reason sent in ``events.ended``; or
+            :data:`UNSUBSCRIBED` after :meth:`Subscription.unsubscribe`.
+        last_seq: The last sequence number sent on the subscription (the
+            daemon's ``lastSeq``).  Subscribe again with ``since=last_seq``
+            to lose nothing.
+        subscription: The subscription id.
+    """
+
+    def __init__(self, reason: str, last_seq: Optional[int],
+                 subscription: Optional[str] = None) -> None:
+        super().__init__(reason, last_seq)
+        self.reason = reason
+        self.last_seq = last_seq
+        self.subscription = subscription
+
+    def __str__(self) -> str:
+        return "subscription {} ended: {} (last seq {})".format(
+            self.subscription, self.reason, self.last_seq)
+
+
+class Subscription:
+    """One ``events.subscribe`` on a :class:`GuildClient`.
+
+    Created by :meth:`GuildClient.subscribe`.  The events of this
+    subscription are queued here, not on the client's general notification
+    queue, in the order the daemon sent them.
+
+    Attributes:
+        id: The subscription id given by the daemon (e.g. ``"s1"``).
+        seq: The head of the event log when the subscription started.
+        last_seq: The ``seq`` of the last event returned by
+            :meth:`next_event`; before the first one, where the subscription
+            started (``since`` when given, else :attr:`seq`).  Subscribing
+            again with ``since=last_seq`` resumes without loss.
+        params: The ``events.subscribe`` params that were sent.
+    """
+
+    def __init__(self, client: "GuildClient", params: Dict[str, Any]) -> None:
+        self.client = client
+        self.params = params
+        self.id: str = ""
+        self.seq: int = 0
+        self.last_seq: Optional[int] = None
+        self._queue: "queue.Queue[Tuple[Any, ...]]" = queue.Queue()
+        self._lock = threading.Lock()
+        self._finished = False
+
+    @property
+    def active(self) -> bool:
+        """False once the subscription ended, was unsubscribed or lost."""
+        return not self._finished
+
+    def next_event(self, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """Return the next event (the ``event`` member of ``events.event``).
+
+        Args:
+            timeout: Seconds to wait; ``None`` waits until one arrives.
+
+        Raises:
+            queue.Empty: No event arrived within ``timeout``.
+            SubscriptionEnded: The daemon ended the subscription
+                (``events.ended``) or it was unsubscribed, and every event
+                received before that has been returned.
+            ConnectionError: The connection was closed or lost, and every
+                event received before that has been returned.
+        """
+        item = self._queue.get(timeout=timeout)
+        if item[0] == "event":
+            params = item[1]
+            event = params.get("event")
+            seq = params.get("seq")
+            if not isinstance(seq, int) and isinstance(event, dict):
+                seq = event.get("seq")
+            if isinstance(seq, int):
+                self.last_seq = seq
+            return event
+        # A final marker: leave it in place so that later calls fail too.
+        self._queue.put(item)
+        if item[0] == "closed":
+            raise ConnectionError(item[1])
+        _, reason, last_seq = item
+        raise SubscriptionEnded(reason, self.last_seq if last_seq is None else last_seq,
+                                self.id)
+
+    def __iter__(self) -> Iterator[Dict[str, Any]]:
+        """Yield events as they arrive.
+
+        Stops after :meth:`unsubscribe`; raises :class:`SubscriptionEnded`
+        when the daemon ends the subscription and :class:`ConnectionError`
+        when the connection is lost.
+        """
+        while True:
+            try:
+                yield self.next_event()
+            except SubscriptionEnded as ended:
+                if ended.reason == UNSUBSCRIBED:
+                    return
+                raise
+
+    def unsubscribe(self, timeout: Optional[float] = None) -> None:
+        """End the subscription (``events.unsubscribe``).
+
+        Events already received can still be read; after them
+        :meth:`next_event` raises :class:`SubscriptionEnded` with reason
+        :data:`UNSUBSCRIBED`.  Does nothing if the subscription is already
+        over (ended by the daemon, or its connection closed).
+
+        Raises:
+            GuildError: The daemon refused (e.g. ``SUBSCRIPTION_NOT_FOUND``).
+            TimeoutError, ConnectionError: As for :meth:`GuildClient.call`.
+        """
+        if self._finished:
+            return
+        try:
+            self.client._unsubscribe(self, timeout)
+        except (GuildError, ConnectionError):
+            # The daemon's events.ended (or the disconnect) is handled before
+            # the reply, so a subscription that was already over is finished.
+            if not self._finished:
+                raise
+
+    def __enter__(self) -> "Subscription":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        with contextlib.suppress(OSError, GuildError):
+            self.unsubscribe()
+
+    def __repr__(self) -> str:
+        state = "active" if self.active else "finished"
+        return "<Subscription {} seq={} last_seq={} {}>".format(
+            self.id or "?", self.seq, self.last_seq, state)
+
+    # Called by the client (mostly on its reader thread).
+
+    def _start(self, result: Dict[str, Any]) -> None:
+        self.id = result["subscription"]
+        seq = result.get("seq")
+        self.seq = seq if isinstance(seq, int) else 0
+        since = self.params.get("since")
+        self.last_seq = since if since is not None else self.seq
+
+    def _deliver(self, params: Dict[str, Any]) -> None:
+        self._queue.put(("event", params))
+
+    def _finish(self, item: Tuple[Any, ...]) -> None:
+        """Queue the final marker (only the first one counts)."""
+        with self._lock:
+            if self._finished:
+                return
+            self._finished = True
+        self._queue.put(item)
+
+
 class GuildClient:
     """A thread-safe connection to ``guildd``.
 
@@ -171,7 +366,9 @@ class GuildClient:
     Responses are matched to their request by id, so any number of threads
     may use one client at the same time and replies may arrive in any order.
     Notifications pushed by the daemon are queued and can be read with
-    :meth:`next_notification` or :meth:`notifications`.  Responses that
+    :meth:`next_notification` or :meth:`notifications`, except the events
+    of a :meth:`subscribe` subscription, which go to that
+    :class:`Subscription`.  Responses that
     carry a null id and belong to no batch (for instance the answer to an
     unparsable message written with :meth:`send_raw`) are put, as raw
     response dicts, on :attr:`orphan_errors`.
@@ -203,6 +400,12 @@ class GuildClient:
         self._lock = threading.Lock()
         self._send_lock = threading.Lock()
         self._pending: Dict[int, Future] = {}
+        # Run by the reader thread on a reply before its call completes.
+        self._reply_hooks: Dict[int, Callable[[Dict[str, Any]], None]] = {}
+        # Live subscriptions by id: where their notifications go.
+        self._subscriptions: Dict[str, Subscription] = {}
+        # Ids of subscriptions that are over: stray late events are dropped.
+        self._finished_subscriptions: Set[str] = set()
         # Batches awaiting their reply, oldest first: key -> request ids.
         self._batches: "OrderedDict[int, Tuple[int, ...]]" = OrderedDict()
         self._closed = False
@@ -246,19 +449,70 @@ class GuildClient:
             TimeoutError: No reply arrived in time.
             ConnectionError: The connection is closed or was lost.
         """
-        request_id = self._next_id()
-        data = self._encode(_request(method, params, request_id))
-        future = self._register([request_id])[0]
-        try:
-            self._send_bytes(data)
-            return future.result(self._timeout(timeout))
-        except FutureTimeoutError:
-            raise TimeoutError(
-                "no reply to {!r} within {} s".format(method, self._timeout(timeout))
-            ) from None
-        finally:
+        return self._call(method, params, timeout)
+
+    def subscribe(
+        self,
+        group_ids: Optional[Sequence[str]] = None,
+        kinds: Optional[Sequence[str]] = None,
+        since: Optional[int] = None,
+        all: bool = False,  # noqa: A002 - mirrors the daemon's parameter
+        timeout: Optional[float] = None,
+    ) -> Subscription:
+        """Subscribe to group events (``events.subscribe``).
+
+        The connection needs a session first (``session.authenticate``,
+        ``user.login``, ...).  Events then arrive on the returned
+        :class:`Subscription`.  The route for them is installed by the
+        reader thread as it reads the reply, before it reads anything that
+        follows, so no event of the subscription can be missed or land on
+        the general notification queue.
+
+        Args:
+            group_ids: Only events of these groups.
+            kinds: Only these event kinds (e.g. ``["groupCreated"]``).
+            since: Replay the events after this sequence number first.
+            all: Watch every group (admins only).
+            timeout: Seconds to wait for the reply, as in :meth:`call`.
+
+        Raises:
+            GuildError: The daemon refused, e.g. ``CURSOR_EXPIRED`` (41001,
+                ``data["oldestSeq"]``), ``UNAUTHORIZED`` or
+                ``TOO_MANY_SUBSCRIPTIONS``.
+            TimeoutError, ConnectionError: As for :meth:`call`.  After a
+                timeout, events of a subscription the daemon created anyway
+                go to the general notification queue.
+        """
+        params: Dict[str, Any] = {}
+        if group_ids is not None:
+            params["groupIDs"] = _string_list(group_ids, "group_ids")
+        if kinds is not None:
+            params["kinds"] = _string_list(kinds, "kinds")
+        if since is not None:
+            params["since"] = since
+        if all:
+            params["all"] = True
+        subscription = Subscription(self, params)
+
+        def install(reply: Dict[str, Any]) -> None:
+            result = reply.get("result")
+            if "error" in reply or not isinstance(result, dict):
+                return
+            if not isinstance(result.get("subscription"), str):
+                return
+            subscription._start(result)
             with self._lock:
-                self._pending.pop(request_id, None)
+                closed = self._closed
+                if not closed:
+                    self._subscriptions[subscription.id] = subscription
+            if closed:
+                subscription._finish(("closed", self._close_reason))
+
+        result = self._call("events.subscribe", params, timeout, install)
+        if not subscription.id:
+            raise GuildError(INTERNAL_ERROR,
+                             "malformed events.subscribe result: {!r}".format(result))
+        return subscription
 
     def notify(self, method: str, params: Params = None) -> None:
         """Send a notification (a request without id; it gets no reply).
@@ -421,7 +675,37 @@ class GuildClient:
         text = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
         return text.encode("utf-8") + b"\n"
 
-    def _register(self, ids: Sequence[int], batch: bool = False) -> List[Future]:
+    def _call(self, method: str, params: Params, timeout: Optional[float],
+              on_reply: Optional[Callable[[Dict[str, Any]], None]] = None) -> Any:
+        """Send one request and wait for its result.
+
+        ``on_reply`` runs on the reader thread with the raw reply, before the
+        call completes and before any later message is handled.
+        """
+        request_id = self._next_id()
+        data = self._encode(_request(method, params, request_id))
+        future = self._register([request_id], on_reply=on_reply)[0]
+        try:
+            self._send_bytes(data)
+            return future.result(self._timeout(timeout))
+        except FutureTimeoutError:
+            raise TimeoutError(
+                "no reply to {!r} within {} s".format(method, self._timeout(timeout))
+            ) from None
+        finally:
+            with self._lock:
+                self._pending.pop(request_id, None)
+                self._reply_hooks.pop(request_id, None)
+
+    def _unsubscribe(self, subscription: Subscription, timeout: Optional[float]) -> None:
+        def remove(reply: Dict[str, Any]) -> None:
+            if "error" not in reply:
+                self._end_subscription(subscription.id, ("ended", UNSUBSCRIBED, None))
+
+        self._call("events.unsubscribe", {"subscription": subscription.id}, timeout, remove)
+
+    def _register(self, ids: Sequence[int], batch: bool = False,
+                  on_reply: Optional[Callable[[Dict[str, Any]], None]] = None) -> List[Future]:
         """Create the futures for ``ids`` before their request is sent."""
         futures = [Future() for _ in ids]
         with self._lock:
@@ -430,6 +714,8 @@ class GuildClient:
             self._pending.update(zip(ids, futures))
             if batch:
                 self._batches[ids[0]] = tuple(ids)
+            if on_reply is not None:
+                self._reply_hooks[ids[0]] = on_reply
         return futures
 
     def _send_bytes(self, data: bytes) -> None:
@@ -495,7 +781,7 @@ class GuildClient:
         if "method" in message:
             if "id" in message:
                 self._reject_server_request(message)
-            else:
+            elif not self._route(message["method"], message.get("params")):
                 self.notification_queue.put(
                     {"method": message["method"], "params": message.get("params")}
                 )
@@ -507,13 +793,52 @@ class GuildClient:
             return
         with self._lock:
             future = self._pending.pop(request_id, None)
+            hook = self._reply_hooks.pop(request_id, None)
         if future is None:
             log.debug("dropping reply to unknown or expired id %r", request_id)
             return
+        if hook is not None:
+            try:
+                hook(message)
+            except Exception:
+                log.exception("error while handling the reply to id %r", request_id)
         if "error" in message:
             future.set_exception(GuildError.from_error_object(message["error"]))
         else:
             future.set_result(message.get("result"))
+
+    def _route(self, method: Any, params: Any) -> bool:
+        """Hand a subscription's notification to it; False if it has none."""
+        if method not in (EVENT_METHOD, ENDED_METHOD) or not isinstance(params, dict):
+            return False
+        subscription_id = params.get("subscription")
+        if not isinstance(subscription_id, str):
+            return False
+        if method == ENDED_METHOD:
+            last_seq = params.get("lastSeq")
+            item = ("ended", str(params.get("reason", "")),
+                    last_seq if isinstance(last_seq, int) else None)
+            return self._end_subscription(subscription_id, item)
+        with self._lock:
+            subscription = self._subscriptions.get(subscription_id)
+            finished = subscription_id in self._finished_subscriptions
+        if subscription is None:
+            if finished:
+                log.debug("dropping late event of finished subscription %s", subscription_id)
+            return finished
+        subscription._deliver(params)
+        return True
+
+    def _end_subscription(self, subscription_id: str, item: Tuple[Any, ...]) -> bool:
+        with self._lock:
+            subscription = self._subscriptions.pop(subscription_id, None)
+            finished = subscription_id in self._finished_subscriptions
+            if subscription is not None:
+                self._finished_subscriptions.add(subscription_id)
+        if subscription is None:
+            return finished
+        subscription._finish(item)
+        return True
 
     def _handle_orphan(self, message: Dict[str, Any]) -> None:
         """Route a response with a null id.
@@ -562,9 +887,14 @@ class GuildClient:
                 self._closed = True
             pending = list(self._pending.values())
             self._pending.clear()
+            self._reply_hooks.clear()
             self._batches.clear()
+            subscriptions = list(self._subscriptions.values())
+            self._subscriptions.clear()
             put_marker = not self._marker_put
             self._marker_put = True
+        for subscription in subscriptions:
+            subscription._finish(("closed", self._close_reason))
         for future in pending:
             if not future.done():
                 future.set_exception(ConnectionError(self._close_reason))
@@ -583,12 +913,129 @@ def _request(method: str, params: Params, request_id: Optional[int] = None) -> D
     return message
 
 
+def watch_events(
+    path: Optional[str] = None,
+    access_token: Optional[str] = None,
+    group_ids: Optional[Sequence[str]] = None,
+    kinds: Optional[Sequence[str]] = None,
+    since: Optional[int] = None,
+    all: bool = False,  # noqa: A002 - mirrors the daemon's parameter
+    max_backoff: float = 2.0,
+    timeout: Optional[float] = 30.0,
+) -> Iterator[Dict[str, Any]]:
+    """Yield events forever, surviving disconnects and ``LAGGED`` ends.
+
+    Connects to the daemon, authenticates with ``access_token`` (when
+    given) and subscribes.  Whenever the connection is lost (the daemon
+    restarted, the socket vanished, ...) it reconnects with exponential
+    backoff, authenticates again and subscribes with ``since`` set to the
+    ``seq`` of the last event it yielded, so nothing is lost.  When the
+    daemon ends the subscription (``events.ended``, e.g. ``LAGGED``) it
+    subscribes again the same way.  It never yields an event whose ``seq``
+    is not greater than the last one yielded.
+
+    Without ``since``, events start at the log's head when the first
+    subscription is made; resumption then continues from there.
+
+    Args:
+        path: Socket path; defaults to :func:`default_socket_path`.
+        access_token: Token for ``session.authenticate`` on each connection.
+        group_ids, kinds, since, all: As for :meth:`GuildClient.subscribe`.
+        max_backoff: Longest pause, in seconds, between reconnections.
+        timeout: Seconds to wait for each reply (and to connect).
+
+    Raises:
+        GuildError: The daemon refused a request, e.g. ``CURSOR_EXPIRED``,
+            ``INVALID_TOKEN`` or ``UNAUTHORIZED``.  The transport errors
+            ``SHUTTING_DOWN``, ``TOO_MANY_CONNECTIONS`` and
+            ``TOO_MANY_REQUESTS`` are retried instead.
+
+    The generator stops, closing its connection, when the caller stops
+    iterating (``break``, ``close()``, garbage collection).
+    """
+    cursor = since
+    backoff = _Backoff(max_backoff)
+    while True:
+        client: Optional[GuildClient] = None
+        connected_at: Optional[float] = None
+        try:
+            client = GuildClient(path, timeout=timeout)
+            if access_token is not None:
+                client.call("session.authenticate", {"accessToken": access_token})
+            while True:
+                subscription = client.subscribe(group_ids, kinds, since=cursor, all=all)
+                if cursor is None:
+                    cursor = subscription.seq
+                started = time.monotonic()
+                if connected_at is None:
+                    connected_at = started
+                progressed = False
+                try:
+                    while True:
+                        event = subscription.next_event()
+                        seq = event.get("seq") if isinstance(event, dict) else None
+                        if not isinstance(seq, int):
+                            log.warning("ignoring event without seq: %r", event)
+                            continue
+                        if seq <= cursor:
+                            log.debug("skipping event %d, already at %d", seq, cursor)
+                            continue
+                        cursor = seq
+                        progressed = True
+                        backoff.reset()
+                        yield event
+                except SubscriptionEnded as ended:
+                    log.info("%s; subscribing again from seq %s", ended, cursor)
+                    if not progressed and time.monotonic() - started < max_backoff:
+                        backoff.wait()  # Ended again at once: do not spin.
+        except GuildError as error:
+            if error.code not in _RETRYABLE_CODES:
+                raise
+            log.info("guildd refused (%s); reconnecting", error)
+        except OSError as exc:  # Includes ConnectionError and TimeoutError.
+            log.info("connection to guildd lost (%s); reconnecting", exc)
+        finally:
+            if client is not None:
+                client.close()
+        if connected_at is not None and time.monotonic() - connected_at >= max_backoff:
+            backoff.reset()  # The connection was fine for a while.
+        backoff.wait()
+
+
+class _Backoff:
+    """Exponential backoff: 0.05 s, doubling up to ``maximum``."""
+
+    INITIAL = 0.05
+
+    def __init__(self, maximum: float) -> None:
+        self.maximum = max(0.0, maximum)
+        self.delay = min(self.INITIAL, self.maximum)
+
+    def reset(self) -> None:
+        self.delay = min(self.INITIAL, self.maximum)
+
+    def wait(self) -> None:
+        time.sleep(self.delay)
+        self.delay = min(self.delay * 2, self.maximum)
+
+
+def _string_list(values: Sequence[str], name: str) -> List[str]:
+    if isinstance(values, (str, bytes)):
+        raise TypeError("{} must be a list of strings, not a string".format(name))
+    return list(values)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Command line entry point: call one method and print its result."""
+    """Command line entry point: call one method and print its result.
+
+    With ``--watch``, print events instead, one JSON object per line, until
+    interrupted (see :func:`watch_events`).
+    """
     parser = argparse.ArgumentParser(
-        description="Call a method of the Guild daemon and print the JSON result."
+        description="Call a method of the Guild daemon and print the JSON result, "
+                    "or (--watch) print its events, one JSON object per line."
     )
-    parser.add_argument("method", metavar="METHOD", help="e.g. system.status")
+    parser.add_argument("method", metavar="METHOD", nargs="?", help="e.g. system.status")
     parser.add_argument(
         "params", metavar="JSON_PARAMS", nargs="?", help="parameters as a JSON object"
     )
@@ -599,7 +1046,27 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--token", help="access token to authenticate with first")
     parser.add_argument("--notify", action="store_true",
                         help="send as a notification and print nothing")
+    watch = parser.add_argument_group("watching events")
+    watch.add_argument("--watch", action="store_true",
+                       help="print events as they happen, reconnecting as needed")
+    watch.add_argument("--since", type=int, default=None,
+                       help="first replay the events after this seq")
+    watch.add_argument("--group", action="append", dest="groups", metavar="GROUP_ID",
+                       help="only events of this group (repeatable)")
+    watch.add_argument("--kind", action="append", dest="kinds", metavar="KIND",
+                       help="only events of this kind (repeatable)")
+    watch.add_argument("--all", action="store_true",
+                       help="watch every group (admins only)")
     args = parser.parse_args(argv)
+
+    if args.watch:
+        if args.method is not None or args.params is not None or args.notify:
+            parser.error("--watch takes no METHOD, JSON_PARAMS or --notify")
+        return _watch(args)
+    if args.method is None:
+        parser.error("METHOD is required (or use --watch)")
+    if args.since is not None or args.groups or args.kinds or args.all:
+        parser.error("--since, --group, --kind and --all need --watch")
 
     params = None
     if args.params is not None:
@@ -625,6 +1092,31 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print("error: {}".format(exc), file=sys.stderr)
         return 2
     print(json.dumps(result, indent=2, ensure_ascii=False))
+    return 0
+
+
+def _watch(args: argparse.Namespace) -> int:
+    """``--watch``: print events as JSON lines until interrupted."""
+    events = watch_events(
+        args.socket, access_token=args.token, group_ids=args.groups, kinds=args.kinds,
+        since=args.since, all=args.all, timeout=args.timeout,
+    )
+    try:
+        for event in events:
+            print(json.dumps(event, separators=(",", ":"), ensure_ascii=False), flush=True)
+    except GuildError as exc:
+        print("error: {}".format(exc), file=sys.stderr)
+        if exc.data is not None:
+            print(json.dumps(exc.data, indent=2, ensure_ascii=False), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # e.g. piped into head(1): stop quietly.
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    finally:
+        events.close()
     return 0
 
 

@@ -30,7 +30,11 @@ public enum RPCCoding: Sendable {
         func path(_ codingPath: [any CodingKey], _ last: (any CodingKey)? = nil) -> String? {
             var keys = codingPath
             if let last { keys.append(last) }
-            let parts = keys.map { key in key.intValue.map { "[\($0)]" } ?? key.stringValue }
+            // Array positions come as "Index N" keys; a dictionary key that looks like a number ("5") is a name.
+            let parts = keys.map { key in
+                if let index = key.intValue, key.stringValue.hasPrefix("Index ") { return "[\(index)]" }
+                return key.stringValue
+            }
             guard !parts.isEmpty else { return nil }
             return parts.reduce("") { text, part in
                 text.isEmpty ? part : (part.hasPrefix("[") ? text + part : text + "." + part)

@@ -22,8 +22,9 @@ public enum RPCIncoming: Sendable {
             return [try Self.message(top, in: bytes, scanner: scanner)]
         case .array:
             var result: [RPCIncoming] = []
+            // One unreadable entry must not cost the others their replies.
             for element in scanner.elements(of: top, in: bytes) where element.kind == .object {
-                result.append(try Self.message(element, in: bytes, scanner: scanner))
+                if let message = try? Self.message(element, in: bytes, scanner: scanner) { result.append(message) }
             }
             return result
         default:

@@ -47,8 +47,8 @@ public struct EventNotification: Codable, Hashable, Sendable {
     public static let method = "events.event"
     public var subscription: String
     public var seq: Int64
-    /// `{seq, kind, groupID, actor, byAdmin?, users, changes?, time}`.
-    public var event: JSONValue
+    /// The event.
+    public var event: GuildEvent
 }
 
 /// The params of an `events.ended` notification: the subscription is over (e.g. its queue overflowed).

@@ -6,7 +6,7 @@ final class ConnectionRegistry: Sendable {
     private struct State {
         var connections: [UInt64: ConnectionState] = [:]
         var nextID: UInt64 = 1
-        var idleSince: ContinuousClock.Instant? = .now
+        var idleSince: ContinuousClock.Instant?
         var draining = false
     }
 
@@ -17,6 +17,13 @@ final class ConnectionRegistry: Sendable {
 
     /// Since when no connection has been open; nil while one is.
     var idleSince: ContinuousClock.Instant? { self.state.withLock { $0.idleSince } }
+
+    /// The server started serving: with no connection yet, it is idle from now.
+    func serving() {
+        self.state.withLock { state in
+            if state.connections.isEmpty, state.idleSince == nil { state.idleSince = .now }
+        }
+    }
 
     /// Reserves an id for a new connection, or nil when `limit` connections are open.
     func reserve(limit: Int) -> UInt64? {

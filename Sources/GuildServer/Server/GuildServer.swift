@@ -42,7 +42,7 @@ public final class GuildServer: Service, Sendable {
     /// Connections open now.
     public var connectionCount: Int { self.connections.count }
 
-    /// Since when no connection has been open (nil while one is), for idle exit.
+    /// Since when no connection has been open (nil while one is, or before serving), for idle exit.
     public var idleSince: ContinuousClock.Instant? { self.connections.idleSince }
 
     /// Stops accepting connections; the ones open are served until their clients close them, and `run()`
@@ -60,6 +60,7 @@ public final class GuildServer: Service, Sendable {
             "listening",
             metadata: ["listen": "\(self.configuration.listen)", "activation": "\(self.configuration.listen.activation)"]
         )
+        self.connections.serving()
         self.ready()
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in

@@ -4,7 +4,7 @@ import ArgumentParser
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
-        abstract: "Register, log in, and manage users.",
+        abstract: "Register, log in, and manage users; list their groups.",
         subcommands: [
             Register.self,
             RegisterPseudo.self,
@@ -15,6 +15,8 @@ struct UserCommand: AsyncParsableCommand {
             Get.self,
             Update.self,
             Delete.self,
+            MemberOf.self,
+            OwnerOf.self,
         ]
     )
 }

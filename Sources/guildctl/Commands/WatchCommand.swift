@@ -1,0 +1,156 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import GuildClient
+import GuildProtocol
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `guildctl watch`: group events as they happen, one compact JSON object per line.
+struct WatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Print group events as they happen, one compact JSON object per line.",
+        discussion: """
+            Without --all you see the events of the groups you belonged to at the time and the events that \
+            name you, so a token is needed (--token or GUILD_TOKEN). --all watches every group and is for \
+            admins (no token needed).
+
+            The watch survives disconnects and daemon restarts: it reconnects and resumes after the last \
+            event printed, so nothing is lost or repeated. It runs until interrupted (SIGINT or SIGTERM: \
+            exit 0), until --count events were printed (exit 0), or until the daemon refuses it (the exit \
+            codes below). Each line is written as soon as its event arrives.
+
+            Kinds: groupCreated, memberEnter, memberLeave, memberKicked, memberInvited, groupInfoChanged, \
+            groupDismissed, quitFromGroup.
+
+            Example: guildctl watch --kind memberEnter --kind memberLeave | jq .users
+            """
+    )
+
+    @Option(
+        name: .customLong("group"),
+        help: ArgumentHelp("Only events of this group (repeatable).", valueName: "group-id")
+    )
+    var groupIDs: [String] = []
+
+    @Option(
+        name: .customLong("kind"),
+        help: ArgumentHelp("Only events of this kind (repeatable).", valueName: "kind")
+    )
+    var kinds: [String] = []
+
+    @Option(help: ArgumentHelp("Replay the events after this sequence number first.", valueName: "seq"))
+    var since: Int64?
+
+    @Flag(help: "Watch every group (admins only).")
+    var all = false
+
+    @Option(help: ArgumentHelp("Exit 0 after printing this many events.", valueName: "n"))
+    var count: Int?
+
+    @OptionGroup var options: GlobalOptions
+
+    func validate() throws {
+        if let count = self.count, count < 1 { throw ValidationError("--count must be at least 1.") }
+        if let since = self.since, since < 0 { throw ValidationError("--since must not be negative.") }
+        if self.options.accessToken == nil, !self.all {
+            throw ValidationError("Give an access token (--token or GUILD_TOKEN), or watch every group with --all (admins).")
+        }
+    }
+
+    /// How the watch ended without an error.
+    private enum Ending: Sendable {
+        case interrupted
+        case finished
+    }
+
+    func run() async throws {
+        // Fail fast when the daemon cannot be reached or refuses the token; once watching, disconnects are
+        // survived by reconnecting.
+        try await Runner.run(self.options) { _ in }
+
+        let events = GuildClient.events(
+            path: self.options.socketPath,
+            accessToken: self.options.accessToken,
+            groupIDs: self.groupIDs.isEmpty ? nil : self.groupIDs,
+            kinds: self.kinds.isEmpty ? nil : self.kinds,
+            since: self.since,
+            all: self.all
+        )
+        let count = self.count
+        let interrupts = Interrupts.start()
+        defer { interrupts.stop() }
+        let signals = interrupts.signals
+
+        do {
+            _ = try await withThrowingTaskGroup(of: Ending.self) { group in
+                group.addTask {
+                    for await _ in signals { return .interrupted }
+                    return .finished
+                }
+                group.addTask {
+                    try await Self.print(events, count: count)
+                    return .finished
+                }
+                let ending = try await group.next() ?? .finished
+                group.cancelAll()
+                return ending
+            }
+        } catch {
+            throw Runner.report(error, json: self.options.json)
+        }
+    }
+
+    /// Prints each event on its own line, written straight to stdout, until `count` events (if given) or
+    /// until stdout is closed.
+    private static func print(_ events: ResumingEvents, count: Int?) async throws {
+        var printed = 0
+        for try await event in events {
+            var line = try RPCCoding.encode(event)
+            line.append(UInt8(ascii: "\n"))
+            do {
+                try FileHandle.standardOutput.write(contentsOf: line)
+            } catch {
+                return  // the reader went away (e.g. `| head -1`): nothing left to do
+            }
+            printed += 1
+            if let count, printed >= count { return }
+        }
+    }
+}
+
+/// SIGINT and SIGTERM as an async stream, so the watch can stop cleanly (exit 0) instead of being killed.
+private struct Interrupts {
+    let signals: AsyncStream<Int32>
+    private let sources: [any DispatchSourceSignal]
+
+    /// Seconds to wait for the watch to wind down after a signal before exiting anyway.
+    private static let gracePeriod = 2.0
+
+    static func start() -> Interrupts {
+        let (signals, continuation) = AsyncStream.makeStream(of: Int32.self)
+        let sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                continuation.yield(number)
+                DispatchQueue.global().asyncAfter(deadline: .now() + Self.gracePeriod) { exit(0) }
+            }
+            source.resume()
+            return source
+        }
+        return Interrupts(signals: signals, sources: sources)
+    }
+
+    /// Stops listening and restores the default handlers.
+    func stop() {
+        for source in self.sources { source.cancel() }
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+}

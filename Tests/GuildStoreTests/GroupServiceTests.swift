@@ -1,0 +1,227 @@
+import GuildCore
+import GuildProtocol
+import GuildStore
+import Synchronization
+import Testing
+
+/// Kii's group rules (domain-rules.md §1.2, §3 items 4-8) through the real store, with explicit callers.
+struct GroupServiceTests {
+    struct World {
+        let temp: TemporaryStore
+        let users: UserService
+        let groups: GroupService
+        let events = EventRecorder()
+
+        init() async throws {
+            self.temp = try TemporaryStore()
+            self.users = try await makeService(self.temp.store)
+            self.groups = GroupService(repository: self.temp.store)
+            let recorder = self.events
+            self.temp.store.onCommittedEvents { recorder.record($0) }
+        }
+
+        func user(_ name: String) async throws -> Caller {
+            let (user, session) = try await self.users.register(identity: .init(username: name), password: "pass", displayName: name, fields: nil)
+            return caller(session, user)
+        }
+
+        var admin: Caller { Caller(peer: .init(uid: 0, gid: 0, pid: 1), isAdmin: true) }
+    }
+
+    final class EventRecorder: Sendable {
+        let events = Mutex<[CommittedEvent]>([])
+        func record(_ batch: [CommittedEvent]) { self.events.withLock { $0.append(contentsOf: batch) } }
+        var all: [CommittedEvent] { self.events.withLock { $0 } }
+    }
+
+    @Test func createReportsUnknownMembersAndValidatesIDs() async throws {
+        let world = try await World()
+        defer { world.temp.remove() }
+        let alice = try await world.user("alice")
+        let bob = try await world.user("bob")
+        let (group, notFound) = try await world.groups.create(
+            caller: alice, name: "Sales Div.", groupID: "sales-div", type: .basic, memberIDs: [bob.session!.user.id, "nope"]
+        )
+        #expect(notFound == ["nope"])
+        #expect(group.ownerID == alice.session!.user.id)
+        #expect(group.memberCount == 2)
+        await #expect(throws: GuildError(.groupAlreadyExists, "")) {
+            try await world.groups.create(caller: bob, name: "Again", groupID: "sales-div", type: .basic, memberIDs: [])
+        }
+        for bad in ["Has Caps", String(repeating: "a", count: 31), "spa ce", ""] {
+            await #expect(throws: GuildError(.invalidInput, "")) {
+                try await world.groups.create(caller: alice, name: "x", groupID: bad, type: .basic, memberIDs: [])
+            }
+        }
+        await #expect(throws: GuildError(.invalidInput, "")) {
+            try await world.groups.create(caller: alice, name: String(repeating: "n", count: 191), groupID: nil, type: .basic, memberIDs: [])
+        }
+        await #expect(throws: GuildError(.unsupported, "")) {
+            try await world.groups.create(caller: alice, name: "IM", groupID: nil, type: .public, memberIDs: [])
+        }
+        let generated = try await world.groups.create(caller: alice, name: "Generated", groupID: nil, type: .basic, memberIDs: [])
+        try GroupRules.validateGroupID(generated.group.id)
+    }
+
+    @Test func membershipRulesFollowKii() async throws {
+        let world = try await World()
+        defer { world.temp.remove() }
+        let alice = try await world.user("alice")
+        let bob = try await world.user("bob")
+        let carol = try await world.user("carol")
+        let (bobID, carolID) = (bob.session!.user.id, carol.session!.user.id)
+        _ = try await world.groups.create(caller: alice, name: "G", groupID: "g", type: .basic, memberIDs: [bobID])
+
+        // Re-adding a member succeeds (Kii: 204), and only the owner or an admin may add.
+        #expect(try await world.groups.addMembers(caller: alice, groupID: "g", userIDs: [bobID, "ghost"]) == [
+            MemberOutcome(userID: bobID, result: .succ), MemberOutcome(userID: "ghost", result: .fail, reason: "USER_NOT_FOUND"),
+        ])
+        await #expect(throws: GuildError(.permissionDenied, "")) {
+            try await world.groups.addMembers(caller: bob, groupID: "g", userIDs: [carolID])
+        }
+        #expect(try await world.groups.addMembers(caller: world.admin, groupID: "g", userIDs: [carolID]).first?.result == .succ)
+
+        // A plain member cannot remove another; removing a non-member fails for that user; self-removal works.
+        #expect(try await world.groups.removeMembers(caller: bob, groupID: "g", userIDs: [carolID]).first?.reason == "PERMISSION_DENIED")
+        #expect(try await world.groups.removeMembers(caller: alice, groupID: "g", userIDs: ["ghost"]).first?.reason == "NOT_A_MEMBER")
+        #expect(try await world.groups.removeMembers(caller: bob, groupID: "g", userIDs: [bobID]).first?.result == .succ)
+        // The owner cannot leave without handing over.
+        #expect(try await world.groups.removeMembers(caller: alice, groupID: "g", userIDs: [alice.session!.user.id]).first?.reason == "OWNER_CANNOT_LEAVE")
+
+        // Non-members may read the group and its members.
+        _ = try await world.groups.get(caller: bob, groupID: "g")
+        let page = try await world.groups.members(caller: bob, groupID: "g", cursor: 0, limit: 10)
+        #expect(Set(page.members.map(\.userID)) == [alice.session!.user.id, carolID])
+        #expect(try await world.temp.store.checkInvariants() == [])
+    }
+
+    @Test func ownerChangeToANonMemberMakesThemAMemberAndKeepsTheOldOwner() async throws {
+        let world = try await World()
+        defer { world.temp.remove() }
+        let alice = try await world.user("alice")
+        let bob = try await world.user("bob")
+        let bobID = bob.session!.user.id
+        _ = try await world.groups.create(caller: alice, name: "G", groupID: "g", type: .basic, memberIDs: [])
+        await #expect(throws: GuildError(.permissionDenied, "")) {
+            try await world.groups.changeOwner(caller: bob, groupID: "g", userID: bobID)
+        }
+        let changed = try await world.groups.changeOwner(caller: alice, groupID: "g", userID: bobID)
+        #expect(changed.ownerID == bobID)
+        #expect(changed.memberCount == 2)
+        #expect(try await world.groups.memberOf(caller: alice, userID: nil).map(\.id) == ["g"])
+        #expect(try await world.groups.ownerOf(caller: alice, userID: nil).isEmpty)
+        #expect(try await world.groups.ownerOf(caller: bob, userID: nil).map(\.id) == ["g"])
+        let info = world.events.all.last
+        #expect(info?.event.kind == .groupInfoChanged)
+        #expect(info?.event.changes?["owner"] == .string(bobID))
+        #expect(try await world.temp.store.checkInvariants() == [])
+    }
+
+    @Test func deletingTheSoleOwnerLeavesAnOwnerlessEmptyGroupOnlyAnAdminCanFix() async throws {
+        let world = try await World()
+        defer { world.temp.remove() }
+        let alice = try await world.user("alice")
+        let bob = try await world.user("bob")
+        _ = try await world.groups.create(caller: alice, name: "Solo", groupID: "solo", type: .basic, memberIDs: [])
+        _ = try await world.groups.create(caller: alice, name: "Shared", groupID: "shared", type: .basic, memberIDs: [bob.session!.user.id])
+        _ = try await world.users.delete(caller: alice, userID: nil)
+        let solo = try await world.groups.get(caller: bob, groupID: "solo")
+        #expect(solo.ownerID == nil)
+        #expect(try await world.groups.members(caller: bob, groupID: "solo", cursor: 0, limit: 10).members.isEmpty)
+        let shared = try await world.groups.get(caller: bob, groupID: "shared")
+        #expect(shared.ownerID == nil)
+        #expect(shared.memberCount == 1)
+        await #expect(throws: GuildError(.permissionDenied, "")) {
+            try await world.groups.changeOwner(caller: bob, groupID: "shared", userID: bob.session!.user.id)
+        }
+        #expect(try await world.groups.changeOwner(caller: world.admin, groupID: "shared", userID: bob.session!.user.id).ownerID == bob.session!.user.id)
+        let kinds = world.events.all.suffix(4).map(\.event.kind)
+        #expect(kinds.contains(.memberLeave))
+        #expect(try await world.temp.store.checkInvariants() == [])
+    }
+
+    @Test func eventsAreGapFreeAndRolledBackOperationsLeaveNoTrace() async throws {
+        let world = try await World()
+        defer { world.temp.remove() }
+        let alice = try await world.user("alice")
+        let bob = try await world.user("bob")
+        _ = try await world.groups.create(caller: alice, name: "G", groupID: "g", type: .basic, memberIDs: [])
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<100 {
+                group.addTask {
+                    // Half of these fail (bob may not rename) and must not consume a sequence number.
+                    _ = try? await world.groups.rename(caller: index.isMultiple(of: 2) ? alice : bob, groupID: "g", name: "n\(index)")
+                }
+            }
+        }
+        let seqs = world.events.all.map(\.seq)
+        #expect(seqs == Array(1...Int64(seqs.count)))
+        #expect(seqs.count == 51)
+        let replayed = try await world.temp.store.replay(userID: nil, after: 0, through: 1000, limit: 1000)
+        #expect(replayed.map(\.seq) == seqs)
+        #expect(replayed.map(\.json) == world.events.all.map(\.json))
+    }
+
+    @Test func invariantsHoldUnderConcurrentChurn() async throws {
+        let world = try await World()
+        defer { world.temp.remove() }
+        var callers: [Caller] = []
+        for index in 0..<12 { callers.append(try await world.user("user\(index)")) }
+        let ids = callers.map { $0.session!.user.id }
+        for index in 0..<4 {
+            _ = try await world.groups.create(caller: callers[index], name: "G\(index)", groupID: "g\(index)", type: .basic, memberIDs: Array(ids.prefix(6)))
+        }
+        let snapshot = callers
+        await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<16 {
+                group.addTask {
+                    var generator = SystemRandomNumberGenerator()
+                    for _ in 0..<40 {
+                        let groupID = "g\(Int.random(in: 0..<4, using: &generator))"
+                        let actor = snapshot.randomElement(using: &generator)!
+                        let target = ids.randomElement(using: &generator)!
+                        switch Int.random(in: 0..<5, using: &generator) {
+                        case 0: _ = try? await world.groups.addMembers(caller: world.admin, groupID: groupID, userIDs: [target])
+                        case 1: _ = try? await world.groups.removeMembers(caller: world.admin, groupID: groupID, userIDs: [target])
+                        case 2: _ = try? await world.groups.changeOwner(caller: world.admin, groupID: groupID, userID: target)
+                        case 3: _ = try? await world.groups.removeMembers(caller: actor, groupID: groupID, userIDs: [actor.session!.user.id])
+                        default: _ = try? await world.groups.rename(caller: actor, groupID: groupID, name: "w\(worker)")
+                        }
+                    }
+                }
+            }
+            group.addTask {
+                // Users vanish meanwhile; their groups may become ownerless.
+                for index in 8..<12 { _ = try? await world.users.delete(caller: snapshot[index], userID: nil) }
+            }
+        }
+        #expect(try await world.temp.store.checkInvariants() == [])
+        #expect(try await world.temp.store.integrityCheck() == ["ok"])
+        for caller in callers.prefix(8) {
+            let member = Set(try await world.groups.memberOf(caller: caller, userID: nil).map(\.id))
+            let owner = Set(try await world.groups.ownerOf(caller: caller, userID: nil).map(\.id))
+            #expect(owner.isSubset(of: member))
+            for groupID in member {
+                let page = try await world.groups.members(caller: caller, groupID: groupID, cursor: 0, limit: 200)
+                #expect(page.members.contains { $0.userID == caller.session!.user.id })
+            }
+        }
+    }
+
+    @Test func pruningExpiresOldCursors() async throws {
+        let world = try await World()
+        defer { world.temp.remove() }
+        let alice = try await world.user("alice")
+        _ = try await world.groups.create(caller: alice, name: "G", groupID: "g", type: .basic, memberIDs: [])
+        for index in 0..<20 { _ = try await world.groups.rename(caller: alice, groupID: "g", name: "n\(index)") }
+        #expect(try world.temp.store.eventSnapshot(userID: nil).oldest == 1)
+        #expect(try await world.temp.store.pruneEvents(keepCount: 5, maxAgeMilliseconds: .max / 2, now: 0) == 16)
+        let snapshot = try world.temp.store.eventSnapshot(userID: alice.session!.user.id)
+        #expect(snapshot.head == 21)
+        #expect(snapshot.oldest == 17)
+        #expect(snapshot.groups == ["g"])
+        // Sequence numbers are never reused after pruning.
+        _ = try await world.groups.rename(caller: alice, groupID: "g", name: "after")
+        #expect(world.events.all.last?.seq == 22)
+    }
+}
