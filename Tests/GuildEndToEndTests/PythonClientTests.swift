@@ -50,6 +50,11 @@ struct PythonClientTests {
                 outcome["delete"] = "allowed"
             except GuildError as e:
                 outcome["delete"] = e.reason
+            try:
+                me.call("events.subscribe", {"all": True})
+                outcome["watchAll"] = "allowed"
+            except GuildError as e:
+                outcome["watchAll"] = e.reason
             print(json.dumps(outcome))
             """
         let asNobody = try await run(
@@ -61,10 +66,12 @@ struct PythonClientTests {
         #expect(nobody["admin"] as? Bool == false)
         #expect(nobody["uid"] as? Int == 65534)
         #expect(nobody["delete"] as? String == "PERMISSION_DENIED")
+        #expect(nobody["watchAll"] as? String == "PERMISSION_DENIED")
 
         let asRoot = try await run("/usr/bin/env", ["python3", "-c", script, scratch.socket, Self.clientDirectory])
         let root = try #require(try JSONSerialization.jsonObject(with: Data(asRoot.stdout.utf8)) as? [String: Any])
         #expect(root["admin"] as? Bool == true)
         #expect(root["delete"] as? String == "allowed")
+        #expect(root["watchAll"] as? String == "allowed")
     }
 }

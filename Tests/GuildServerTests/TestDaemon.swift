@@ -13,6 +13,14 @@ enum TestDaemon {
         configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (_ socket: String, _ server: GuildServer) async throws -> T
     ) async throws -> T {
+        try await Self.run(scryptLogN: scryptLogN, configure: configure) { socket, server, _ in try await body(socket, server) }
+    }
+
+    static func run<T: Sendable>(
+        scryptLogN: Int = 4,
+        configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: @Sendable (_ socket: String, _ server: GuildServer, _ store: SQLiteStore) async throws -> T
+    ) async throws -> T {
         let directory = "/tmp/gs-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -47,7 +55,7 @@ enum TestDaemon {
             for await _ in ready { break }
             let outcome: Result<T, any Error>
             do {
-                outcome = .success(try await body(socket, server))
+                outcome = .success(try await body(socket, server, store))
             } catch {
                 outcome = .failure(error)
             }

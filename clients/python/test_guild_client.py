@@ -32,7 +32,15 @@ from typing import Any, Dict, List, Optional
 from unittest import mock
 
 import guild_client
-from guild_client import Call, GuildClient, GuildError, default_socket_path
+from guild_client import (
+    Call,
+    GuildClient,
+    GuildError,
+    Subscription,
+    SubscriptionEnded,
+    default_socket_path,
+    watch_events,
+)
 
 BATCH_LIMIT = 5
 
@@ -45,7 +53,12 @@ class _Connection:
         self.write_lock = threading.Lock()
 
     def send(self, message: Any) -> None:
-        data = json.dumps(message, separators=(",", ":")).encode("utf-8") + b"\n"
+        self.send_all([message])
+
+    def send_all(self, messages: List[Any]) -> None:
+        """Write several messages with one ``sendall`` (one read, usually)."""
+        data = b"".join(json.dumps(m, separators=(",", ":")).encode("utf-8") + b"\n"
+                        for m in messages)
         with self.write_lock:
             try:
                 self.sock.sendall(data)
@@ -69,6 +82,20 @@ def _error(request_id: Any, code: int, message: str, data: Any = None) -> Dict[s
     return {"jsonrpc": "2.0", "id": request_id, "error": error}
 
 
+def _event(subscription: str, seq: int, kind: str = "memberInvited",
+           group_id: str = "g1") -> Dict[str, Any]:
+    """An ``events.event`` notification as guildd sends it."""
+    event = {"seq": seq, "kind": kind, "groupID": group_id, "actor": "u1",
+             "users": ["u2"], "time": 1795348702624}
+    return {"jsonrpc": "2.0", "method": "events.event",
+            "params": {"subscription": subscription, "seq": seq, "event": event}}
+
+
+def _ended(subscription: str, last_seq: int, reason: str = "LAGGED") -> Dict[str, Any]:
+    return {"jsonrpc": "2.0", "method": "events.ended",
+            "params": {"subscription": subscription, "reason": reason, "lastSeq": last_seq}}
+
+
 class FakeServer:
     """A small JSON-RPC server on a Unix socket that imitates guildd.
 
@@ -83,6 +110,14 @@ class FakeServer:
       answers ``true``.
     * ``ask`` -> sends a request to the client, then answers ``true``.
     * ``hang`` -> never answered; ``drop`` -> closes the connection.
+    * ``session.authenticate`` -> ``true``.
+    * ``events.subscribe`` -> handled by :attr:`on_subscribe`
+      ``(connection, request_id, params, n)`` (``n`` counts subscribes,
+      from 1), which writes the reply and anything else; returning False
+      drops the connection.  The default answers ``{"subscription":
+      "s<n>", "seq": 0}``.  Requests are recorded in :attr:`subscribes`.
+    * ``events.unsubscribe`` -> ``true`` for an id :attr:`on_subscribe`
+      handed out by default, else a 40404 error.
 
     Batches larger than ``BATCH_LIMIT`` are rejected with a single error.
     Unparsable lines get a ``-32700`` error with a null id.
@@ -96,6 +131,10 @@ class FakeServer:
         self.condition = threading.Condition()
         self._held: List[tuple] = []
         self._connections: List[_Connection] = []
+        self.subscribes: List[Dict[str, Any]] = []
+        self.subscription_ids: set = set()
+        self.on_subscribe = self._default_subscribe
+        self.disconnects = 0
         self._stopping = False
         self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self._listener.bind(self.path)
@@ -117,6 +156,13 @@ class FakeServer:
         with self.condition:
             return self.condition.wait_for(lambda: predicate(self.messages), timeout)
 
+    def _default_subscribe(self, connection: _Connection, request_id: Any,
+                           params: Dict[str, Any], n: int) -> bool:
+        subscription_id = "s{}".format(n)
+        self.subscription_ids.add(subscription_id)
+        connection.send(_result(request_id, {"subscription": subscription_id, "seq": 0}))
+        return True
+
     def _accept_loop(self) -> None:
         while not self._stopping:
             try:
@@ -131,6 +177,14 @@ class FakeServer:
             threading.Thread(target=self._serve, args=(connection,), daemon=True).start()
 
     def _serve(self, connection: _Connection) -> None:
+        try:
+            self._serve_lines(connection)
+        finally:
+            with self.condition:
+                self.disconnects += 1
+                self.condition.notify_all()
+
+    def _serve_lines(self, connection: _Connection) -> None:
         buffer = b""
         while True:
             try:
@@ -169,6 +223,14 @@ class FakeServer:
             return True
         if message.get("method") == "drop":
             return False
+        if message.get("method") == "events.subscribe":
+            with self.condition:
+                self.subscribes.append(message)
+                n = len(self.subscribes)
+                self.condition.notify_all()
+            keep = self.on_subscribe(connection, message.get("id"),
+                                     message.get("params") or {}, n)
+            return keep is not False
         reply = self._answer(connection, message)
         if reply is not None:
             connection.send(reply)
@@ -212,6 +274,17 @@ class FakeServer:
             return _result(request_id, True)
         if method == "hang":
             return None
+        if method == "session.authenticate":
+            return _result(request_id, True)
+        if method == "events.unsubscribe":
+            subscription_id = (params or {}).get("subscription")
+            with self.condition:
+                known = subscription_id in self.subscription_ids
+                self.subscription_ids.discard(subscription_id)
+            if known:
+                return _result(request_id, True)
+            return _error(request_id, 40404, "no such subscription",
+                          {"reason": "SUBSCRIPTION_NOT_FOUND", "field": "subscription"})
         return _error(request_id, -32601, "method not found",
                       {"reason": "METHOD_NOT_FOUND"})
 
@@ -422,6 +495,357 @@ class OfflineNotificationTests(OfflineTestCase):
         self.assertEqual([item["params"]["n"] for item in received], [0, 1, 2])
         with self.assertRaises(ConnectionError):
             self.client.next_notification(timeout=1)
+
+
+def _event_params(subscription: str, seq: int) -> Dict[str, Any]:
+    """Params for the fake server's ``push`` method: one events.event."""
+    return {"params": _event(subscription, seq)["params"]}
+
+
+class OfflineSubscriptionTests(OfflineTestCase):
+
+    def test_route_is_installed_before_events_in_the_same_write(self) -> None:
+        # The reply and the first events arrive in one sendall, so the reader
+        # handles them back to back; none may be missed or misrouted.
+        def reply_and_events(connection: _Connection, request_id: Any,
+                             params: Dict[str, Any], n: int) -> bool:
+            sub = "s{}".format(n)
+            connection.send_all([
+                _result(request_id, {"subscription": sub, "seq": 100 * n}),
+                _event(sub, 100 * n + 1),
+                _event(sub, 100 * n + 2),
+                _event("unknown", 7),
+            ])
+            return True
+
+        self.server.on_subscribe = reply_and_events
+        for n in range(1, 31):
+            sub = self.client.subscribe(group_ids=["g1"], kinds=["memberInvited"], since=0)
+            self.assertIsInstance(sub, Subscription)
+            self.assertEqual(sub.id, "s{}".format(n))
+            self.assertEqual(sub.seq, 100 * n)
+            self.assertEqual(sub.last_seq, 0)
+            first = sub.next_event(timeout=5)
+            self.assertEqual(first, _event(sub.id, 100 * n + 1)["params"]["event"])
+            self.assertEqual(sub.next_event(timeout=5)["seq"], 100 * n + 2)
+            self.assertEqual(sub.last_seq, 100 * n + 2)
+            with self.assertRaises(queue.Empty):
+                sub.next_event(timeout=0.01)
+            # The event of a subscription the client does not know is general.
+            stray = self.client.next_notification(timeout=5)
+            self.assertEqual(stray["method"], "events.event")
+            self.assertEqual(stray["params"]["subscription"], "unknown")
+        self.assertTrue(self.client.notification_queue.empty())
+        self.assertEqual(self.server.subscribes[0]["params"],
+                         {"groupIDs": ["g1"], "kinds": ["memberInvited"], "since": 0})
+
+    def test_subscribe_params(self) -> None:
+        self.client.subscribe()
+        self.client.subscribe(all=True, since=5)
+        self.assertEqual(self.server.subscribes[0]["params"], {})
+        self.assertEqual(self.server.subscribes[1]["params"], {"since": 5, "all": True})
+        with self.assertRaises(TypeError):
+            self.client.subscribe(group_ids="g1")
+
+    def test_last_seq_starts_at_head_without_since(self) -> None:
+        def reply(connection: _Connection, request_id: Any,
+                  params: Dict[str, Any], n: int) -> bool:
+            connection.send(_result(request_id, {"subscription": "s1", "seq": 42}))
+            return True
+
+        self.server.on_subscribe = reply
+        sub = self.client.subscribe()
+        self.assertEqual((sub.seq, sub.last_seq), (42, 42))
+
+    def test_events_of_two_subscriptions_are_kept_apart(self) -> None:
+        first = self.client.subscribe()
+        second = self.client.subscribe()
+        for seq, sub in ((1, first), (2, second), (3, first)):
+            self.client.call("push", _event_params(sub.id, seq))
+        self.assertEqual([first.next_event(timeout=5)["seq"] for _ in range(2)], [1, 3])
+        self.assertEqual(second.next_event(timeout=5)["seq"], 2)
+        self.assertTrue(self.client.notification_queue.empty())
+
+    def test_subscribe_error_raises_guild_error(self) -> None:
+        def expired(connection: _Connection, request_id: Any,
+                    params: Dict[str, Any], n: int) -> bool:
+            connection.send(_error(request_id, 41001, "cursor expired",
+                                   {"reason": "CURSOR_EXPIRED", "oldestSeq": 50}))
+            return True
+
+        self.server.on_subscribe = expired
+        with self.assertRaises(GuildError) as caught:
+            self.client.subscribe(since=3)
+        self.assertEqual(caught.exception.code, guild_client.CURSOR_EXPIRED)
+        self.assertEqual(caught.exception.data["oldestSeq"], 50)
+
+    def test_ended_raises_subscription_ended(self) -> None:
+        def lagging(connection: _Connection, request_id: Any,
+                    params: Dict[str, Any], n: int) -> bool:
+            connection.send_all([_result(request_id, {"subscription": "s1", "seq": 5}),
+                                 _event("s1", 6), _event("s1", 7), _ended("s1", 7),
+                                 _event("s1", 8)])  # A stray late event.
+            return True
+
+        self.server.on_subscribe = lagging
+        sub = self.client.subscribe()
+        self.assertEqual([sub.next_event(timeout=5)["seq"] for _ in range(2)], [6, 7])
+        for _ in range(2):  # It keeps raising.
+            with self.assertRaises(SubscriptionEnded) as caught:
+                sub.next_event(timeout=5)
+            self.assertEqual(caught.exception.reason, "LAGGED")
+            self.assertEqual(caught.exception.last_seq, 7)
+            self.assertEqual(caught.exception.subscription, "s1")
+        self.assertFalse(sub.active)
+        with self.assertRaises(SubscriptionEnded):
+            list(sub)
+        sub.unsubscribe()  # Already over: no request.
+        self.assertEqual(self.client.call("ping"), "pong")
+        self.assertFalse(any(isinstance(m, dict) and m.get("method") == "events.unsubscribe"
+                             for m in self.server.messages))
+        # The late event of the ended subscription was dropped.
+        self.assertTrue(self.client.notification_queue.empty())
+
+    def test_connection_drop_raises_connection_error(self) -> None:
+        sub = self.client.subscribe()
+        self.client.call("push", _event_params(sub.id, 1))
+        waiting: "queue.Queue[BaseException]" = queue.Queue()
+        second = self.client.subscribe()
+
+        def wait() -> None:
+            try:
+                second.next_event(timeout=30)
+            except BaseException as exc:  # Reported to the test thread.
+                waiting.put(exc)
+
+        threading.Thread(target=wait, daemon=True).start()
+        with self.assertRaises(ConnectionError):
+            self.client.call("drop")
+        self.assertIsInstance(waiting.get(timeout=5), ConnectionError)
+        self.assertEqual(sub.next_event(timeout=5)["seq"], 1)
+        for _ in range(2):
+            with self.assertRaises(ConnectionError):
+                sub.next_event(timeout=5)
+        self.assertFalse(sub.active)
+        sub.unsubscribe()  # Nothing to do on a closed connection.
+        with self.assertRaises(ConnectionError):
+            self.client.subscribe()
+
+    def test_close_ends_subscriptions(self) -> None:
+        sub = self.client.subscribe()
+        self.client.close()
+        with self.assertRaises(ConnectionError):
+            sub.next_event(timeout=5)
+
+    def test_unsubscribe(self) -> None:
+        sub = self.client.subscribe()
+        self.client.call("push", _event_params(sub.id, 1))
+        self.client.call("push", _event_params(sub.id, 2))
+        sub.unsubscribe()
+        self.assertEqual(self.server.messages[-1]["method"], "events.unsubscribe")
+        self.assertEqual(self.server.messages[-1]["params"], {"subscription": "s1"})
+        self.assertFalse(sub.active)
+        # Events received before the reply are still there; then it stops.
+        self.assertEqual([event["seq"] for event in sub], [1, 2])
+        with self.assertRaises(SubscriptionEnded) as caught:
+            sub.next_event(timeout=5)
+        self.assertEqual(caught.exception.reason, guild_client.UNSUBSCRIBED)
+        self.assertEqual(caught.exception.last_seq, 2)
+        sub.unsubscribe()  # Twice is harmless.
+
+    def test_unsubscribe_unknown_raises(self) -> None:
+        with self.assertRaises(GuildError) as caught:
+            self.client.call("events.unsubscribe", {"subscription": "nope"})
+        self.assertEqual(caught.exception.code, guild_client.SUBSCRIPTION_NOT_FOUND)
+
+    def test_context_manager_unsubscribes(self) -> None:
+        with self.client.subscribe() as sub:
+            self.assertTrue(sub.active)
+        self.assertFalse(sub.active)
+        self.assertEqual(self.server.messages[-1]["method"], "events.unsubscribe")
+
+    def test_iteration(self) -> None:
+        sub = self.client.subscribe()
+        for seq in (1, 2, 3):
+            self.client.call("push", _event_params(sub.id, seq))
+        seen = []
+        for event in sub:
+            seen.append(event["seq"])
+            if len(seen) == 3:
+                break
+        self.assertEqual(seen, [1, 2, 3])
+
+
+class OfflineWatchEventsTests(OfflineTestCase):
+
+    def _script(self, *steps: Any) -> None:
+        """Answer the n-th events.subscribe with ``steps[n - 1]``."""
+        def handler(connection: _Connection, request_id: Any,
+                    params: Dict[str, Any], n: int) -> bool:
+            return steps[min(n, len(steps)) - 1](connection, request_id, params, n)
+
+        self.server.on_subscribe = handler
+
+    def test_resumes_after_drop_and_lagged_without_duplicates(self) -> None:
+        def first(connection: _Connection, request_id: Any, params: Dict, n: int) -> bool:
+            connection.send_all([_result(request_id, {"subscription": "s1", "seq": 10}),
+                                 _event("s1", 11), _event("s1", 12)])
+            time.sleep(0.1)  # Let the client read them, then drop it.
+            return False
+
+        def second(connection: _Connection, request_id: Any, params: Dict, n: int) -> bool:
+            # A replay that (wrongly) repeats 11 and 12 must be filtered.
+            connection.send_all([_result(request_id, {"subscription": "s1", "seq": 14}),
+                                 _event("s1", 11), _event("s1", 12), _event("s1", 13),
+                                 _event("s1", 14), _ended("s1", 14)])
+            return True
+
+        def third(connection: _Connection, request_id: Any, params: Dict, n: int) -> bool:
+            connection.send_all([_result(request_id, {"subscription": "s2", "seq": 15}),
+                                 _event("s2", 14), _event("s2", 15)])
+            return True
+
+        self._script(first, second, third)
+        events = watch_events(self.server.path, access_token="tok", kinds=["memberInvited"],
+                              max_backoff=0.2, timeout=5)
+        try:
+            seqs = [next(events)["seq"] for _ in range(5)]
+        finally:
+            events.close()
+        self.assertEqual(seqs, [11, 12, 13, 14, 15])
+        params = [m["params"] for m in self.server.subscribes]
+        self.assertEqual(params, [{"kinds": ["memberInvited"]},
+                                  {"kinds": ["memberInvited"], "since": 12},
+                                  {"kinds": ["memberInvited"], "since": 14}])
+        # Authenticated on both connections, before subscribing.
+        methods = [m.get("method") for m in self.server.messages if isinstance(m, dict)]
+        self.assertEqual(methods, ["session.authenticate", "events.subscribe",
+                                   "session.authenticate", "events.subscribe",
+                                   "events.subscribe"])
+        self.assertEqual(self.server.messages[0]["params"], {"accessToken": "tok"})
+        # Closing the generator closed its connection.
+        self.assertTrue(self.server.wait_for(lambda _: self.server.disconnects == 2))
+
+    def test_resumes_from_head_when_nothing_was_yielded(self) -> None:
+        def first(connection: _Connection, request_id: Any, params: Dict, n: int) -> bool:
+            connection.send(_result(request_id, {"subscription": "s1", "seq": 30}))
+            return False
+
+        def later(connection: _Connection, request_id: Any, params: Dict, n: int) -> bool:
+            connection.send_all([_result(request_id, {"subscription": "s1", "seq": 31}),
+                                 _event("s1", 31)])
+            return True
+
+        self._script(first, later)
+        events = watch_events(self.server.path, max_backoff=0.1, timeout=5)
+        try:
+            self.assertEqual(next(events)["seq"], 31)
+        finally:
+            events.close()
+        self.assertEqual([m["params"] for m in self.server.subscribes], [{}, {"since": 30}])
+
+    def test_since_is_respected(self) -> None:
+        def replay(connection: _Connection, request_id: Any, params: Dict, n: int) -> bool:
+            connection.send_all([_result(request_id, {"subscription": "s1", "seq": 9}),
+                                 _event("s1", 4), _event("s1", 5), _event("s1", 6)])
+            return True
+
+        self._script(replay)
+        events = watch_events(self.server.path, since=4, timeout=5)
+        try:
+            self.assertEqual([next(events)["seq"] for _ in range(2)], [5, 6])
+        finally:
+            events.close()
+        self.assertEqual(self.server.subscribes[0]["params"], {"since": 4})
+
+    def test_guild_error_stops_it(self) -> None:
+        def expired(connection: _Connection, request_id: Any, params: Dict, n: int) -> bool:
+            connection.send(_error(request_id, 41001, "cursor expired",
+                                   {"reason": "CURSOR_EXPIRED", "oldestSeq": 50}))
+            return True
+
+        self._script(expired)
+        with self.assertRaises(GuildError) as caught:
+            next(watch_events(self.server.path, since=1, timeout=5))
+        self.assertEqual(caught.exception.reason, "CURSOR_EXPIRED")
+
+    def test_shutting_down_is_retried(self) -> None:
+        def stopping(connection: _Connection, request_id: Any, params: Dict, n: int) -> bool:
+            connection.send(_error(request_id, -32003, "shutting down",
+                                   {"reason": "SHUTTING_DOWN"}))
+            return True
+
+        def ready(connection: _Connection, request_id: Any, params: Dict, n: int) -> bool:
+            connection.send_all([_result(request_id, {"subscription": "s1", "seq": 0}),
+                                 _event("s1", 1)])
+            return True
+
+        self._script(stopping, ready)
+        events = watch_events(self.server.path, max_backoff=0.1, timeout=5)
+        try:
+            self.assertEqual(next(events)["seq"], 1)
+        finally:
+            events.close()
+
+    def test_waits_for_the_daemon_to_appear(self) -> None:
+        path = os.path.join(self.server.directory, "later.sock")
+        events = watch_events(path, max_backoff=0.05, timeout=5)
+        outcome: "queue.Queue[Any]" = queue.Queue()
+
+        def consume() -> None:
+            try:
+                outcome.put(next(events))
+            except BaseException as exc:  # Reported to the test thread.
+                outcome.put(exc)
+
+        threading.Thread(target=consume, daemon=True).start()
+        time.sleep(0.3)  # Several failed connection attempts.
+        self.assertTrue(outcome.empty())
+
+        def reply(connection: _Connection, request_id: Any, params: Dict, n: int) -> bool:
+            connection.send_all([_result(request_id, {"subscription": "s1", "seq": 0}),
+                                 _event("s1", 1)])
+            return True
+
+        self.server.on_subscribe = reply
+        os.symlink(self.server.path, path)
+        result = outcome.get(timeout=5)
+        self.assertEqual(result["seq"], 1)
+        events.close()
+
+    def test_cli_watch_prints_json_lines(self) -> None:
+        def first(connection: _Connection, request_id: Any, params: Dict, n: int) -> bool:
+            connection.send_all([_result(request_id, {"subscription": "s1", "seq": 9}),
+                                 _event("s1", 4), _event("s1", 5, kind="groupCreated")])
+            time.sleep(0.1)
+            return False
+
+        def expired(connection: _Connection, request_id: Any, params: Dict, n: int) -> bool:
+            connection.send(_error(request_id, 41001, "cursor expired",
+                                   {"reason": "CURSOR_EXPIRED", "oldestSeq": 50}))
+            return True
+
+        self._script(first, expired)
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = guild_client.main(["--socket", self.server.path, "--watch",
+                                        "--since", "3", "--token", "tok",
+                                        "--kind", "groupCreated", "--kind", "memberInvited"])
+        self.assertEqual(status, 1)
+        lines = out.getvalue().splitlines()
+        self.assertEqual([json.loads(line)["seq"] for line in lines], [4, 5])
+        self.assertEqual(json.loads(lines[1])["kind"], "groupCreated")
+        self.assertIn("41001", err.getvalue())
+        self.assertEqual([m["params"] for m in self.server.subscribes],
+                         [{"kinds": ["groupCreated", "memberInvited"], "since": 3},
+                          {"kinds": ["groupCreated", "memberInvited"], "since": 5}])
+
+    def test_cli_watch_rejects_a_method(self) -> None:
+        with contextlib.redirect_stderr(io.StringIO()):
+            with self.assertRaises(SystemExit):
+                guild_client.main(["--watch", "system.ping"])
+            with self.assertRaises(SystemExit):
+                guild_client.main(["--since", "3", "system.ping"])
 
 
 class OfflineConnectionTests(OfflineTestCase):
