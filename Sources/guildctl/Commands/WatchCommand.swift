@@ -70,6 +70,10 @@ struct WatchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let interrupts = Interrupts.start()
+        defer { interrupts.stop() }
+        let signals = interrupts.signals
+
         // Fail fast when the daemon cannot be reached or refuses the token; once watching, disconnects are
         // survived by reconnecting.
         try await Runner.run(self.options) { _ in }
@@ -83,9 +87,6 @@ struct WatchCommand: AsyncParsableCommand {
             all: self.all
         )
         let count = self.count
-        let interrupts = Interrupts.start()
-        defer { interrupts.stop() }
-        let signals = interrupts.signals
 
         do {
             _ = try await withThrowingTaskGroup(of: Ending.self) { group in
