@@ -25,7 +25,10 @@ struct GuildDaemon: AsyncParsableCommand {
         version: GuildVersion.current
     )
 
-    @Option(help: "Socket path to bind when not socket-activated (default: $RUNTIME_DIRECTORY/guild.sock, $XDG_RUNTIME_DIR/guild/guild.sock, or /run/guild/guild.sock as root).")
+    @Option(
+        help:
+            "Socket path to bind when not socket-activated (default: $RUNTIME_DIRECTORY/guild.sock, $XDG_RUNTIME_DIR/guild/guild.sock, or /run/guild/guild.sock as root)."
+    )
     var socket: String?
 
     @Option(help: "Mode of the bound socket file, in octal.")

@@ -97,7 +97,13 @@ final class Child: @unchecked Sendable {
 }
 
 /// Runs a command to completion; returns its status and output.
-func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:], currentDirectory: String? = nil, timeout: Double = 120) async throws
+func run(
+    _ executable: String,
+    _ arguments: [String],
+    environment: [String: String] = [:],
+    currentDirectory: String? = nil,
+    timeout: Double = 120
+) async throws
     -> (status: Int32, stdout: String, stderr: String)
 {
     let child = try Child(executable, arguments, environment: environment, currentDirectory: currentDirectory)

@@ -4,7 +4,11 @@ import Testing
 /// guildctl against a real daemon: the seed's user flows, human and JSON output, exit codes.
 @Suite(.timeLimit(.minutes(3)))
 struct GuildctlTests {
-    func guildctl(_ arguments: [String], socket: String, environment: [String: String] = [:]) async throws
+    func guildctl(
+        _ arguments: [String],
+        socket: String,
+        environment: [String: String] = [:]
+    ) async throws
         -> (status: Int32, stdout: String, stderr: String)
     {
         try await run(Build.guildctl, arguments + ["--socket", socket], environment: environment)
@@ -37,7 +41,11 @@ struct GuildctlTests {
         #expect(whoami.status == 0, "\(whoami.stderr)")
         #expect((try self.json(whoami.stdout)["user"] as? [String: Any])?["userID"] as? String == userID)
 
-        let login = try await self.guildctl(["user", "login", "--username", "alice", "--json"], socket: scratch.socket, environment: ["GUILD_PASSWORD": "s3cret!"])
+        let login = try await self.guildctl(
+            ["user", "login", "--username", "alice", "--json"],
+            socket: scratch.socket,
+            environment: ["GUILD_PASSWORD": "s3cret!"]
+        )
         #expect(login.status == 0, "\(login.stderr)")
 
         let logout = try await self.guildctl(["session", "logout", "--token", token], socket: scratch.socket)

@@ -6,7 +6,11 @@ import Testing
 @Suite(.timeLimit(.minutes(3)))
 struct SeedExampleTests {
     /// Runs guildctl as the user of `token`; with no token it runs as this process's peer (root: admin).
-    func guildctl(_ arguments: [String], socket: String, token: String? = nil) async throws
+    func guildctl(
+        _ arguments: [String],
+        socket: String,
+        token: String? = nil
+    ) async throws
         -> (status: Int32, stdout: String, stderr: String)
     {
         // An empty GUILD_TOKEN counts as unset, so an inherited one never leaks into admin calls.
@@ -14,7 +18,12 @@ struct SeedExampleTests {
     }
 
     /// Runs guildctl with `--json`, expects success, and returns the parsed result object.
-    func call(_ arguments: [String], socket: String, token: String? = nil, sourceLocation: SourceLocation = #_sourceLocation)
+    func call(
+        _ arguments: [String],
+        socket: String,
+        token: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    )
         async throws -> [String: Any]
     {
         let result = try await self.guildctl(arguments + ["--json"], socket: socket, token: token)

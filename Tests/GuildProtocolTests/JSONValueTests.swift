@@ -26,7 +26,7 @@ struct JSONValueTests {
 
     @Test
     func numbersBeyondInt64BecomeDoubles() throws {
-        #expect(try RPCCoding.decode(JSONValue.self, from: Array("9223372036854775808".utf8)) == .double(9223372036854775808))
+        #expect(try RPCCoding.decode(JSONValue.self, from: Array("9223372036854775808".utf8)) == .double(9_223_372_036_854_775_808))
     }
 
     @Test(arguments: [

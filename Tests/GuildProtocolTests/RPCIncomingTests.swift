@@ -67,7 +67,8 @@ struct RPCIncomingTests {
 
     @Test
     func errorResponseCarriesCodeMessageReasonAndField() throws {
-        let text = #"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid params: missing","data":{"reason":"INVALID_PARAMS","field":"user.password","extra":[1]}}}"#
+        let text =
+            #"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid params: missing","data":{"reason":"INVALID_PARAMS","field":"user.password","extra":[1]}}}"#
         let response = try #require(try parseIncoming(text).first?.response)
         #expect(response.id == "3")
         let error = try #require(response.result.error)

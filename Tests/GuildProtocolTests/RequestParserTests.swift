@@ -317,10 +317,12 @@ struct RequestParserTests {
 
     @Test
     func nestingDeeperThanTheLimitIsAParseErrorWithReason() {
-        let deep = #"{"jsonrpc":"2.0","method":"m","params":"# + String(repeating: "[", count: 200)
+        let deep =
+            #"{"jsonrpc":"2.0","method":"m","params":"# + String(repeating: "[", count: 200)
             + String(repeating: "]", count: 200) + "}"
         #expect(parse(deep).shape == .failure(code: -32700, reason: "NESTING_TOO_DEEP"))
-        let shallow = #"{"jsonrpc":"2.0","method":"m","params":"# + String(repeating: "[", count: 127)
+        let shallow =
+            #"{"jsonrpc":"2.0","method":"m","params":"# + String(repeating: "[", count: 127)
             + String(repeating: "]", count: 127) + "}"
         guard case .single(.request(let request)) = parse(shallow) else {
             Issue.record("127 levels of params (128 with the envelope) should be accepted")

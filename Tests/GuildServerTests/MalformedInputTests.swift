@@ -9,10 +9,16 @@ struct MalformedInputTests {
         ("not JSON", Array("hello".utf8), -32700, "PARSE_ERROR"),
         ("truncated object", Array(#"{"jsonrpc":"2.0","id":1,"method":"#.utf8), -32700, "PARSE_ERROR"),
         ("spec: invalid JSON", Array(#"{"jsonrpc": "2.0", "method": "foobar, "params": "bar", "baz]"#.utf8), -32700, "PARSE_ERROR"),
-        ("invalid UTF-8 in a string", Array(#"{"jsonrpc":"2.0","id":1,"method":"sys"#.utf8) + [0xFF, 0xFE] + Array(#""}"#.utf8), -32700, "PARSE_ERROR"),
+        (
+            "invalid UTF-8 in a string", Array(#"{"jsonrpc":"2.0","id":1,"method":"sys"#.utf8) + [0xFF, 0xFE] + Array(#""}"#.utf8), -32700,
+            "PARSE_ERROR"
+        ),
         ("overlong UTF-8", Array(#"{"jsonrpc":"2.0","id":1,"method":""#.utf8) + [0xC0, 0xAF] + Array(#""}"#.utf8), -32700, "PARSE_ERROR"),
         ("NUL byte", Array(#"{"jsonrpc":"2.0","id":1,"#.utf8) + [0x00] + Array(#""method":"system.ping"}"#.utf8), -32700, "PARSE_ERROR"),
-        ("raw control character in a string", Array(#"{"jsonrpc":"2.0","id":1,"method":"a"#.utf8) + [0x01] + Array(#""}"#.utf8), -32700, "PARSE_ERROR"),
+        (
+            "raw control character in a string", Array(#"{"jsonrpc":"2.0","id":1,"method":"a"#.utf8) + [0x01] + Array(#""}"#.utf8), -32700,
+            "PARSE_ERROR"
+        ),
         ("trailing garbage", Array(#"{"jsonrpc":"2.0","id":1,"method":"system.ping"} x"#.utf8), -32700, "PARSE_ERROR"),
         ("empty line", [], -32700, "PARSE_ERROR"),
         ("deep nesting", Array(repeating: UInt8(ascii: "["), count: 100_000), -32700, "NESTING_TOO_DEEP"),
@@ -22,9 +28,15 @@ struct MalformedInputTests {
         ("a number", Array("42".utf8), -32600, "INVALID_REQUEST"),
         ("empty batch", Array("[]".utf8), -32600, "EMPTY_BATCH"),
         ("unknown method", Array(#"{"jsonrpc":"2.0","id":1,"method":"no.such"}"#.utf8), -32601, "METHOD_NOT_FOUND"),
-        ("wrong param type", Array(#"{"jsonrpc":"2.0","id":1,"method":"user.register","params":{"username":5,"password":"pw"}}"#.utf8), -32602, "INVALID_PARAMS"),
+        (
+            "wrong param type", Array(#"{"jsonrpc":"2.0","id":1,"method":"user.register","params":{"username":5,"password":"pw"}}"#.utf8), -32602,
+            "INVALID_PARAMS"
+        ),
         ("missing param", Array(#"{"jsonrpc":"2.0","id":1,"method":"user.login","params":{"username":"x"}}"#.utf8), -32602, "INVALID_PARAMS"),
-        ("positional params to a by-name method", Array(#"{"jsonrpc":"2.0","id":1,"method":"user.login","params":["x","y"]}"#.utf8), -32602, "INVALID_PARAMS"),
+        (
+            "positional params to a by-name method", Array(#"{"jsonrpc":"2.0","id":1,"method":"user.login","params":["x","y"]}"#.utf8), -32602,
+            "INVALID_PARAMS"
+        ),
     ]
 
     @Test func eachMalformedLineGetsItsErrorAndTheConnectionGoesOn() async throws {

@@ -40,7 +40,11 @@ struct GroupServiceTests {
         let alice = try await world.user("alice")
         let bob = try await world.user("bob")
         let (group, notFound) = try await world.groups.create(
-            caller: alice, name: "Sales Div.", groupID: "sales-div", type: .basic, memberIDs: [bob.session!.user.id, "nope"]
+            caller: alice,
+            name: "Sales Div.",
+            groupID: "sales-div",
+            type: .basic,
+            memberIDs: [bob.session!.user.id, "nope"]
         )
         #expect(notFound == ["nope"])
         #expect(group.ownerID == alice.session!.user.id)
@@ -73,9 +77,11 @@ struct GroupServiceTests {
         _ = try await world.groups.create(caller: alice, name: "G", groupID: "g", type: .basic, memberIDs: [bobID])
 
         // Re-adding a member succeeds (Kii: 204), and only the owner or an admin may add.
-        #expect(try await world.groups.addMembers(caller: alice, groupID: "g", userIDs: [bobID, "ghost"]) == [
-            MemberOutcome(userID: bobID, result: .succ), MemberOutcome(userID: "ghost", result: .fail, reason: "USER_NOT_FOUND"),
-        ])
+        #expect(
+            try await world.groups.addMembers(caller: alice, groupID: "g", userIDs: [bobID, "ghost"]) == [
+                MemberOutcome(userID: bobID, result: .succ), MemberOutcome(userID: "ghost", result: .fail, reason: "USER_NOT_FOUND"),
+            ]
+        )
         await #expect(throws: GuildError(.permissionDenied, "")) {
             try await world.groups.addMembers(caller: bob, groupID: "g", userIDs: [carolID])
         }
@@ -86,7 +92,9 @@ struct GroupServiceTests {
         #expect(try await world.groups.removeMembers(caller: alice, groupID: "g", userIDs: ["ghost"]).first?.reason == "NOT_A_MEMBER")
         #expect(try await world.groups.removeMembers(caller: bob, groupID: "g", userIDs: [bobID]).first?.result == .succ)
         // The owner cannot leave without handing over.
-        #expect(try await world.groups.removeMembers(caller: alice, groupID: "g", userIDs: [alice.session!.user.id]).first?.reason == "OWNER_CANNOT_LEAVE")
+        #expect(
+            try await world.groups.removeMembers(caller: alice, groupID: "g", userIDs: [alice.session!.user.id]).first?.reason == "OWNER_CANNOT_LEAVE"
+        )
 
         // Non-members may read the group and its members.
         _ = try await world.groups.get(caller: bob, groupID: "g")
@@ -134,7 +142,9 @@ struct GroupServiceTests {
         await #expect(throws: GuildError(.permissionDenied, "")) {
             try await world.groups.changeOwner(caller: bob, groupID: "shared", userID: bob.session!.user.id)
         }
-        #expect(try await world.groups.changeOwner(caller: world.admin, groupID: "shared", userID: bob.session!.user.id).ownerID == bob.session!.user.id)
+        #expect(
+            try await world.groups.changeOwner(caller: world.admin, groupID: "shared", userID: bob.session!.user.id).ownerID == bob.session!.user.id
+        )
         let kinds = world.events.all.suffix(4).map(\.event.kind)
         #expect(kinds.contains(.memberLeave))
         #expect(try await world.temp.store.checkInvariants() == [])
@@ -169,7 +179,13 @@ struct GroupServiceTests {
         for index in 0..<12 { callers.append(try await world.user("user\(index)")) }
         let ids = callers.map { $0.session!.user.id }
         for index in 0..<4 {
-            _ = try await world.groups.create(caller: callers[index], name: "G\(index)", groupID: "g\(index)", type: .basic, memberIDs: Array(ids.prefix(6)))
+            _ = try await world.groups.create(
+                caller: callers[index],
+                name: "G\(index)",
+                groupID: "g\(index)",
+                type: .basic,
+                memberIDs: Array(ids.prefix(6))
+            )
         }
         let snapshot = callers
         await withTaskGroup(of: Void.self) { group in

@@ -129,9 +129,18 @@ struct UserServiceTests {
         let temp = try TemporaryStore()
         defer { temp.remove() }
         let users = try await makeService(temp.store)
-        let (alice, aliceSession) = try await users.register(identity: .init(username: "gina"), password: "pass", displayName: nil, fields: ["a": 1, "b": 2])
+        let (alice, aliceSession) = try await users.register(
+            identity: .init(username: "gina"),
+            password: "pass",
+            displayName: nil,
+            fields: ["a": 1, "b": 2]
+        )
         let (bob, bobSession) = try await users.register(identity: .init(username: "hank"), password: "pass", displayName: nil, fields: nil)
-        let updated = try await users.update(caller: caller(aliceSession, alice), userID: nil, patch: .init(displayName: "Gina", fields: ["a": 10, "b": nil, "c": "x"]))
+        let updated = try await users.update(
+            caller: caller(aliceSession, alice),
+            userID: nil,
+            patch: .init(displayName: "Gina", fields: ["a": 10, "b": nil, "c": "x"])
+        )
         #expect(updated.displayName == "Gina")
         #expect(updated.fields == ["a": 10, "c": "x"])
         await #expect(throws: GuildError(.permissionDenied, "")) {

@@ -89,7 +89,12 @@ public struct GuildError: Error, Sendable, Hashable, CustomStringConvertible {
 
 extension GuildError {
     /// A value failed a domain rule.
-    public static func invalidInput(_ message: String, field: String, file: String = #fileID, line: Int = #line)
+    public static func invalidInput(
+        _ message: String,
+        field: String,
+        file: String = #fileID,
+        line: Int = #line
+    )
         -> GuildError
     {
         GuildError(.invalidInput, message, field: field, file: file, line: line)

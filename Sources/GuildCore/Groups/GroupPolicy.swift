@@ -48,7 +48,21 @@ public struct GroupPolicy: Sendable, Hashable {
     /// The policy of each type.
     public static let table: [GroupType: GroupPolicy] = [
         //            roles                        add           addExisting kick             adminsKickOnlyMembers leave  ownerLeave edit          dismiss          changeOwner       mustBeMember limit  events
-        .basic: .init([.owner, .member], .ownerOrAppAdmin, .succ, .ownerOrAppAdmin, false, true, false, .ownerOrAppAdmin, .ownerOrAppAdmin, .ownerOrAppAdmin, false, nil, true),
+        .basic: .init(
+            [.owner, .member],
+            .ownerOrAppAdmin,
+            .succ,
+            .ownerOrAppAdmin,
+            false,
+            true,
+            false,
+            .ownerOrAppAdmin,
+            .ownerOrAppAdmin,
+            .ownerOrAppAdmin,
+            false,
+            nil,
+            true
+        )
     ]
 
     /// The policy of a type.

@@ -28,7 +28,12 @@ public struct GroupService: Sendable {
     }
 
     /// A page of members in join order.
-    public func members(caller: Caller, groupID: String, cursor: Int64, limit: Int) async throws
+    public func members(
+        caller: Caller,
+        groupID: String,
+        cursor: Int64,
+        limit: Int
+    ) async throws
         -> (members: [Membership], next: Int64)
     {
         try Self.requireReader(caller)
@@ -359,7 +364,11 @@ public struct GroupService: Sendable {
 
     // MARK: - Helpers
 
-    private func load(_ tx: any GroupTransaction, _ caller: Caller, _ groupID: String) throws
+    private func load(
+        _ tx: any GroupTransaction,
+        _ caller: Caller,
+        _ groupID: String
+    ) throws
         -> (Group, Membership?, GroupPolicy, Actors)
     {
         try Self.requireReader(caller)

@@ -50,7 +50,14 @@ public struct PasswordHasher: Sendable {
         return difference == 0 && key.count == expected.count
     }
 
-    private static func derive(_ password: String, salt: [UInt8], logN: Int, r: Int, p: Int, count: Int = 32) throws
+    private static func derive(
+        _ password: String,
+        salt: [UInt8],
+        logN: Int,
+        r: Int,
+        p: Int,
+        count: Int = 32
+    ) throws
         -> [UInt8]
     {
         let key = try KDF.Scrypt.deriveKey(

@@ -24,7 +24,11 @@ public protocol UserRepository: Sendable {
     /// A user by id.
     func user(id: String) async throws -> User?
     /// Reads, changes and writes a user in one transaction; `change` may throw to abort.
-    func updateUser(id: String, now: Int64, _ change: @escaping @Sendable (inout User) throws -> Void) async throws
+    func updateUser(
+        id: String,
+        now: Int64,
+        _ change: @escaping @Sendable (inout User) throws -> Void
+    ) async throws
         -> User
     /// Deletes a user and everything that belongs to them: tokens, and memberships (groups they owned
     /// become ownerless; see ``GroupService/removeDeletedUser(_:in:now:)``). Returns whether the user existed.

@@ -81,7 +81,10 @@ public enum UserRules {
     }
 
     /// Merges a patch of fields into existing ones (`.null` removes a field) and checks the result.
-    public static func merge(_ patch: [String: JSONValue], into fields: [String: JSONValue]) throws(GuildError)
+    public static func merge(
+        _ patch: [String: JSONValue],
+        into fields: [String: JSONValue]
+    ) throws(GuildError)
         -> [String: JSONValue]
     {
         var merged = fields

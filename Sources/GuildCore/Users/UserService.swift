@@ -146,7 +146,11 @@ public struct UserService: Sendable {
     }
 
     /// Changes the caller's password, revoking every token they hold, and opens a new session.
-    public func changePassword(caller: Caller, oldPassword: String, newPassword: String) async throws
+    public func changePassword(
+        caller: Caller,
+        oldPassword: String,
+        newPassword: String
+    ) async throws
         -> (User, IssuedSession)
     {
         let userID = try caller.requireUserID()

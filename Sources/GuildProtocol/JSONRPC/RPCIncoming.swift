@@ -8,7 +8,10 @@ public enum RPCIncoming: Sendable {
     /// Reads one line from the daemon: a single message or a batch reply.
     ///
     /// - Throws: `RPCError` with `parseError` when the line is not acceptable JSON-RPC.
-    public static func parse(_ bytes: UnsafeRawBufferPointer, scanner: JSONScanner = JSONScanner(maximumDepth: 512))
+    public static func parse(
+        _ bytes: UnsafeRawBufferPointer,
+        scanner: JSONScanner = JSONScanner(maximumDepth: 512)
+    )
         throws(RPCError) -> [RPCIncoming]
     {
         let top: JSONScanner.Value
@@ -32,7 +35,11 @@ public enum RPCIncoming: Sendable {
         }
     }
 
-    private static func message(_ value: JSONScanner.Value, in bytes: UnsafeRawBufferPointer, scanner: JSONScanner)
+    private static func message(
+        _ value: JSONScanner.Value,
+        in bytes: UnsafeRawBufferPointer,
+        scanner: JSONScanner
+    )
         throws(RPCError) -> RPCIncoming
     {
         var id: JSONScanner.Value?

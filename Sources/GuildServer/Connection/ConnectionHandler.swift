@@ -141,11 +141,13 @@ final class ConnectionHandler: ChannelDuplexHandler {
             case .invalid(let id, let error):
                 replies.append(Dispatcher.reply(id, .failure(error)))
             case .request(let request):
-                guard case .reply(let reply) = self.dispatcher.runInline(
-                    request,
-                    peer: self.state.peer,
-                    isAdmin: self.state.isAdmin
-                ) else {
+                guard
+                    case .reply(let reply) = self.dispatcher.runInline(
+                        request,
+                        peer: self.state.peer,
+                        isAdmin: self.state.isAdmin
+                    )
+                else {
                     // At least one entry needs a task: the whole batch runs there, to reply with one array.
                     if self.state.inFlight >= self.maximumInFlight || self.state.draining {
                         let refusals = entries.map { entry -> [UInt8]? in

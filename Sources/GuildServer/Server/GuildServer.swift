@@ -79,6 +79,10 @@ public final class GuildServer: Service, Sendable {
         if case .path(let path, _) = self.configuration.listen {
             unlink(path)
         }
+        // Stopped accepting on its own (idle exit): a service returns only when its group stops it.
+        if !Task.isShuttingDownGracefully {
+            try? await gracefulShutdown()
+        }
         self.logger.info("stopped")
     }
 

@@ -73,7 +73,12 @@ extension SQLiteStore: UserRepository {
         }
     }
 
-    public func setIdentity(userID: String, identity: LoginIdentity, passwordHash: String, now: Int64) async throws
+    public func setIdentity(
+        userID: String,
+        identity: LoginIdentity,
+        passwordHash: String,
+        now: Int64
+    ) async throws
         -> User
     {
         try await self.write { db in
@@ -128,7 +133,11 @@ extension SQLiteStore: UserRepository {
         }
     }
 
-    public func updateUser(id: String, now: Int64, _ change: @escaping @Sendable (inout User) throws -> Void)
+    public func updateUser(
+        id: String,
+        now: Int64,
+        _ change: @escaping @Sendable (inout User) throws -> Void
+    )
         async throws -> User
     {
         try await self.write { db in
