@@ -144,11 +144,6 @@ final class BenchContext: Sendable {
         await self.shared.idleMemory
     }
 
-    /// Whether the shared daemon has been started.
-    func sharedDaemonStarted() async -> Bool {
-        await self.shared.started
-    }
-
     func stopSharedDaemon() async {
         await self.shared.stop()
     }
@@ -158,8 +153,6 @@ final class BenchContext: Sendable {
 actor SharedDaemon {
     private var daemon: Daemon?
     private(set) var idleMemory: MemoryStatus?
-
-    var started: Bool { self.daemon != nil }
 
     private var startError: (any Error)?
 

@@ -1,5 +1,7 @@
 import Foundation
+import Dispatch
 import Glibc
+import Synchronization
 
 /// Blocking Unix-domain stream sockets over plain POSIX calls: the echo baseline, readiness probes and
 /// the cold-start client. Every descriptor is close-on-exec so daemons started later don't inherit it.
@@ -157,5 +159,50 @@ func onThread<T: Sendable>(_ name: String, _ body: @escaping @Sendable () throws
         }
         thread.name = name
         thread.start()
+    }
+}
+
+/// A dedicated thread that runs blocking jobs one after another, so that a series measured in several
+/// chunks keeps running on the same thread (a fresh thread per chunk lands wherever the scheduler puts it).
+final class BlockingWorker: Sendable {
+    private enum Job: Sendable {
+        case run(@Sendable () -> Void)
+        case stop
+    }
+
+    private let jobs = Mutex<[Job]>([])
+    private let available = DispatchSemaphore(value: 0)
+
+    init(name: String) {
+        // The thread holds the worker until it gets `.stop`.
+        let thread = Thread { [self] in
+            while true {
+                self.available.wait()
+                let job = self.jobs.withLock { $0.removeFirst() }
+                switch job {
+                case .run(let body): body()
+                case .stop: return
+                }
+            }
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Runs `body` on the worker's thread and returns its result.
+    func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            self.enqueue(.run { continuation.resume(with: Result { try body() }) })
+        }
+    }
+
+    /// Ends the thread after the jobs already queued.
+    func stop() {
+        self.enqueue(.stop)
+    }
+
+    private func enqueue(_ job: Job) {
+        self.jobs.withLock { $0.append(job) }
+        self.available.signal()
     }
 }

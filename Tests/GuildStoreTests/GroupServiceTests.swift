@@ -230,9 +230,9 @@ struct GroupServiceTests {
         let alice = try await world.user("alice")
         _ = try await world.groups.create(caller: alice, name: "G", groupID: "g", type: .basic, memberIDs: [])
         for index in 0..<20 { _ = try await world.groups.rename(caller: alice, groupID: "g", name: "n\(index)") }
-        #expect(try world.temp.store.eventSnapshot(userID: nil).oldest == 1)
+        #expect(try await world.temp.store.eventSnapshot(userID: nil).oldest == 1)
         #expect(try await world.temp.store.pruneEvents(keepCount: 5, maxAgeMilliseconds: .max / 2, now: 0) == 16)
-        let snapshot = try world.temp.store.eventSnapshot(userID: alice.session!.user.id)
+        let snapshot = try await world.temp.store.eventSnapshot(userID: alice.session!.user.id)
         #expect(snapshot.head == 21)
         #expect(snapshot.oldest == 17)
         #expect(snapshot.groups == ["g"])

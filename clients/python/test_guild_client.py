@@ -686,6 +686,36 @@ class OfflineWatchEventsTests(OfflineTestCase):
 
         self.server.on_subscribe = handler
 
+    def _watch(self, *args: Any, **kwargs: Any) -> Any:
+        """Start watch_events(); it is closed when the test ends."""
+        events = watch_events(*args, **kwargs)
+
+        def close() -> None:
+            with contextlib.suppress(ValueError):  # Still running: a failed test.
+                events.close()
+
+        self.addCleanup(close)
+        return events
+
+    def _take(self, events: Any, count: int, timeout: float = 10.0) -> List[Any]:
+        """The next ``count`` events; fails (rather than hangs) after ``timeout``."""
+        outcome: "queue.Queue[Any]" = queue.Queue()
+
+        def consume() -> None:
+            try:
+                outcome.put([next(events) for _ in range(count)])
+            except BaseException as exc:  # Reported to the test thread.
+                outcome.put(exc)
+
+        threading.Thread(target=consume, daemon=True).start()
+        try:
+            result = outcome.get(timeout=timeout)
+        except queue.Empty:
+            self.fail("watch_events gave fewer than {} events in {} s".format(count, timeout))
+        if isinstance(result, BaseException):
+            raise result
+        return result
+
     def test_resumes_after_drop_and_lagged_without_duplicates(self) -> None:
         def first(connection: _Connection, request_id: Any, params: Dict, n: int) -> bool:
             connection.send_all([_result(request_id, {"subscription": "s1", "seq": 10}),
@@ -706,12 +736,10 @@ class OfflineWatchEventsTests(OfflineTestCase):
             return True
 
         self._script(first, second, third)
-        events = watch_events(self.server.path, access_token="tok", kinds=["memberInvited"],
-                              max_backoff=0.2, timeout=5)
-        try:
-            seqs = [next(events)["seq"] for _ in range(5)]
-        finally:
-            events.close()
+        events = self._watch(self.server.path, access_token="tok", kinds=["memberInvited"],
+                             max_backoff=0.2, timeout=5)
+        seqs = [event["seq"] for event in self._take(events, 5)]
+        events.close()
         self.assertEqual(seqs, [11, 12, 13, 14, 15])
         params = [m["params"] for m in self.server.subscribes]
         self.assertEqual(params, [{"kinds": ["memberInvited"]},
@@ -737,11 +765,8 @@ class OfflineWatchEventsTests(OfflineTestCase):
             return True
 
         self._script(first, later)
-        events = watch_events(self.server.path, max_backoff=0.1, timeout=5)
-        try:
-            self.assertEqual(next(events)["seq"], 31)
-        finally:
-            events.close()
+        events = self._watch(self.server.path, max_backoff=0.1, timeout=5)
+        self.assertEqual(self._take(events, 1)[0]["seq"], 31)
         self.assertEqual([m["params"] for m in self.server.subscribes], [{}, {"since": 30}])
 
     def test_since_is_respected(self) -> None:
@@ -751,11 +776,8 @@ class OfflineWatchEventsTests(OfflineTestCase):
             return True
 
         self._script(replay)
-        events = watch_events(self.server.path, since=4, timeout=5)
-        try:
-            self.assertEqual([next(events)["seq"] for _ in range(2)], [5, 6])
-        finally:
-            events.close()
+        events = self._watch(self.server.path, since=4, timeout=5)
+        self.assertEqual([event["seq"] for event in self._take(events, 2)], [5, 6])
         self.assertEqual(self.server.subscribes[0]["params"], {"since": 4})
 
     def test_guild_error_stops_it(self) -> None:
@@ -766,7 +788,7 @@ class OfflineWatchEventsTests(OfflineTestCase):
 
         self._script(expired)
         with self.assertRaises(GuildError) as caught:
-            next(watch_events(self.server.path, since=1, timeout=5))
+            self._take(self._watch(self.server.path, since=1, timeout=5), 1)
         self.assertEqual(caught.exception.reason, "CURSOR_EXPIRED")
 
     def test_shutting_down_is_retried(self) -> None:
@@ -781,26 +803,11 @@ class OfflineWatchEventsTests(OfflineTestCase):
             return True
 
         self._script(stopping, ready)
-        events = watch_events(self.server.path, max_backoff=0.1, timeout=5)
-        try:
-            self.assertEqual(next(events)["seq"], 1)
-        finally:
-            events.close()
+        events = self._watch(self.server.path, max_backoff=0.1, timeout=5)
+        self.assertEqual(self._take(events, 1)[0]["seq"], 1)
 
     def test_waits_for_the_daemon_to_appear(self) -> None:
         path = os.path.join(self.server.directory, "later.sock")
-        events = watch_events(path, max_backoff=0.05, timeout=5)
-        outcome: "queue.Queue[Any]" = queue.Queue()
-
-        def consume() -> None:
-            try:
-                outcome.put(next(events))
-            except BaseException as exc:  # Reported to the test thread.
-                outcome.put(exc)
-
-        threading.Thread(target=consume, daemon=True).start()
-        time.sleep(0.3)  # Several failed connection attempts.
-        self.assertTrue(outcome.empty())
 
         def reply(connection: _Connection, request_id: Any, params: Dict, n: int) -> bool:
             connection.send_all([_result(request_id, {"subscription": "s1", "seq": 0}),
@@ -808,10 +815,14 @@ class OfflineWatchEventsTests(OfflineTestCase):
             return True
 
         self.server.on_subscribe = reply
-        os.symlink(self.server.path, path)
-        result = outcome.get(timeout=5)
-        self.assertEqual(result["seq"], 1)
-        events.close()
+        # The socket appears only after several failed connection attempts.
+        timer = threading.Timer(0.3, os.symlink, args=(self.server.path, path))
+        timer.start()
+        self.addCleanup(timer.cancel)
+        started = time.monotonic()
+        events = self._watch(path, max_backoff=0.05, timeout=5)
+        self.assertEqual(self._take(events, 1)[0]["seq"], 1)
+        self.assertGreaterEqual(time.monotonic() - started, 0.25)
 
     def test_cli_watch_prints_json_lines(self) -> None:
         def first(connection: _Connection, request_id: Any, params: Dict, n: int) -> bool:
@@ -827,10 +838,13 @@ class OfflineWatchEventsTests(OfflineTestCase):
 
         self._script(first, expired)
         out, err = io.StringIO(), io.StringIO()
+        argv = ["--socket", self.server.path, "--watch", "--since", "3", "--token", "tok",
+                "--kind", "groupCreated", "--kind", "memberInvited"]
+        outcome: "queue.Queue[Any]" = queue.Queue()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            status = guild_client.main(["--socket", self.server.path, "--watch",
-                                        "--since", "3", "--token", "tok",
-                                        "--kind", "groupCreated", "--kind", "memberInvited"])
+            threading.Thread(target=lambda: outcome.put(guild_client.main(argv)),
+                             daemon=True).start()
+            status = outcome.get(timeout=10)
         self.assertEqual(status, 1)
         lines = out.getvalue().splitlines()
         self.assertEqual([json.loads(line)["seq"] for line in lines], [4, 5])
@@ -1045,6 +1059,163 @@ class LiveDaemonTests(unittest.TestCase):
         self.assertIsNone(orphan["id"])
         self.assertEqual(orphan["error"]["code"], -32700)
         self.assertEqual(self.client.call("system.ping"), "pong")
+
+
+@unittest.skipUnless(LIVE_SOCKET, "set GUILD_SOCKET to run tests against a live guildd")
+class LiveEventTests(unittest.TestCase):
+    """Event subscriptions against a running guildd."""
+
+    def connect(self) -> GuildClient:
+        client = GuildClient(LIVE_SOCKET, timeout=10.0)
+        self.addCleanup(client.close)
+        return client
+
+    def pseudo_user(self, name: str) -> "tuple[GuildClient, str, str]":
+        """A connection bound to a new pseudo user: (client, userID, token)."""
+        client = self.connect()
+        registered = client.call("user.registerPseudo", {"displayName": name})
+        token = registered["accessToken"]
+
+        def delete() -> None:
+            with contextlib.suppress(GuildError, OSError, TimeoutError):
+                with GuildClient(LIVE_SOCKET, timeout=10.0) as other:
+                    other.call("session.authenticate", {"accessToken": token})
+                    other.call("user.delete")
+        self.addCleanup(delete)
+        return client, registered["user"]["userID"], token
+
+    def wait_for_event(self, sub: Subscription, kind: str, group_id: str,
+                       timeout: float = 10.0) -> Dict[str, Any]:
+        """The first event of ``kind`` for ``group_id`` (others are skipped)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                self.fail("no {} event for group {}".format(kind, group_id))
+            try:
+                event = sub.next_event(timeout=remaining)
+            except queue.Empty:
+                continue
+            if event["kind"] == kind and event["groupID"] == group_id:
+                return event
+
+    def create_group(self, owner: GuildClient, members: List[str]) -> str:
+        created = owner.call("group.create", {"name": "py-" + uuid.uuid4().hex[:8],
+                                               "members": members})
+        self.assertEqual(created["notFoundUsers"], [])
+        group_id = created["group"]["groupID"]
+
+        def delete() -> None:
+            with contextlib.suppress(GuildError, OSError, TimeoutError):
+                owner.call("group.delete", {"groupID": group_id})
+        self.addCleanup(delete)
+        return group_id
+
+    def test_members_see_events_and_others_do_not(self) -> None:
+        alice, alice_id, _ = self.pseudo_user("Alice")
+        bob, bob_id, _ = self.pseudo_user("Bob")
+        carol, _, _ = self.pseudo_user("Carol")
+
+        sub_a = alice.subscribe()
+        self.assertIsInstance(sub_a.seq, int)
+        sub_c = carol.subscribe()
+        group_id = self.create_group(alice, [bob_id])
+
+        created = self.wait_for_event(sub_a, "groupCreated", group_id)
+        self.assertGreater(created["seq"], sub_a.seq)
+        self.assertEqual(created["actor"], alice_id)
+        self.assertIsInstance(created["time"], int)
+
+        # Bob was a member when the group was created: a replay shows it.
+        sub_b = bob.subscribe(since=0)
+        self.assertEqual(self.wait_for_event(sub_b, "groupCreated", group_id), created)
+
+        new_name = "renamed-" + uuid.uuid4().hex[:8]
+        alice.call("group.rename", {"groupID": group_id, "name": new_name})
+        changed = self.wait_for_event(sub_b, "groupInfoChanged", group_id)
+        self.assertGreater(changed["seq"], created["seq"])
+        self.assertEqual(changed["changes"]["name"], new_name)
+        self.assertEqual(self.wait_for_event(sub_a, "groupInfoChanged", group_id), changed)
+
+        # Carol is no member: nothing of this group reached her.
+        time.sleep(0.3)
+        while True:
+            try:
+                event = sub_c.next_event(timeout=0.2)
+            except queue.Empty:
+                break
+            self.assertNotEqual(event["groupID"], group_id)
+
+        # Subscription events never go to the general notification queue.
+        for client in (alice, bob, carol):
+            self.assertTrue(client.notification_queue.empty())
+
+    def test_resubscribe_replays_and_filters(self) -> None:
+        alice, _, _ = self.pseudo_user("Alice")
+        _, bob_id, _ = self.pseudo_user("Bob")
+        sub = alice.subscribe()
+        group_id = self.create_group(alice, [bob_id])
+        created = self.wait_for_event(sub, "groupCreated", group_id)
+
+        replay = alice.subscribe(since=created["seq"] - 1)
+        self.assertNotEqual(replay.id, sub.id)
+        self.assertEqual(replay.next_event(timeout=10), created)
+        self.assertEqual(replay.last_seq, created["seq"])
+
+        only = alice.subscribe(group_ids=[group_id], kinds=["groupInfoChanged"],
+                               since=created["seq"] - 1)
+        alice.call("group.rename", {"groupID": group_id, "name": "other name"})
+        changed = only.next_event(timeout=10)
+        self.assertEqual((changed["kind"], changed["groupID"]), ("groupInfoChanged", group_id))
+
+    def test_unsubscribe(self) -> None:
+        alice, _, _ = self.pseudo_user("Alice")
+        sub = alice.subscribe()
+        sub.unsubscribe()
+        self.assertFalse(sub.active)
+        with self.assertRaises(SubscriptionEnded):
+            sub.next_event(timeout=1)
+        for subscription_id in (sub.id, "no-such-subscription"):
+            with self.assertRaises(GuildError) as caught:
+                alice.call("events.unsubscribe", {"subscription": subscription_id})
+            self.assertEqual(caught.exception.code, 40404)
+            self.assertEqual(caught.exception.reason, "SUBSCRIPTION_NOT_FOUND")
+
+    def test_subscribe_needs_a_session(self) -> None:
+        with self.assertRaises(GuildError) as caught:
+            self.connect().subscribe()
+        self.assertEqual(caught.exception.code, 40101)
+
+    def test_unknown_kind_and_future_since_are_refused(self) -> None:
+        alice, _, _ = self.pseudo_user("Alice")
+        with self.assertRaises(GuildError) as caught:
+            alice.subscribe(kinds=["noSuchKind"])
+        self.assertEqual(caught.exception.code, -32602)
+        head = alice.subscribe().seq
+        with self.assertRaises(GuildError) as caught:
+            alice.subscribe(since=head + 1000000)
+        self.assertEqual(caught.exception.code, -32602)
+
+    def test_watch_events(self) -> None:
+        alice, _, token = self.pseudo_user("Alice")
+        _, bob_id, _ = self.pseudo_user("Bob")
+        sub = alice.subscribe()
+        group_id = self.create_group(alice, [bob_id])
+        created = self.wait_for_event(sub, "groupCreated", group_id)
+        alice.call("group.rename", {"groupID": group_id, "name": "watched"})
+        changed = self.wait_for_event(sub, "groupInfoChanged", group_id)
+
+        events = watch_events(LIVE_SOCKET, access_token=token, group_ids=[group_id],
+                              since=created["seq"] - 1, timeout=10.0)
+        try:
+            self.assertEqual(next(events), created)
+            self.assertEqual(next(events), changed)
+        finally:
+            events.close()
+
+        with self.assertRaises(GuildError) as caught:
+            next(watch_events(LIVE_SOCKET, access_token="not-a-token", timeout=10.0))
+        self.assertEqual(caught.exception.code, 40103)
 
 
 if __name__ == "__main__":

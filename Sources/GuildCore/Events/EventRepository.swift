@@ -34,9 +34,8 @@ public struct EventSnapshot: Sendable {
 
 /// The event log as subscriptions read it.
 public protocol EventRepository: Sendable {
-    /// The head, the oldest kept event, and a user's groups, read in one snapshot. Synchronous, so the
-    /// fan-out can take it while no commit is being published.
-    func eventSnapshot(userID: String?) throws -> EventSnapshot
+    /// The head, the oldest kept event, and a user's groups, read in one snapshot.
+    func eventSnapshot(userID: String?) async throws -> EventSnapshot
     /// Events after `after` up to `through`, in order, at most `limit`: for a user, only those they are
     /// entitled to (a member of the group at the time, or named); for nil, all.
     func replay(userID: String?, after: Int64, through: Int64, limit: Int) async throws -> [StoredEvent]

@@ -1,5 +1,6 @@
 import Foundation
 import GuildProtocol
+import Synchronization
 
 /// The user and session rules of Kii Cloud: registration, pseudo users, login, single-use refresh tokens,
 /// identity upgrade, password change, profile reads and updates, deletion.
@@ -12,10 +13,12 @@ public struct UserService: Sendable {
     public var accessTokenLifetime: Int64?
     /// The current time in milliseconds since the Unix epoch.
     public var now: @Sendable () -> Int64
+    /// Per-user counters that tell bound sessions when to revalidate.
+    public let generations = SessionGenerations()
 
     /// A hash of a random password, verified when a login names an unknown user, so that the answer takes
-    /// as long as for a known one.
-    private let decoyHash: String
+    /// as long as for a known one. Made on first use, so start-up stays fast.
+    private let decoyHash = DecoyHash()
 
     /// Creates the service.
     public init(
@@ -28,7 +31,13 @@ public struct UserService: Sendable {
         self.hasher = hasher
         self.accessTokenLifetime = accessTokenLifetime
         self.now = now
-        self.decoyHash = try await hasher.hash(Token.generate().text)
+    }
+
+    private func decoy() async -> String {
+        if let hash = self.decoyHash.value.withLock({ $0 }) { return hash }
+        let hash = (try? await self.hasher.hash(Token.generate().text)) ?? ""
+        self.decoyHash.value.withLock { $0 = $0 ?? hash }
+        return hash
     }
 
     // MARK: - Registration and login
@@ -91,7 +100,7 @@ public struct UserService: Sendable {
         }
         let found = try await self.repository.credentials(for: identity)
         guard let found, let stored = found.passwordHash else {
-            _ = await self.hasher.verify(password, against: self.decoyHash)
+            _ = await self.hasher.verify(password, against: await self.decoy())
             throw GuildError(.invalidCredentials, "wrong login name or password")
         }
         guard await self.hasher.verify(password, against: stored) else {
@@ -111,6 +120,7 @@ public struct UserService: Sendable {
             to: session,
             now: now
         )
+        self.generations.bump(user.id)
         return (user, session)
     }
 
@@ -121,6 +131,17 @@ public struct UserService: Sendable {
             throw GuildError(.invalidToken, "the access token is unknown, revoked or expired")
         }
         return session
+    }
+
+    /// Re-checks a bound session that was validated at `generation`: without touching storage while nothing
+    /// changed for its user and it has not expired; throws `invalidToken` if it was revoked or expired.
+    /// Returns the live session and the generation it was checked at.
+    public func revalidate(_ session: ResolvedSession, checkedAt generation: UInt64) async throws -> (ResolvedSession, UInt64) {
+        let current = self.generations.current(session.user.id)
+        if current == generation, session.expiresAt.map({ $0 > self.now() }) ?? true {
+            return (session, generation)
+        }
+        return (try await self.revalidate(session), current)
     }
 
     /// Re-checks a bound session; throws `invalidToken` if it was revoked or expired since it was bound.
@@ -142,7 +163,9 @@ public struct UserService: Sendable {
         try UserRules.validate(identity)
         try UserRules.validatePassword(password)
         let hash = try await self.hasher.hash(password)
-        return try await self.repository.setIdentity(userID: userID, identity: identity, passwordHash: hash, now: self.now())
+        let user = try await self.repository.setIdentity(userID: userID, identity: identity, passwordHash: hash, now: self.now())
+        self.generations.bump(userID)
+        return user
     }
 
     /// Changes the caller's password, revoking every token they hold, and opens a new session.
@@ -165,6 +188,7 @@ public struct UserService: Sendable {
         let now = self.now()
         let session = self.issueSession(pseudo: false, now: now)
         try await self.repository.replacePassword(userID: userID, passwordHash: hash, session: session, now: now)
+        self.generations.bump(userID)
         guard let user = try await self.repository.user(id: userID) else {
             throw GuildError(.userNotFound, "the user was deleted")
         }
@@ -197,12 +221,14 @@ public struct UserService: Sendable {
         if let email = patch.email { try UserRules.validateEmail(email) }
         if let phone = patch.phone { try UserRules.validatePhone(phone) }
         if let fields = patch.fields { _ = try UserRules.sanitizeFields(fields.filter { $0.value != .null }) }
-        return try await self.repository.updateUser(id: target, now: self.now()) { user in
+        let user = try await self.repository.updateUser(id: target, now: self.now()) { user in
             if let displayName = patch.displayName { user.displayName = displayName }
             if let email = patch.email { user.email = email }
             if let phone = patch.phone { user.phone = phone }
             if let fields = patch.fields { user.fields = try UserRules.merge(fields, into: user.fields) }
         }
+        self.generations.bump(target)
+        return user
     }
 
     /// Deletes a user: the caller themself, or anyone as admin.
@@ -211,6 +237,7 @@ public struct UserService: Sendable {
         guard try await self.repository.deleteUser(id: target, now: self.now()) else {
             throw GuildError(.userNotFound, "no user with id \(target)", field: "userID")
         }
+        self.generations.bump(target)
         return target
     }
 
@@ -220,6 +247,7 @@ public struct UserService: Sendable {
             throw GuildError(.unauthorized, "the connection has no session")
         }
         try await self.repository.revokeSession(accessTokenHash: session.tokenHash)
+        self.generations.bump(session.user.id)
     }
 
     // MARK: - Helpers
@@ -242,4 +270,9 @@ public struct UserService: Sendable {
     private static func newUserID() -> String {
         UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
     }
+}
+
+/// The decoy hash, shared by copies of the service.
+private final class DecoyHash: Sendable {
+    let value = Mutex<String?>(nil)
 }

@@ -78,18 +78,8 @@ public enum UserMethods: Sendable {
     /// `user.putIdentity`: gives the calling pseudo user a login identity and password, in place: same
     /// userID, and the current token keeps working.
     public enum PutIdentity: RPCMethod {
-        public struct Params: Codable, Hashable, Sendable {
-            public var username: String?
-            public var email: String?
-            public var phone: String?
-            public var password: String
-            public init(username: String? = nil, email: String? = nil, phone: String? = nil, password: String) {
-                self.username = username
-                self.email = email
-                self.phone = phone
-                self.password = password
-            }
-        }
+        /// The same shape as `user.login`: one or more of username, email, phone, and a password.
+        public typealias Params = Login.Params
         public typealias Result = UserProfile
         public static let name = "user.putIdentity"
     }

@@ -18,7 +18,7 @@ final class ConnectionState: Sendable {
     let channel: any Channel
     let work: AsyncStream<Work>
     private let workContinuation: AsyncStream<Work>.Continuation
-    private let boundSession = Mutex<ResolvedSession?>(nil)
+    private let boundSession = Mutex<(session: ResolvedSession, generation: UInt64)?>(nil)
     private let inFlightCount = Atomic<Int>(0)
     private let isDraining = Atomic<Bool>(false)
 
@@ -30,8 +30,9 @@ final class ConnectionState: Sendable {
         (self.work, self.workContinuation) = AsyncStream.makeStream(of: Work.self)
     }
 
-    /// The session bound with `session.authenticate` or a login, if any.
-    var session: ResolvedSession? {
+    /// The session bound with `session.authenticate` or a login, if any, and the user's session generation
+    /// it was last checked at (see `SessionGenerations`).
+    var session: (session: ResolvedSession, generation: UInt64)? {
         get { self.boundSession.withLock { $0 } }
         set { self.boundSession.withLock { $0 = newValue } }
     }
@@ -76,21 +77,32 @@ final class ConnectionState: Sendable {
     }
 
     /// Runs the connection's requests as child tasks until the channel closes and they are all answered.
+    ///
+    /// Requests run concurrently, except that one which changes the connection's session (log in,
+    /// authenticate, log out, ...) finishes before any request after it starts: pipelining
+    /// `session.authenticate` and a call that needs the session just works. A batch holding such a request
+    /// runs its entries in order.
     func run(dispatcher: Dispatcher) async {
         await withDiscardingTaskGroup { group in
             for await work in self.work {
-                group.addTask {
-                    let afterReply = AfterReply()
-                    switch work {
-                    case .single(let request):
-                        self.complete(reply: await dispatcher.execute(request, on: self, afterReply: afterReply))
-                    case .batch(let entries):
-                        self.complete(reply: await dispatcher.executeBatch(entries, on: self, afterReply: afterReply))
-                    }
-                    await afterReply.run()
+                if let barrier = dispatcher.changesSession(work) {
+                    await self.process(work, dispatcher: dispatcher, sequential: barrier)
+                } else {
+                    group.addTask { await self.process(work, dispatcher: dispatcher, sequential: false) }
                 }
             }
         }
         dispatcher.connectionClosed(self)
+    }
+
+    private func process(_ work: Work, dispatcher: Dispatcher, sequential: Bool) async {
+        let afterReply = AfterReply()
+        switch work {
+        case .single(let request):
+            self.complete(reply: await dispatcher.execute(request, on: self, afterReply: afterReply))
+        case .batch(let entries):
+            self.complete(reply: await dispatcher.executeBatch(entries, on: self, afterReply: afterReply, sequential: sequential))
+        }
+        await afterReply.run()
     }
 }

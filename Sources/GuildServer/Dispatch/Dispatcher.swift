@@ -65,6 +65,27 @@ public final class Dispatcher: Sendable {
         return Self.reply(request.id, result)
     }
 
+    /// Methods that bind, rebind or unbind the connection's session.
+    static let sessionChanging: Set<String> = [
+        SessionMethods.Authenticate.name, SessionMethods.Logout.name, UserMethods.Login.name, UserMethods.Register.name,
+        UserMethods.RegisterPseudo.name, UserMethods.Refresh.name, UserMethods.ChangePassword.name,
+        UserMethods.PutIdentity.name, UserMethods.Delete.name,
+    ]
+
+    /// Whether work changes the connection's session: nil when not; for a batch, true (run it in order).
+    func changesSession(_ work: ConnectionState.Work) -> Bool? {
+        switch work {
+        case .single(let request):
+            return Self.sessionChanging.contains(request.method) ? false : nil
+        case .batch(let entries):
+            let barrier = entries.contains { entry in
+                if case .request(let request) = entry { return Self.sessionChanging.contains(request.method) }
+                return false
+            }
+            return barrier ? true : nil
+        }
+    }
+
     /// A connection closed: its subscriptions end.
     func connectionClosed(_ connection: ConnectionState) {
         self.hub?.connectionClosed(connection)
@@ -72,7 +93,22 @@ public final class Dispatcher: Sendable {
 
     /// Runs a batch, its entries concurrently, and returns one array reply (nil when every entry was a
     /// notification).
-    func executeBatch(_ entries: [RPCFrame.Entry], on connection: ConnectionState, afterReply: AfterReply) async -> [UInt8]? {
+    func executeBatch(
+        _ entries: [RPCFrame.Entry],
+        on connection: ConnectionState,
+        afterReply: AfterReply,
+        sequential: Bool = false
+    ) async -> [UInt8]? {
+        if sequential {
+            var replies: [[UInt8]?] = []
+            for entry in entries {
+                switch entry {
+                case .invalid(let id, let error): replies.append(Self.reply(id, .failure(error)))
+                case .request(let request): replies.append(await self.execute(request, on: connection, afterReply: afterReply))
+                }
+            }
+            return Self.batchReply(replies)
+        }
         let replies = await withTaskGroup(of: (Int, [UInt8]?).self) { group in
             var replies = [[UInt8]?](repeating: nil, count: entries.count)
             var next = 0
@@ -143,7 +179,9 @@ public final class Dispatcher: Sendable {
         var revoked = false
         if let bound = connection.session {
             do {
-                caller.session = try await self.users.revalidate(bound)
+                let (live, generation) = try await self.users.revalidate(bound.session, checkedAt: bound.generation)
+                caller.session = live
+                if generation != bound.generation { connection.session = (live, generation) }
             } catch let error as GuildError where error.code == .invalidToken {
                 connection.session = nil
                 revoked = true
@@ -164,7 +202,13 @@ public final class Dispatcher: Sendable {
                 throw GuildError(.permissionDenied, "\(request.method) is for admins (peer uid root or --admin-uid)")
             }
         }
-        return RequestContext(caller: caller, connection: connection, logger: logger, afterReply: afterReply)
+        return RequestContext(
+            caller: caller,
+            connection: connection,
+            logger: logger,
+            afterReply: afterReply,
+            generations: self.users.generations
+        )
     }
 
     private func wireError(_ error: any Error, method: String) -> RPCError {

@@ -13,9 +13,12 @@ public struct RequestContext: Sendable {
     /// Work to run once the reply has been written (e.g. start a subscription's notifications).
     let afterReply: AfterReply
 
+    /// The user service's session generations.
+    let generations: SessionGenerations
+
     /// Binds a session to the connection: later calls on it act as that session's user.
     func bind(_ session: ResolvedSession?) {
-        self.connection.session = session
+        self.connection.session = session.map { ($0, self.generations.current($0.user.id)) }
     }
 }
 

@@ -26,15 +26,30 @@ final class EventHub: Sendable {
     /// Subscriptions open now.
     var count: Int { self.state.withLock { $0.subscriptions.count } }
 
-    /// Registers a subscription. The snapshot (head and the user's groups) is read while no commit is being
-    /// published, so every later event is offered to the new subscription and none it already covers.
-    func subscribe(connection: ConnectionState, userID: String?, filter: Subscription.Filter, since: Int64?) throws -> Subscription {
-        try self.state.withLock { state in
+    /// Registers a subscription. It is registered first (so it is offered every event committed from now
+    /// on), then its starting point is read; events offered in between that the starting point already
+    /// covers are dropped. No lock is held while reading.
+    func subscribe(connection: ConnectionState, userID: String?, filter: Subscription.Filter, since: Int64?) async throws -> Subscription {
+        let subscription = try self.state.withLock { state in
             let open = state.subscriptions.values.count { $0.connection === connection }
             guard open < self.maximumPerConnection else {
                 throw GuildError(.tooManySubscriptions, "this connection already has \(open) subscriptions")
             }
-            let snapshot = try self.repository.eventSnapshot(userID: userID)
+            let id = "s\(state.nextID)"
+            state.nextID += 1
+            let subscription = Subscription(
+                id: id,
+                connection: connection,
+                userID: userID,
+                filter: filter,
+                since: since,
+                queueLimit: self.queueLimit
+            )
+            state.subscriptions[id] = subscription
+            return subscription
+        }
+        do {
+            let snapshot = try await self.repository.eventSnapshot(userID: userID)
             if let since {
                 guard since >= 0, since <= snapshot.head else {
                     throw GuildError.invalidInput("since must be between 0 and the log's head (\(snapshot.head))", field: "since")
@@ -49,19 +64,12 @@ final class EventHub: Sendable {
                     throw error
                 }
             }
-            let id = "s\(state.nextID)"
-            state.nextID += 1
-            let subscription = Subscription(
-                id: id,
-                connection: connection,
-                userID: userID,
-                filter: filter,
-                snapshot: snapshot,
-                since: since,
-                queueLimit: self.queueLimit
-            )
-            state.subscriptions[id] = subscription
+            subscription.start(snapshot)
             return subscription
+        } catch {
+            self.remove(subscription.id)
+            subscription.cancel()
+            throw error
         }
     }
 

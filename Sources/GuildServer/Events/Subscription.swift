@@ -8,6 +8,9 @@ import Synchronization
 /// missed events are replayed, live ones wait in a bounded buffer.
 final class Subscription: Sendable {
     enum Phase {
+        /// Registered, its starting point not read yet: events are kept raw, to be sorted by ``start(_:)``.
+        case registering
+        /// Started; waiting for the subscribe reply to be written (and for replay): events are buffered.
         case pending
         case live
         case ended
@@ -23,12 +26,15 @@ final class Subscription: Sendable {
     }
 
     private struct State {
-        var phase: Phase = .pending
+        var phase: Phase = .registering
+        var raw: [CommittedEvent] = []
         var buffer: [CommittedEvent] = []
+        /// Live events at or before this are covered by the starting snapshot (and replay).
+        var head: Int64 = 0
         /// The principal's groups as of the last offered event (user subscriptions only).
-        var groups: Set<String>
+        var groups: Set<String> = []
         /// The last sequence number written to the connection (or covered by the starting point).
-        var lastSent: Int64
+        var lastSent: Int64 = 0
         /// Notifications written to the channel but not yet to the socket.
         var outstanding = 0
         /// Overflowed before going live: the end notice waits until the subscribe reply is out.
@@ -40,22 +46,19 @@ final class Subscription: Sendable {
     /// The user whose view this is; nil for an admin watching everything.
     let userID: String?
     let filter: Filter
-    /// Live events at or before this are covered by the snapshot (and by replay when `since` was given).
-    let head: Int64
     let since: Int64?
     let queueLimit: Int
     private let state: Mutex<State>
     private let idBytes: [UInt8]
 
-    init(id: String, connection: ConnectionState, userID: String?, filter: Filter, snapshot: EventSnapshot, since: Int64?, queueLimit: Int) {
+    init(id: String, connection: ConnectionState, userID: String?, filter: Filter, since: Int64?, queueLimit: Int) {
         self.id = id
         self.connection = connection
         self.userID = userID
         self.filter = filter
-        self.head = snapshot.head
         self.since = since
         self.queueLimit = queueLimit
-        self.state = Mutex(State(groups: snapshot.groups, lastSent: since ?? snapshot.head))
+        self.state = Mutex(State())
         var idBytes: [UInt8] = []
         JSONText.appendString(id, to: &idBytes)
         self.idBytes = idBytes
@@ -63,12 +66,41 @@ final class Subscription: Sendable {
 
     var isEnded: Bool { self.state.withLock { $0.phase == .ended } }
 
+    /// The log's head when the subscription started: later events are streamed.
+    var head: Int64 { self.state.withLock { $0.head } }
+
+    /// Sets the starting point read after registration: events offered meanwhile at or before its head
+    /// are covered by it and dropped; later ones are sorted as if offered now.
+    func start(_ snapshot: EventSnapshot) {
+        self.state.withLock { state in
+            state.head = snapshot.head
+            state.groups = snapshot.groups
+            state.lastSent = self.since ?? snapshot.head
+            guard state.phase == .registering else { return }
+            state.phase = .pending
+            let raw = state.raw
+            state.raw = []
+            for committed in raw where committed.seq > state.head {
+                if self.visible(committed.event, groups: &state.groups) { state.buffer.append(committed) }
+            }
+        }
+    }
+
     /// Offers committed events (in sequence order). Returns true if the subscription just ended (lagged).
     func offer(_ events: [CommittedEvent]) -> Bool {
         let (batch, lagged): ([CommittedEvent], Bool) = self.state.withLock { state in
             guard state.phase != .ended else { return ([], false) }
+            if state.phase == .registering {
+                state.raw.append(contentsOf: events)
+                if state.raw.count > self.queueLimit {
+                    state.phase = .ended
+                    state.raw = []
+                    state.laggedBeforeLive = true
+                }
+                return ([], false)
+            }
             var deliverable: [CommittedEvent] = []
-            for committed in events where committed.seq > self.head {
+            for committed in events where committed.seq > state.head {
                 if self.visible(committed.event, groups: &state.groups) { deliverable.append(committed) }
             }
             guard !deliverable.isEmpty else { return ([], false) }
@@ -89,7 +121,7 @@ final class Subscription: Sendable {
                 state.outstanding += deliverable.count
                 state.lastSent = deliverable[deliverable.count - 1].seq
                 return (deliverable, false)
-            case .ended:
+            case .ended, .registering:
                 return ([], false)
             }
         }
@@ -115,11 +147,12 @@ final class Subscription: Sendable {
     /// After the subscribe reply is written: replays missed events (when `since` was given), then sends
     /// what was buffered meanwhile and goes live.
     func activate(events repository: any EventRepository) async {
-        if let since = self.since, since < self.head {
+        let head = self.head
+        if let since = self.since, since < head {
             var cursor = since
-            while cursor < self.head, self.state.withLock({ $0.phase == .pending }), self.connection.channel.isActive {
+            while cursor < head, self.state.withLock({ $0.phase == .pending }), self.connection.channel.isActive {
                 guard
-                    let page = try? await repository.replay(userID: self.userID, after: cursor, through: self.head, limit: 1000),
+                    let page = try? await repository.replay(userID: self.userID, after: cursor, through: head, limit: 1000),
                     let last = page.last
                 else { break }
                 let wanted = page.filter { self.filter.accepts(kind: $0.kind, groupID: $0.groupID) }

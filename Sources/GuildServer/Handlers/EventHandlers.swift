@@ -27,7 +27,7 @@ extension MethodRegistry {
             } else {
                 userID = try context.caller.requireUserID()
             }
-            let subscription = try hub.subscribe(
+            let subscription = try await hub.subscribe(
                 connection: context.connection,
                 userID: userID,
                 filter: .init(groupIDs: params.groupIDs.map(Set.init), kinds: kinds),

@@ -10,14 +10,21 @@ final class EventLog: @unchecked Sendable {
 
 /// Where committed events go: the server's fan-out registers here. Called in commit order, after the commit.
 final class EventPublisher: Sendable {
-    private let sink = Mutex<(@Sendable ([CommittedEvent]) -> Void)?>(nil)
+    /// The sink, boxed so reading it hands out a reference rather than re-wrapping the closure.
+    private final class Sink: Sendable {
+        let body: @Sendable ([CommittedEvent]) -> Void
+        init(_ body: @escaping @Sendable ([CommittedEvent]) -> Void) { self.body = body }
+    }
+
+    private let sink = Mutex<Sink?>(nil)
 
     func set(_ sink: @escaping @Sendable ([CommittedEvent]) -> Void) {
-        self.sink.withLock { $0 = sink }
+        let box = Sink(sink)
+        self.sink.withLock { $0 = box }
     }
 
     func publish(_ events: [CommittedEvent]) {
         guard !events.isEmpty, let sink = self.sink.withLock({ $0 }) else { return }
-        sink(events)
+        sink.body(events)
     }
 }

@@ -3,8 +3,8 @@ import GRDB
 import GuildCore
 
 extension SQLiteStore: EventRepository {
-    public func eventSnapshot(userID: String?) throws -> EventSnapshot {
-        try self.pool.read { db in
+    public func eventSnapshot(userID: String?) async throws -> EventSnapshot {
+        try await self.read { db in
             let head = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'event'") ?? 0
             let oldest = try Int64.fetchOne(db, sql: "SELECT min(seq) FROM event") ?? (head + 1)
             var groups = Set<String>()

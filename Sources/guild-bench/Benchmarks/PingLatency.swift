@@ -31,9 +31,14 @@ struct PingLatency: Benchmark {
                     RawSocket.setTimeout(echoFD, seconds: 10)
                     RawSocket.setTimeout(pingFD, seconds: 10)
 
+                    let echoWorker = BlockingWorker(name: "echo-client")
+                    defer { echoWorker.stop() }
+                    let pingWorker = BlockingWorker(name: "raw-ping-client")
+                    defer { pingWorker.stop() }
+
                     _ = try await Self.guildPings(client, count: warmup)
-                    _ = try await onThread("echo-client") { try Self.echoRoundTrips(echoFD, count: warmup) }
-                    _ = try await onThread("raw-ping-client") { try Self.rawPings(pingFD, count: warmup) }
+                    _ = try await echoWorker.run { try Self.echoRoundTrips(echoFD, count: warmup) }
+                    _ = try await pingWorker.run { try Self.rawPings(pingFD, count: warmup) }
 
                     var guild: [Double] = []
                     var echoSamples: [Double] = []
@@ -42,8 +47,8 @@ struct PingLatency: Benchmark {
                     while done < calls {
                         let count = min(chunk, calls - done)
                         guild += try await Self.guildPings(client, count: count)
-                        echoSamples += try await onThread("echo-client") { try Self.echoRoundTrips(echoFD, count: count) }
-                        raw += try await onThread("raw-ping-client") { try Self.rawPings(pingFD, count: count) }
+                        echoSamples += try await echoWorker.run { try Self.echoRoundTrips(echoFD, count: count) }
+                        raw += try await pingWorker.run { try Self.rawPings(pingFD, count: count) }
                         done += count
                     }
                     return (guild.sorted(), echoSamples.sorted(), raw.sorted())
