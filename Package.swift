@@ -188,5 +188,10 @@ for target in package.targets where target.type != .system {
     if ["GuildProtocol", "GuildClient"].contains(target.name) {
         settings.append(.treatWarning("ExplicitSendable", as: .error))
     }
+    if target.name == "GuildClient" {
+        // Async client calls run on the caller's executor: a caller pinned to the client's event loop
+        // (see `GuildClient.executor`) makes round trips without a thread hop.
+        settings.append(.enableUpcomingFeature("NonisolatedNonsendingByDefault"))
+    }
     target.swiftSettings = settings
 }

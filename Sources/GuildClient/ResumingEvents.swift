@@ -53,7 +53,7 @@ public struct ResumingEvents: AsyncSequence, Sendable {
                     }
                 }
                 do {
-                    if let event = try await self.events?.next() {
+                    if let event = try await self.events?.next(isolation: #isolation) {
                         if let last = self.lastSeq, event.seq <= last { continue }
                         self.lastSeq = event.seq
                         return event

@@ -21,6 +21,9 @@ struct GuildBench: AsyncParsableCommand {
         PingThroughput(),
         DurableWrites(),
         ColdStart(),
+        FanOut(),
+        Scale(),
+        Replay(),
         Memory(),
     ]
 

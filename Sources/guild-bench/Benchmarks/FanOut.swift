@@ -1,0 +1,342 @@
+import Foundation
+import Glibc
+import GuildProtocol
+import Synchronization
+
+/// Event fan-out: one group of 1,000 members, each member a pseudo user on its own connection subscribed to
+/// the group; 16 admin connections then change the group's membership in a burst (each adds or removes an
+/// extra pre-registered user of its own, one call in flight), so every committed change is one
+/// `events.event` notification to each of the 1,000 subscribers.
+///
+/// The subscribers are raw non-blocking sockets read by one `poll` thread that counts lines and picks the
+/// envelope's `"seq":` and the event's `"time":` out of each by byte scanning, so that the bench stays
+/// cheaper than guildd. Latency is receive time (CLOCK_REALTIME) minus the event's `time`, which guildd takes
+/// (in whole ms) when it starts the change, before the group commit and its fsync.
+struct FanOut: Benchmark {
+    let name = "fan-out"
+    let summary = "events.event notifications/s and commit→delivery latency, 1 group × 1,000 subscribed members, 16 writers"
+
+    static let members = 1_000
+    static let writers = 16
+    static let groupID = "fanout"
+
+    /// The subscribers, the writers and the extra users the writers add and remove.
+    struct Setup: Sendable {
+        var subscribers: [LineConnection]
+        var writers: [LineConnection]
+        var extraUsers: [String]
+
+        func closeAll() {
+            for connection in self.subscribers + self.writers { connection.close() }
+        }
+    }
+
+    /// What the reader saw during one burst.
+    struct Tally: Sendable {
+        var notifications = 0
+        var latencies: [Double] = []
+        var perConnection: [Int]
+        var lastSeq: [Int64]
+        var outOfOrder = 0
+        var ended = 0
+        var other = 0
+        var firstUnexpected: String?
+        var lastReceive: UInt64 = 0
+        /// CPU time of the reader thread / its wall time: 1.0 would mean the bench's reader is the bottleneck.
+        var readerCores = Double.nan
+
+        init(connections: Int) {
+            self.perConnection = Array(repeating: 0, count: connections)
+            self.lastSeq = Array(repeating: 0, count: connections)
+        }
+    }
+
+    /// Written by the burst once the writers are done: how many notifications the reader should wait for.
+    final class Expectation: Sendable {
+        let total = Atomic<Int>(-1)
+    }
+
+    func run(_ context: BenchContext) async throws -> [Measurement] {
+        // Changes per writer per burst (even: every add is undone by a remove).
+        let changesPerWriter = context.quick ? 10 : 64
+        let runs = context.runs
+        try raiseFileLimit(atLeast: Self.members + Self.writers + 256)
+        let daemon = try await launchOwnDaemon(context, name: "fanout")
+        var setup: Setup?
+        do {
+            context.progress("  registering \(Self.members) subscribers + \(Self.writers) extra users, creating the group, subscribing")
+            let started = monotonicNanos()
+            let socketPath = daemon.socketPath
+            let ready = try await onThread("fan-out-setup") { try Self.prepare(socketPath) }
+            setup = ready
+            context.progress(
+                "  set up in \(Format.decimal(Double(monotonicNanos() - started) / 1e9, digits: 1)) s; guildd VmRSS "
+                    + MeasurementUnit.mebibytes.format(try daemon.memory().rssMiB)
+            )
+
+            // Warm-up burst, then the measured ones.
+            _ = try await Self.burst(ready, changesPerWriter: 2, daemon: daemon)
+            var rates: [Double] = []
+            var latencies: [Double] = []
+            var notes: [String] = []
+            var totalNotifications = 0
+            for run in 1...runs {
+                let result = try await Self.burst(ready, changesPerWriter: changesPerWriter, daemon: daemon)
+                rates.append(result.rate)
+                latencies += result.tally.latencies
+                totalNotifications += result.tally.notifications
+                notes.append(result.cpu)
+                context.progress(
+                    "  run \(run): \(Format.grouped(Double(result.tally.notifications))) notifications "
+                        + "(\(result.changes) changes × \(Self.members)) in \(Format.decimal(result.window, digits: 2)) s = "
+                        + "\(MeasurementUnit.perSecond.format(result.rate)); writes took \(Format.decimal(result.writeSeconds, digits: 2)) s "
+                        + "(\(MeasurementUnit.perSecond.format(Double(result.changes) / result.writeSeconds)) changes); "
+                        + "latency p50 \(MeasurementUnit.milliseconds.format(Stats.percentile(result.tally.latencies, 50))), "
+                        + "p99 \(MeasurementUnit.milliseconds.format(Stats.percentile(result.tally.latencies, 99))); \(result.cpu)"
+                )
+            }
+            let memory = try daemon.memory()
+            ready.closeAll()
+            setup = nil
+            await daemon.stop()
+            reportDaemonLogProblems(daemon, context)
+
+            latencies.sort()
+            let p50 = Stats.percentile(sorted: latencies, 50)
+            let p99 = Stats.percentile(sorted: latencies, 99)
+            let changes = changesPerWriter * Self.writers
+            let shape = "\(runs) bursts × \(changes) changes (16 writers × \(changesPerWriter), 1 in flight each) × \(Self.members) subscribers"
+            return [
+                Measurement(
+                    benchmark: self.name, figure: "notifications/s, 1,000 subscribers", value: Stats.median(rates),
+                    unit: .perSecond, target: .value(.atLeast, 200_000),
+                    note: "median of " + Format.spread(rates, unit: .perSecond) + "; " + shape
+                        + "; window = first write → last notification; " + notes.joined(separator: " / ")
+                        + "; guildd VmRSS \(MeasurementUnit.mebibytes.format(memory.rssMiB)) with 1,016 connections"
+                ),
+                Measurement(
+                    benchmark: self.name, figure: "commit→delivery latency p50", value: p50, unit: .milliseconds,
+                    target: nil,
+                    note: "\(Format.grouped(Double(totalNotifications))) notifications; receive time − event time (ms, taken before the commit)"
+                ),
+                Measurement(
+                    benchmark: self.name, figure: "commit→delivery latency p99", value: p99, unit: .milliseconds,
+                    target: nil, note: "max \(MeasurementUnit.milliseconds.format(latencies.last ?? .nan)); a change is also delayed by the fan-out of the changes committed just before it"
+                ),
+            ]
+        } catch {
+            setup?.closeAll()
+            await daemon.stop()
+            throw error
+        }
+    }
+
+    // MARK: - Setup
+
+    /// Blocking: subscribers registered, the group created, subscriptions open; writers connected.
+    static func prepare(_ socketPath: String) throws -> Setup {
+        var subscribers: [LineConnection] = []
+        var writers: [LineConnection] = []
+        do {
+            // One pseudo user per subscriber connection, registered on it (which binds it); all requests sent
+            // before the replies are read, so group commit takes them together.
+            for index in 0..<Self.members {
+                let connection = try LineConnection(path: socketPath, capacity: 32 * 1024)
+                subscribers.append(connection)
+                try connection.send(UserMethods.RegisterPseudo.self, .init(displayName: "member \(index)"))
+            }
+            var userIDs: [String] = []
+            for connection in subscribers {
+                userIDs.append(try RawRPC.decode(UserMethods.RegisterPseudo.self, try connection.readLine()).user.userID)
+            }
+
+            // The extra users (their registering connection is bound to each in turn, then closed).
+            let registrar = try LineConnection(path: socketPath)
+            defer { registrar.close() }
+            var extraUsers: [String] = []
+            for index in 0..<Self.writers {
+                extraUsers.append(try registrar.call(UserMethods.RegisterPseudo.self, .init(displayName: "extra \(index)")).user.userID)
+            }
+
+            // The group, created by an admin peer (no session) for the first member.
+            let admin = try LineConnection(path: socketPath)
+            defer { admin.close() }
+            let created = try admin.call(
+                GroupMethods.Create.self,
+                .init(name: "fan-out", groupID: Self.groupID, members: userIDs, owner: userIDs[0])
+            )
+            guard created.group.memberCount == Self.members, created.notFoundUsers.isEmpty else {
+                throw DaemonError("group.create made \(created.group.memberCount) members (not found: \(created.notFoundUsers.count))")
+            }
+
+            for connection in subscribers {
+                try connection.send(EventMethods.Subscribe.self, .init(groupIDs: [Self.groupID]))
+            }
+            for connection in subscribers {
+                _ = try RawRPC.decode(EventMethods.Subscribe.self, try connection.readLine())
+                connection.setNonBlocking()
+            }
+
+            for _ in 0..<Self.writers {
+                writers.append(try LineConnection(path: socketPath))
+            }
+            return Setup(subscribers: subscribers, writers: writers, extraUsers: extraUsers)
+        } catch {
+            for connection in subscribers + writers { connection.close() }
+            throw error
+        }
+    }
+
+    // MARK: - One burst
+
+    struct BurstResult: Sendable {
+        var tally: Tally
+        var changes: Int
+        var rate: Double
+        /// First write → last notification, s.
+        var window: Double
+        var writeSeconds: Double
+        var cpu: String
+    }
+
+    static func burst(_ setup: Setup, changesPerWriter: Int, daemon: Daemon) async throws -> BurstResult {
+        let expectation = Expectation()
+        let subscribers = setup.subscribers
+        let reader = Task {
+            try await onThread("fan-out-reader") { try Self.read(subscribers, expectation: expectation) }
+        }
+        // Let the reader thread reach poll() before the first write.
+        try await Task.sleep(for: .milliseconds(20))
+
+        let meter = CPUMeter(daemonPID: daemon.pid)
+        let start = monotonicNanos()
+        let changes: Int
+        do {
+            changes = try await withThrowingTaskGroup(of: Int.self) { group in
+                for (index, writer) in setup.writers.enumerated() {
+                    let user = setup.extraUsers[index]
+                    group.addTask {
+                        try await onThread("fan-out-writer-\(index)") {
+                            try Self.write(writer, user: user, changes: changesPerWriter)
+                        }
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+        } catch {
+            expectation.total.store(0, ordering: .releasing)
+            _ = try? await reader.value
+            throw error
+        }
+        let writeSeconds = Double(monotonicNanos() - start) / 1e9
+        let expected = changes * Self.members
+        expectation.total.store(expected, ordering: .releasing)
+        let tally = try await reader.value
+        let cpu = meter.summary() + " (reader thread \(Format.decimal(tally.readerCores, digits: 2)))"
+
+        if tally.ended > 0 || tally.other > 0 || tally.notifications != expected || tally.outOfOrder > 0 {
+            throw DaemonError(
+                "fan-out: expected \(expected) notifications (\(changes) changes × \(Self.members)), got \(tally.notifications); "
+                    + "per connection \(tally.perConnection.min() ?? 0)–\(tally.perConnection.max() ?? 0); \(tally.outOfOrder) out of order; "
+                    + "\(tally.ended) events.ended, \(tally.other) other lines; first unexpected line: \(tally.firstUnexpected ?? "none")"
+            )
+        }
+        let window = Double(tally.lastReceive - start) / 1e9
+        return BurstResult(
+            tally: tally, changes: changes, rate: Double(tally.notifications) / window, window: window,
+            writeSeconds: writeSeconds, cpu: cpu
+        )
+    }
+
+    /// Blocking: alternately adds and removes `user`, one call in flight; the number of changes made.
+    static func write(_ connection: LineConnection, user: String, changes: Int) throws -> Int {
+        let add = try RawRPC.request(GroupMethods.AddMembers.self, .init(groupID: Self.groupID, userIDs: [user]), id: 1)
+        let remove = try RawRPC.request(GroupMethods.RemoveMembers.self, .init(groupID: Self.groupID, userIDs: [user]), id: 2)
+        let success = Array(#""result":"SUCC""#.utf8)
+        var made = 0
+        for change in 0..<changes {
+            try connection.send(change % 2 == 0 ? add : remove)
+            let reply = try connection.readLine()
+            guard RawRPC.contains(reply, success) else {
+                throw DaemonError("\(change % 2 == 0 ? "group.addMembers" : "group.removeMembers") did not succeed: \(RawRPC.preview(reply))")
+            }
+            made += 1
+        }
+        return made
+    }
+
+    static let eventPrefix = Array(#"{"jsonrpc":"2.0","method":"events.event","params":{"#.utf8)
+    static let endedMarker = Array(#""events.ended""#.utf8)
+    static let seqKey = Array(#""seq":"#.utf8)
+    static let timeKey = Array(#""time":"#.utf8)
+
+    /// Blocking: polls every subscriber socket and tallies lines until the expected total arrived (or nothing
+    /// came for 10 s after the writers finished).
+    static func read(_ connections: [LineConnection], expectation: Expectation) throws -> Tally {
+        let wallStart = monotonicNanos()
+        let cpuStart = Self.threadCPUSeconds()
+        var tally = try Self.readLoop(connections, expectation: expectation)
+        tally.readerCores = (Self.threadCPUSeconds() - cpuStart) / (Double(monotonicNanos() - wallStart) / 1e9)
+        return tally
+    }
+
+    private static func readLoop(_ connections: [LineConnection], expectation: Expectation) throws -> Tally {
+        var tally = Tally(connections: connections.count)
+        var descriptors = connections.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+        var lastProgress = monotonicNanos()
+        try Self.eventPrefix.withUnsafeBytes { prefix in
+            try Self.seqKey.withUnsafeBytes { seqKey in
+                try Self.timeKey.withUnsafeBytes { timeKey in
+                    while true {
+                        let ready = poll(&descriptors, nfds_t(descriptors.count), 20)
+                        if ready < 0 {
+                            if errno == EINTR { continue }
+                            throw RawSocket.Failure("poll")
+                        }
+                        if ready > 0 {
+                            let before = tally.notifications
+                            for index in descriptors.indices where descriptors[index].revents != 0 {
+                                let now = wallClockMilliseconds()
+                                let open = try connections[index].drain { line in
+                                    guard line.count > prefix.count, memcmp(line.baseAddress!, prefix.baseAddress!, prefix.count) == 0,
+                                        let seq = RawRPC.integer(after: seqKey, in: line, from: prefix.count),
+                                        let time = RawRPC.integer(after: timeKey, in: line, from: seq.end)
+                                    else {
+                                        if RawRPC.contains(line, Self.endedMarker) { tally.ended += 1 } else { tally.other += 1 }
+                                        if tally.firstUnexpected == nil { tally.firstUnexpected = RawRPC.preview(line) }
+                                        return
+                                    }
+                                    tally.notifications += 1
+                                    tally.perConnection[index] += 1
+                                    if seq.value <= tally.lastSeq[index] { tally.outOfOrder += 1 }
+                                    tally.lastSeq[index] = seq.value
+                                    tally.latencies.append(now - Double(time.value))
+                                }
+                                if !open {
+                                    throw DaemonError("guildd closed subscriber connection \(index) (after \(tally.perConnection[index]) notifications)")
+                                }
+                            }
+                            if tally.notifications != before {
+                                lastProgress = monotonicNanos()
+                                tally.lastReceive = lastProgress
+                            }
+                        }
+                        let expected = expectation.total.load(ordering: .acquiring)
+                        if expected >= 0 {
+                            if tally.notifications >= expected || tally.ended > 0 { return }
+                            if monotonicNanos() - lastProgress > 10_000_000_000 { return }
+                        }
+                    }
+                }
+            }
+        }
+        return tally
+    }
+
+    /// CPU time of the calling thread, s.
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
