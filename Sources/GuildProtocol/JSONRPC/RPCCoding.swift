@@ -2,8 +2,13 @@ import Foundation
 
 /// The JSON coding conventions of the wire: compact output, unescaped slashes, and errors that name fields.
 public enum RPCCoding: Sendable {
-    /// Encodes a value as compact JSON.
+    /// Encodes a value as compact JSON (through its own writer when it is ``JSONWritable``).
     public static func encode(_ value: some Encodable) throws -> [UInt8] {
+        if let writable = value as? any JSONWritable {
+            var bytes: [UInt8] = []
+            writable.writeJSON(to: &bytes)
+            return bytes
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         return Array(try encoder.encode(value))

@@ -89,6 +89,16 @@ enum Migrations {
                     """
             )
         }
+        migrator.registerMigration("v3: membership indexes in join order") { db in
+            // Pages of members and lists of a user's groups walk these in order instead of sorting.
+            try db.execute(
+                sql: """
+                    CREATE INDEX membership_group_order ON membership(groupID, id);
+                    CREATE INDEX membership_user_order ON membership(userID, id);
+                    DROP INDEX membership_userID;
+                    """
+            )
+        }
         return migrator
     }
 }

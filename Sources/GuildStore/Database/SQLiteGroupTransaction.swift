@@ -13,25 +13,27 @@ struct SQLiteGroupTransaction: GroupTransaction {
         (SELECT o.userID FROM membership o WHERE o.groupID = g.id AND o.role = 'owner') AS ownerID
         """
 
+    /// Reads a row of ``groupColumns`` by position (no column-name lookups on long lists).
     static func group(from row: Row) -> Group {
         Group(
-            id: row["id"],
-            name: row["name"],
-            type: GroupType(rawValue: row["type"]) ?? .basic,
-            ownerID: row["ownerID"],
-            memberCount: row["memberCount"],
-            createdAt: row["createdAt"],
-            modifiedAt: row["modifiedAt"]
+            id: row[0],
+            name: row[1],
+            type: GroupType(rawValue: row[2]) ?? .basic,
+            ownerID: row[6],
+            memberCount: row[3],
+            createdAt: row[4],
+            modifiedAt: row[5]
         )
     }
 
+    /// Reads a `SELECT *` row of `membership` by position: id, groupID, userID, role, joinedAt.
     static func membership(from row: Row) -> Membership {
         Membership(
-            groupID: row["groupID"],
-            userID: row["userID"],
-            role: GroupRole(rawValue: row["role"]) ?? .member,
-            joinedAt: row["joinedAt"],
-            joinSeq: row["id"]
+            groupID: row[1],
+            userID: row[2],
+            role: GroupRole(rawValue: row[3]) ?? .member,
+            joinedAt: row[4],
+            joinSeq: row[0]
         )
     }
 

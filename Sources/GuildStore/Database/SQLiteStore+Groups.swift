@@ -22,7 +22,7 @@ extension SQLiteStore: GroupRepository {
                 sql: "SELECT * FROM membership WHERE groupID = ? AND id > ? ORDER BY id LIMIT ?",
                 arguments: [groupID, cursor, limit]
             )
-            return (rows.map(SQLiteGroupTransaction.membership), rows.map { $0["id"] })
+            return (rows.map(SQLiteGroupTransaction.membership), rows.map { $0[0] })
         }
     }
 

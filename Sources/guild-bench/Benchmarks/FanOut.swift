@@ -105,23 +105,37 @@ struct FanOut: Benchmark {
             let p50 = Stats.percentile(sorted: latencies, 50)
             let p99 = Stats.percentile(sorted: latencies, 99)
             let changes = changesPerWriter * Self.writers
-            let shape = "\(runs) bursts × \(changes) changes (16 writers × \(changesPerWriter), 1 in flight each) × \(Self.members) subscribers"
+            let shape =
+                "\(runs) bursts × \(Format.grouped(Double(changes))) changes "
+                + "(16 writers × \(changesPerWriter), 1 in flight each) × "
+                + "\(Format.grouped(Double(Self.members))) subscribers"
             return [
                 Measurement(
-                    benchmark: self.name, figure: "notifications/s, 1,000 subscribers", value: Stats.median(rates),
-                    unit: .perSecond, target: .value(.atLeast, 200_000),
+                    benchmark: self.name,
+                    figure: "notifications/s, 1,000 subscribers",
+                    value: Stats.median(rates),
+                    unit: .perSecond,
+                    target: .value(.atLeast, 200_000),
                     note: "median of " + Format.spread(rates, unit: .perSecond) + "; " + shape
                         + "; window = first write → last notification; " + notes.joined(separator: " / ")
                         + "; guildd VmRSS \(MeasurementUnit.mebibytes.format(memory.rssMiB)) with 1,016 connections"
                 ),
                 Measurement(
-                    benchmark: self.name, figure: "commit→delivery latency p50", value: p50, unit: .milliseconds,
+                    benchmark: self.name,
+                    figure: "commit→delivery latency p50",
+                    value: p50,
+                    unit: .milliseconds,
                     target: nil,
                     note: "\(Format.grouped(Double(totalNotifications))) notifications; receive time − event time (ms, taken before the commit)"
                 ),
                 Measurement(
-                    benchmark: self.name, figure: "commit→delivery latency p99", value: p99, unit: .milliseconds,
-                    target: nil, note: "max \(MeasurementUnit.milliseconds.format(latencies.last ?? .nan)); a change is also delayed by the fan-out of the changes committed just before it"
+                    benchmark: self.name,
+                    figure: "commit→delivery latency p99",
+                    value: p99,
+                    unit: .milliseconds,
+                    target: nil,
+                    note:
+                        "max \(MeasurementUnit.milliseconds.format(latencies.last ?? .nan)); a change is also delayed by the fan-out of the changes committed just before it"
                 ),
             ]
         } catch {
@@ -243,8 +257,12 @@ struct FanOut: Benchmark {
         }
         let window = Double(tally.lastReceive - start) / 1e9
         return BurstResult(
-            tally: tally, changes: changes, rate: Double(tally.notifications) / window, window: window,
-            writeSeconds: writeSeconds, cpu: cpu
+            tally: tally,
+            changes: changes,
+            rate: Double(tally.notifications) / window,
+            window: window,
+            writeSeconds: writeSeconds,
+            cpu: cpu
         )
     }
 
@@ -313,7 +331,9 @@ struct FanOut: Benchmark {
                                     tally.latencies.append(now - Double(time.value))
                                 }
                                 if !open {
-                                    throw DaemonError("guildd closed subscriber connection \(index) (after \(tally.perConnection[index]) notifications)")
+                                    throw DaemonError(
+                                        "guildd closed subscriber connection \(index) (after \(tally.perConnection[index]) notifications)"
+                                    )
                                 }
                             }
                             if tally.notifications != before {

@@ -30,7 +30,9 @@ struct Replay: Benchmark {
                 return (auth.user.userID, auth.accessToken)
             }
 
-            context.progress("  generating \(Format.grouped(Double(events))) group.rename events (\(Self.writers) connections × \(Self.inFlight) in flight)")
+            context.progress(
+                "  generating \(Format.grouped(Double(events))) group.rename events (\(Self.writers) connections × \(Self.inFlight) in flight)"
+            )
             let meter = CPUMeter(daemonPID: daemon.pid)
             let started = monotonicNanos()
             let perWriter = events / Self.writers
@@ -76,12 +78,15 @@ struct Replay: Benchmark {
             reportDaemonLogProblems(daemon, context)
             return [
                 Measurement(
-                    benchmark: self.name, figure: "since: 0 → \(Format.grouped(Double(expected))) events", value: Stats.median(rates),
-                    unit: .perSecond, target: nil,
+                    benchmark: self.name,
+                    figure: "since: 0 → \(Format.grouped(Double(expected))) events",
+                    value: Stats.median(rates),
+                    unit: .perSecond,
+                    target: nil,
                     note: "median of " + Format.spread(rates, unit: .perSecond) + "; fresh authenticated connection per run; "
                         + cpu.joined(separator: " / ") + "; generating them: "
                         + "\(MeasurementUnit.perSecond.format(Double(made) / generateSeconds)) renames (\(generateCPU))"
-                ),
+                )
             ]
         } catch {
             await daemon.stop()

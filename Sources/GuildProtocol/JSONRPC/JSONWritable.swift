@@ -1,0 +1,96 @@
+/// A value that writes its own compact JSON, for large results on hot paths (lists of groups and members).
+/// What it writes must decode to the same value as `JSONEncoder`'s output; `RPCCoding.encode` uses it
+/// instead of `JSONEncoder` when a value conforms.
+public protocol JSONWritable {
+    /// Appends the value's JSON text.
+    func writeJSON(to bytes: inout [UInt8])
+}
+
+extension JSONText {
+    /// Appends `"key":` (the key must not need escaping).
+    @inlinable
+    public static func appendKey(_ key: StaticString, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+    }
+
+    /// Appends an integer.
+    @inlinable
+    public static func appendInteger(_ value: some BinaryInteger, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    /// Appends a JSON array of writable values.
+    public static func appendArray(_ values: [some JSONWritable], to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            value.writeJSON(to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+}
+
+extension GroupInfo: JSONWritable {
+    public func writeJSON(to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "{"))
+        JSONText.appendKey("createdAt", to: &bytes)
+        JSONText.appendInteger(self.createdAt, to: &bytes)
+        bytes.append(UInt8(ascii: ","))
+        JSONText.appendKey("groupID", to: &bytes)
+        JSONText.appendString(self.groupID, to: &bytes)
+        bytes.append(UInt8(ascii: ","))
+        JSONText.appendKey("memberCount", to: &bytes)
+        JSONText.appendInteger(self.memberCount, to: &bytes)
+        bytes.append(UInt8(ascii: ","))
+        JSONText.appendKey("modifiedAt", to: &bytes)
+        JSONText.appendInteger(self.modifiedAt, to: &bytes)
+        bytes.append(UInt8(ascii: ","))
+        JSONText.appendKey("name", to: &bytes)
+        JSONText.appendString(self.name, to: &bytes)
+        bytes.append(UInt8(ascii: ","))
+        JSONText.appendKey("owner", to: &bytes)
+        if let owner = self.owner { JSONText.appendString(owner, to: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
+        bytes.append(UInt8(ascii: ","))
+        JSONText.appendKey("type", to: &bytes)
+        JSONText.appendString(self.type, to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+    }
+}
+
+extension GroupMember: JSONWritable {
+    public func writeJSON(to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "{"))
+        JSONText.appendKey("joinedAt", to: &bytes)
+        JSONText.appendInteger(self.joinedAt, to: &bytes)
+        bytes.append(UInt8(ascii: ","))
+        JSONText.appendKey("role", to: &bytes)
+        JSONText.appendString(self.role, to: &bytes)
+        bytes.append(UInt8(ascii: ","))
+        JSONText.appendKey("userID", to: &bytes)
+        JSONText.appendString(self.userID, to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+    }
+}
+
+extension UserMethods.MemberOfGroups.Result: JSONWritable {
+    public func writeJSON(to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "{"))
+        JSONText.appendKey("groups", to: &bytes)
+        JSONText.appendArray(self.groups, to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+    }
+}
+
+extension GroupMethods.Members.Result: JSONWritable {
+    public func writeJSON(to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "{"))
+        JSONText.appendKey("members", to: &bytes)
+        JSONText.appendArray(self.members, to: &bytes)
+        bytes.append(UInt8(ascii: ","))
+        JSONText.appendKey("nextCursor", to: &bytes)
+        JSONText.appendInteger(self.nextCursor, to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+    }
+}
