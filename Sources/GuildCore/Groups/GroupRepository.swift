@@ -37,8 +37,8 @@ public protocol GroupRepository: Sendable {
     func groupTransaction<T: Sendable>(_ body: @escaping @Sendable (any GroupTransaction) throws -> T) async throws -> T
     /// A group by id.
     func group(id: String) async throws -> Group?
-    /// A page of members in join order, after the cursor (0 for the first page).
-    func members(groupID: String, after cursor: Int64, limit: Int) async throws -> (members: [Membership], cursors: [Int64])
+    /// A page of members in join order, after the cursor (0 for the first page); nil when there is no such group.
+    func members(groupID: String, after cursor: Int64, limit: Int) async throws -> (members: [Membership], cursors: [Int64])?
     /// The groups a user is a member of (owned ones included).
     func groups(memberOf userID: String) async throws -> [Group]
     /// The groups a user owns.

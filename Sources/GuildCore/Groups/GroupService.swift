@@ -37,9 +37,10 @@ public struct GroupService: Sendable {
         -> (members: [Membership], next: Int64)
     {
         try Self.requireReader(caller)
-        guard try await self.repository.group(id: groupID) != nil else { throw Self.notFound(groupID) }
         let size = max(1, min(limit, Self.maximumPage))
-        let page = try await self.repository.members(groupID: groupID, after: cursor, limit: size + 1)
+        guard let page = try await self.repository.members(groupID: groupID, after: cursor, limit: size + 1) else {
+            throw Self.notFound(groupID)
+        }
         if page.members.count > size {
             return (Array(page.members.prefix(size)), page.cursors[size - 1])
         }

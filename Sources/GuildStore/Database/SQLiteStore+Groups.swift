@@ -15,8 +15,11 @@ extension SQLiteStore: GroupRepository {
         }
     }
 
-    public func members(groupID: String, after cursor: Int64, limit: Int) async throws -> (members: [Membership], cursors: [Int64]) {
+    public func members(groupID: String, after cursor: Int64, limit: Int) async throws -> (members: [Membership], cursors: [Int64])? {
         try await self.read { db in
+            guard try Bool.fetchOne(db, sql: #"SELECT EXISTS (SELECT 1 FROM "group" WHERE id = ?)"#, arguments: [groupID]) == true else {
+                return nil
+            }
             let rows = try Row.fetchAll(
                 db,
                 sql: "SELECT * FROM membership WHERE groupID = ? AND id > ? ORDER BY id LIMIT ?",
