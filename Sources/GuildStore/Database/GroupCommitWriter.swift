@@ -95,17 +95,18 @@ private final class TypedWrite<T: Sendable>: PendingWrite {
     var events: [CommittedEvent] { self.log.events }
 
     func run(_ db: Database) {
-        var outcome: Result<T, any Error> = .failure(CancellationError())
+        var outcome: Result<T, any Error>
         do {
-            try db.inSavepoint {
-                do {
-                    outcome = .success(try self.work(db, self.log))
-                    return .commit
-                } catch {
-                    outcome = .failure(error)
-                    self.log.events = []
-                    return .rollback
-                }
+            // A savepoint per operation, with statements prepared once per connection.
+            try db.cachedStatement(sql: "SAVEPOINT operation").execute()
+            do {
+                outcome = .success(try self.work(db, self.log))
+                try db.cachedStatement(sql: "RELEASE SAVEPOINT operation").execute()
+            } catch {
+                outcome = .failure(error)
+                self.log.events = []
+                try db.cachedStatement(sql: "ROLLBACK TO SAVEPOINT operation").execute()
+                try db.cachedStatement(sql: "RELEASE SAVEPOINT operation").execute()
             }
         } catch {
             outcome = .failure(error)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GuildProtocol
 import GuildCore
 
 extension SQLiteStore: UserRepository {
@@ -68,7 +69,7 @@ extension SQLiteStore: UserRepository {
                 ).fetchOne(db)
             else { return nil }
             if let expiresAt = token.expiresAt, expiresAt <= now { return nil }
-            guard let user = try UserRecord.fetchOne(db, key: token.userID) else { return nil }
+            guard let user = try UserRecord.find(db, id: token.userID) else { return nil }
             return ResolvedSession(user: user.user, tokenHash: hash, expiresAt: token.expiresAt)
         }
     }
@@ -129,7 +130,7 @@ extension SQLiteStore: UserRepository {
 
     public func user(id: String) async throws -> User? {
         try await self.read { db in
-            try UserRecord.fetchOne(db, key: id)?.user
+            try UserRecord.find(db, id: id)?.user
         }
     }
 
@@ -141,15 +142,37 @@ extension SQLiteStore: UserRepository {
         async throws -> User
     {
         try await self.write { db in
-            guard var record = try UserRecord.fetchOne(db, key: id) else {
+            guard let record = try UserRecord.find(db, id: id) else {
                 throw GuildError(.userNotFound, "no user with id \(id)", field: "userID")
             }
-            var user = record.user
+            let old = record.user
+            var user = old
             try change(&user)
             user.modifiedAt = now
-            record.apply(user)
+            // Write only what changed, with statements prepared once per connection.
+            var assignments: [String] = []
+            var arguments: StatementArguments = []
+            if user.displayName != old.displayName {
+                assignments.append("displayName = ?")
+                _ = arguments.append(contentsOf: [user.displayName])
+            }
+            if user.email != old.email {
+                assignments.append("email = ?")
+                _ = arguments.append(contentsOf: [user.email])
+            }
+            if user.phone != old.phone {
+                assignments.append("phone = ?")
+                _ = arguments.append(contentsOf: [user.phone])
+            }
+            if user.fields != old.fields {
+                assignments.append("fields = ?")
+                _ = arguments.append(contentsOf: [String(decoding: try RPCCoding.encode(user.fields), as: UTF8.self)])
+            }
+            assignments.append("modifiedAt = ?")
+            _ = arguments.append(contentsOf: [now, id])
             do {
-                try record.update(db)
+                let sql = "UPDATE \"user\" SET \(assignments.joined(separator: ", ")) WHERE id = ?"
+                try db.cachedStatement(sql: sql).execute(arguments: arguments)
             } catch let error as DatabaseError {
                 throw Self.translate(error)
             }

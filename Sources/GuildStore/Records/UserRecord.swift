@@ -54,6 +54,38 @@ struct UserRecord: Codable, Sendable {
     }
 }
 
+extension UserRecord {
+    /// The columns in the order ``init(row:)`` reads them.
+    static let selection = "id, username, email, phone, displayName, fields, passwordHash, isPseudo, createdAt, modifiedAt"
+
+    /// Reads a row of ``selection`` by position: no column-name lookups, no Decodable machinery.
+    init(row: Row) throws {
+        self.id = row[0]
+        self.username = row[1]
+        self.email = row[2]
+        self.phone = row[3]
+        self.displayName = row[4]
+        // JSON text (GRDB may have stored it as text or as a blob).
+        let json: [UInt8] =
+            switch (row[5] as DatabaseValue).storage {
+            case .string(let text): Array(text.utf8)
+            case .blob(let data): Array(data)
+            default: Array("{}".utf8)
+            }
+        self.fields = json == Array("{}".utf8) ? [:] : try RPCCoding.decode([String: JSONValue].self, from: json)
+        self.passwordHash = row[6]
+        self.isPseudo = row[7]
+        self.createdAt = row[8]
+        self.modifiedAt = row[9]
+    }
+
+    /// The user with this id, through a statement prepared once per connection.
+    static func find(_ db: Database, id: String) throws -> UserRecord? {
+        let statement = try db.cachedStatement(sql: "SELECT \(Self.selection) FROM \"user\" WHERE id = ?")
+        return try Row.fetchOne(statement, arguments: [id]).map(UserRecord.init(row:))
+    }
+}
+
 extension UserRecord: FetchableRecord, PersistableRecord {
     static let databaseTableName = "user"
 
