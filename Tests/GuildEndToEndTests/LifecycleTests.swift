@@ -54,12 +54,13 @@ struct LifecycleTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         // A costly password hash keeps the registration in flight for a while.
-        let daemon = try Child(Build.guildd, ["--socket", scratch.socket, "--database", scratch.database, "--scrypt-log-n", "17"])
+        let daemon = try Child(Build.guildd, ["--socket", scratch.socket, "--database", scratch.database, "--scrypt-log-n", "18"])
         defer { daemon.terminate() }
         try await waitUntilServing(scratch.socket)
         let client = try await GuildClient.connect(path: scratch.socket)
         async let registered = client.call(UserMethods.Register.self, .init(username: "slowpoke", password: "pass"))
-        try await Task.sleep(for: .milliseconds(60))
+        // A scrypt hash with N = 2^18 takes well over a second: the request is surely in flight by now.
+        try await Task.sleep(for: .milliseconds(400))
         daemon.signal(SIGTERM)
         let result = try await registered
         #expect(result.user.username == "slowpoke")

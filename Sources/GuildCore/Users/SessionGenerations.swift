@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A counter per user, bumped after every committed change that can invalidate a bound session (logout,
-/// refresh, password change, identity or profile change, deletion). A connection that validated its
+/// refresh, password change, identity change, deletion). A connection that validated its
 /// session at generation G needs no database read while the user's generation is still G; all changes go
 /// through this daemon, so the counter is exact.
 public final class SessionGenerations: Sendable {

@@ -227,7 +227,7 @@ public struct UserService: Sendable {
             if let phone = patch.phone { user.phone = phone }
             if let fields = patch.fields { user.fields = try UserRules.merge(fields, into: user.fields) }
         }
-        self.generations.bump(target)
+        // No bump: a profile change leaves every token valid (readers of the profile fetch it fresh).
         return user
     }
 

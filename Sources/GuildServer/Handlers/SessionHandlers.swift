@@ -10,7 +10,10 @@ extension MethodRegistry {
             return SessionInfo(context.caller, session: session)
         }
         self.register(SessionMethods.WhoAmI.self, access: .anyone) { _, context in
-            SessionInfo(context.caller, session: context.caller.session)
+            // The bound session is checked cheaply on each call; its profile is read fresh here.
+            guard var session = context.caller.session else { return SessionInfo(context.caller, session: nil) }
+            session.user = try await users.get(caller: context.caller, userID: nil).user
+            return SessionInfo(context.caller, session: session)
         }
         self.register(SessionMethods.Logout.self, access: .session) { _, context in
             try await users.logout(caller: context.caller)

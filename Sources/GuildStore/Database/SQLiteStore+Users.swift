@@ -63,14 +63,13 @@ extension SQLiteStore: UserRepository {
 
     public func resolveAccessToken(hash: [UInt8], now: Int64) async throws -> ResolvedSession? {
         try await self.read { db in
-            guard
-                let token = try TokenRecord.filter(
-                    TokenRecord.Columns.hash == Data(hash) && TokenRecord.Columns.kind == TokenRecord.Kind.access.rawValue
-                ).fetchOne(db)
-            else { return nil }
-            if let expiresAt = token.expiresAt, expiresAt <= now { return nil }
-            guard let user = try UserRecord.find(db, id: token.userID) else { return nil }
-            return ResolvedSession(user: user.user, tokenHash: hash, expiresAt: token.expiresAt)
+            let statement = try db.cachedStatement(sql: "SELECT userID, expiresAt FROM token WHERE hash = ? AND kind = 'access'")
+            guard let row = try Row.fetchOne(statement, arguments: [Data(hash)]) else { return nil }
+            let userID: String = row[0]
+            let expiresAt: Int64? = row[1]
+            if let expiresAt, expiresAt <= now { return nil }
+            guard let user = try UserRecord.find(db, id: userID) else { return nil }
+            return ResolvedSession(user: user.user, tokenHash: hash, expiresAt: expiresAt)
         }
     }
 
