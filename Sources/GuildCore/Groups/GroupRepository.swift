@@ -43,6 +43,9 @@ public protocol GroupRepository: Sendable {
     func groups(memberOf userID: String) async throws -> [Group]
     /// The groups a user owns.
     func groups(ownedBy userID: String) async throws -> [Group]
+    /// The groups a user is a member of (or owns, with `ownedOnly`), already as the wire's JSON array of
+    /// group objects, built by the store in one pass: the fast path for long lists.
+    func groupListJSON(userID: String, ownedOnly: Bool) async throws -> [UInt8]
     /// Checks the group invariants; returns a description of each violation.
     func checkInvariants() async throws -> [String]
 }

@@ -52,6 +52,11 @@ public struct GroupService: Sendable {
         try await self.repository.groups(memberOf: try self.listTarget(caller, userID))
     }
 
+    /// ``memberOf(caller:userID:)`` or ``ownerOf(caller:userID:)`` as the wire's JSON array, built by the store.
+    public func groupListJSON(caller: Caller, userID: String?, ownedOnly: Bool) async throws -> [UInt8] {
+        try await self.repository.groupListJSON(userID: try self.listTarget(caller, userID), ownedOnly: ownedOnly)
+    }
+
     /// The groups a user owns; always a subset of ``memberOf(caller:userID:)``.
     public func ownerOf(caller: Caller, userID: String?) async throws -> [Group] {
         try await self.repository.groups(ownedBy: try self.listTarget(caller, userID))

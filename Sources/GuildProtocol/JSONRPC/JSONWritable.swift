@@ -78,7 +78,11 @@ extension UserMethods.MemberOfGroups.Result: JSONWritable {
     public func writeJSON(to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "{"))
         JSONText.appendKey("groups", to: &bytes)
-        JSONText.appendArray(self.groups, to: &bytes)
+        if let encoded = self.encodedGroups {
+            bytes.append(contentsOf: encoded)
+        } else {
+            JSONText.appendArray(self.groups, to: &bytes)
+        }
         bytes.append(UInt8(ascii: "}"))
     }
 }

@@ -162,7 +162,21 @@ public enum UserMethods: Sendable {
         public typealias Params = Get.Params
         public struct Result: Codable, Hashable, Sendable {
             public var groups: [GroupInfo]
+            /// The daemon's shortcut: the `groups` array already as JSON text (never decoded into; not part of
+            /// the wire form's fields).
+            public var encodedGroups: [UInt8]?
+
             public init(groups: [GroupInfo]) { self.groups = groups }
+
+            /// A result whose groups are given as a JSON array, written out as is.
+            public init(encodedGroups: [UInt8]) {
+                self.groups = []
+                self.encodedGroups = encodedGroups
+            }
+
+            private enum CodingKeys: String, CodingKey {
+                case groups
+            }
         }
         public static let name = "user.memberOfGroups"
     }

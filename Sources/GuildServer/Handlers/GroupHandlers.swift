@@ -84,10 +84,10 @@ extension MethodRegistry {
             GroupInfo(try await groups.changeOwner(caller: context.caller, groupID: params.groupID, userID: params.userID))
         }
         self.register(UserMethods.MemberOfGroups.self, access: .session) { params, context in
-            .init(groups: try await groups.memberOf(caller: context.caller, userID: params.userID).map(GroupInfo.init))
+            .init(encodedGroups: try await groups.groupListJSON(caller: context.caller, userID: params.userID, ownedOnly: false))
         }
         self.register(UserMethods.OwnerOfGroups.self, access: .session) { params, context in
-            .init(groups: try await groups.ownerOf(caller: context.caller, userID: params.userID).map(GroupInfo.init))
+            .init(encodedGroups: try await groups.groupListJSON(caller: context.caller, userID: params.userID, ownedOnly: true))
         }
     }
 }

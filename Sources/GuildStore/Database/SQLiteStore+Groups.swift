@@ -55,6 +55,27 @@ extension SQLiteStore: GroupRepository {
         }
     }
 
+    public func groupListJSON(userID: String, ownedOnly: Bool) async throws -> [UInt8] {
+        try await self.read { db in
+            // SQLite writes the JSON itself, keys in the order the wire uses (GroupInfo, sorted).
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT coalesce(json_group_array(json(item)), '[]') FROM (
+                        SELECT json_object(
+                            'createdAt', g.createdAt, 'groupID', g.id, 'memberCount', g.memberCount,
+                            'modifiedAt', g.modifiedAt, 'name', g.name,
+                            'owner', (SELECT o.userID FROM membership o WHERE o.groupID = g.id AND o.role = 'owner'),
+                            'type', g.type) AS item
+                        FROM membership m JOIN "group" g ON g.id = m.groupID
+                        WHERE m.userID = ?1 AND (?2 = 0 OR m.role = 'owner')
+                        ORDER BY m.id
+                    )
+                    """
+            )
+            return Array((try String.fetchOne(statement, arguments: [userID, ownedOnly ? 1 : 0]) ?? "[]").utf8)
+        }
+    }
+
     public func checkInvariants() async throws -> [String] {
         try await self.read { db in
             var violations: [String] = []

@@ -97,8 +97,9 @@ extension SQLiteStore.Configuration {
         let mode = ["OFF", "NORMAL", "FULL", "EXTRA"].contains(synchronous.uppercased()) ? synchronous.uppercased() : "FULL"
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(mode)")
-            // Reads through a memory map instead of pread: large lists come straight from the page cache.
-            try db.execute(sql: "PRAGMA mmap_size = 1073741824")
+            // Reads through a memory map (up to 128 MiB) instead of pread: lists come straight from the page
+            // cache. Mapped pages count in RSS but are the kernel's file cache, not the daemon's heap.
+            try db.execute(sql: "PRAGMA mmap_size = 134217728")
         }
         return config
     }
