@@ -30,7 +30,9 @@ struct GuildBench: AsyncParsableCommand {
     @Option(help: "The guildd executable (default: guildd next to this executable).")
     var guildd: String?
 
-    @Option(help: "Directory in which a fresh gb-XXXXXX work directory is made (default: /tmp). Keep it short: socket paths must stay under 100 bytes.")
+    @Option(
+        help: "Directory in which a fresh gb-XXXXXX work directory is made (default: /tmp). Keep it short: socket paths must stay under 100 bytes."
+    )
     var workDir: String?
 
     @Option(help: "Seconds per throughput measurement (default 3; 0.5 with --quick).")
@@ -59,7 +61,9 @@ struct GuildBench: AsyncParsableCommand {
         let known = Set(Self.benchmarks.map(\.name))
         let unknown = self.selectedNames.filter { !known.contains($0) }
         guard unknown.isEmpty else {
-            throw ValidationError("unknown benchmark(s) \(unknown.joined(separator: ", ")); known: \(Self.benchmarks.map(\.name).joined(separator: ", "))")
+            throw ValidationError(
+                "unknown benchmark(s) \(unknown.joined(separator: ", ")); known: \(Self.benchmarks.map(\.name).joined(separator: ", "))"
+            )
         }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be positive") }
         if let runs, runs < 1 { throw ValidationError("--runs must be at least 1") }
@@ -88,7 +92,9 @@ struct GuildBench: AsyncParsableCommand {
             runs: self.runs ?? (self.quick ? 3 : 5),
             quick: self.quick
         )
-        Log.progress("guild-bench: guildd \(guilddPath), work dir \(workDir), \(context.runs) runs × \(context.duration) s\(self.quick ? " (quick)" : "")")
+        Log.progress(
+            "guild-bench: guildd \(guilddPath), work dir \(workDir), \(context.runs) runs × \(context.duration) s\(self.quick ? " (quick)" : "")"
+        )
 
         var report = Report()
         report.settings = [
@@ -139,7 +145,8 @@ struct GuildBench: AsyncParsableCommand {
 
     private func guilddPath() throws -> String {
         if let guildd { return guildd }
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("guildd").path
     }

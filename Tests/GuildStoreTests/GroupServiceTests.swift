@@ -251,11 +251,23 @@ struct GroupServiceTests {
         for (ownedOnly, expected) in [(false, ["sales", "tennis"]), (true, ["tennis"])] {
             let json = try await world.groups.groupListJSON(caller: bob, userID: nil, ownedOnly: ownedOnly)
             let decoded = try RPCCoding.decode([GroupInfo].self, from: json)
-            let groups = ownedOnly ? try await world.groups.ownerOf(caller: bob, userID: nil) : try await world.groups.memberOf(caller: bob, userID: nil)
+            let groups =
+                ownedOnly ? try await world.groups.ownerOf(caller: bob, userID: nil) : try await world.groups.memberOf(caller: bob, userID: nil)
             #expect(decoded.map(\.groupID) == expected)
-            #expect(decoded == groups.map {
-                GroupInfo(groupID: $0.id, name: $0.name, type: $0.type.rawValue, owner: $0.ownerID, memberCount: $0.memberCount, createdAt: $0.createdAt, modifiedAt: $0.modifiedAt)
-            })
+            #expect(
+                decoded
+                    == groups.map {
+                        GroupInfo(
+                            groupID: $0.id,
+                            name: $0.name,
+                            type: $0.type.rawValue,
+                            owner: $0.ownerID,
+                            memberCount: $0.memberCount,
+                            createdAt: $0.createdAt,
+                            modifiedAt: $0.modifiedAt
+                        )
+                    }
+            )
         }
         #expect(try await world.groups.groupListJSON(caller: world.admin, userID: "nobody", ownedOnly: false) == Array("[]".utf8))
     }

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import GuildProtocol
 import GuildCore
+import GuildProtocol
 
 extension SQLiteStore: UserRepository {
     public func insertUser(_ user: User, passwordHash: String?, session: IssuedSession) async throws {

@@ -17,13 +17,19 @@ struct ColdStart: Benchmark {
         let cheap = try await self.series(context, label: "--scrypt-log-n 4", extraArguments: ["--scrypt-log-n", "4"])
         return [
             Measurement(
-                benchmark: self.name, figure: "connect+ping → reply (median)", value: Stats.median(samples),
-                unit: .milliseconds, target: .value(.below, 50),
+                benchmark: self.name,
+                figure: "connect+ping → reply (median)",
+                value: Stats.median(samples),
+                unit: .milliseconds,
+                target: .value(.below, 50),
                 note: Format.spread(samples, unit: .milliseconds)
             ),
             Measurement(
-                benchmark: self.name, figure: "same, guildd --scrypt-log-n 4", value: Stats.median(cheap),
-                unit: .milliseconds, target: nil,
+                benchmark: self.name,
+                figure: "same, guildd --scrypt-log-n 4",
+                value: Stats.median(cheap),
+                unit: .milliseconds,
+                target: nil,
                 note: "diagnostic: start-up without the cost of a default-strength scrypt hash; "
                     + Format.spread(cheap, unit: .milliseconds)
             ),
@@ -66,7 +72,9 @@ struct ColdStart: Benchmark {
                 }
                 let after = daemon.command()
                 if run == 0 {
-                    context.progress("    warm-up (creates the database if missing): \(Format.decimal(milliseconds, digits: 1)) ms [\(before ?? "?") → \(after ?? "?")]")
+                    context.progress(
+                        "    warm-up (creates the database if missing): \(Format.decimal(milliseconds, digits: 1)) ms [\(before ?? "?") → \(after ?? "?")]"
+                    )
                 } else {
                     samples.append(milliseconds)
                     context.progress("    run \(run): \(Format.decimal(milliseconds, digits: 1)) ms")

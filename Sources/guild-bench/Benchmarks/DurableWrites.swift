@@ -52,12 +52,16 @@ struct DurableWrites: Benchmark {
             try baseline.close()
             return [
                 Measurement(
-                    benchmark: self.name, figure: "user.update, 16 clients", value: Stats.median(guildRates),
-                    unit: .perSecond, baseline: Stats.median(sqliteRates), baselineName: "SQLite WAL+FULL, 1 txn/UPDATE",
+                    benchmark: self.name,
+                    figure: "user.update, 16 clients",
+                    value: Stats.median(guildRates),
+                    unit: .perSecond,
+                    baseline: Stats.median(sqliteRates),
+                    baselineName: "SQLite WAL+FULL, 1 txn/UPDATE",
                     target: .ratio(.atLeast, 5),
                     note: "guild: " + Format.spread(guildRates, unit: .perSecond)
                         + "; sqlite: " + Format.spread(sqliteRates, unit: .perSecond)
-                ),
+                )
             ]
         } catch {
             for client in clients { await client.close() }

@@ -16,12 +16,20 @@ struct Memory: Benchmark {
         )
         return [
             Measurement(
-                benchmark: self.name, figure: "idle RSS (VmRSS)", value: idle.rssMiB, unit: .mebibytes,
-                target: .value(.below, 30), note: "right after start, no load"
+                benchmark: self.name,
+                figure: "idle RSS (VmRSS)",
+                value: idle.rssMiB,
+                unit: .mebibytes,
+                target: .value(.below, 30),
+                note: "right after start, no load"
             ),
             Measurement(
-                benchmark: self.name, figure: "peak RSS (VmHWM)", value: now.hwmMiB, unit: .mebibytes,
-                target: nil, note: "after the benchmarks above; VmRSS now \(MeasurementUnit.mebibytes.format(now.rssMiB))"
+                benchmark: self.name,
+                figure: "peak RSS (VmHWM)",
+                value: now.hwmMiB,
+                unit: .mebibytes,
+                target: nil,
+                note: "after the benchmarks above; VmRSS now \(MeasurementUnit.mebibytes.format(now.rssMiB))"
             ),
         ]
     }

@@ -18,7 +18,9 @@ struct PingLatency: Benchmark {
         let chunk = max(calls / 20, 100)
         let daemon = try await context.sharedDaemon()
         let echo = try EchoServer.start(path: context.path("echo.sock"))
-        context.progress("  \(calls) round trips each after \(warmup) warm-up, interleaved in chunks of \(chunk): guild, raw echo, raw client → guildd")
+        context.progress(
+            "  \(calls) round trips each after \(warmup) warm-up, interleaved in chunks of \(chunk): guild, raw echo, raw client → guildd"
+        )
 
         let result: Result<(guild: [Double], echo: [Double], raw: [Double], unpinned: [Double]), any Error>
         do {
@@ -73,30 +75,50 @@ struct PingLatency: Benchmark {
         let unpinnedP99 = Stats.percentile(sorted: samples.unpinned, 99)
         let rawP50 = Stats.percentile(sorted: samples.raw, 50)
         let rawP99 = Stats.percentile(sorted: samples.raw, 99)
-        let µs = MeasurementUnit.microseconds
+        let micro = MeasurementUnit.microseconds
         context.progress(
-            "  guild p50 \(µs.format(guildP50)), p99 \(µs.format(guildP99)); raw echo p50 \(µs.format(echoP50)), "
-                + "p99 \(µs.format(echoP99)); raw client → guildd p50 \(µs.format(rawP50)), p99 \(µs.format(rawP99))"
+            "  guild p50 \(micro.format(guildP50)), p99 \(micro.format(guildP99)); raw echo p50 \(micro.format(echoP50)), "
+                + "p99 \(micro.format(echoP99)); raw client → guildd p50 \(micro.format(rawP50)), p99 \(micro.format(rawP99))"
         )
         return [
             Measurement(
-                benchmark: self.name, figure: "p50", value: guildP50, unit: .microseconds,
-                baseline: echoP50, baselineName: "raw echo", target: .ratio(.atMost, 2),
+                benchmark: self.name,
+                figure: "p50",
+                value: guildP50,
+                unit: .microseconds,
+                baseline: echoP50,
+                baselineName: "raw echo",
+                target: .ratio(.atMost, 2),
                 note: "\(calls) sequential calls, 1 GuildClient connection, caller pinned to its event loop (GuildClient.executor)"
             ),
             Measurement(
-                benchmark: self.name, figure: "p99", value: guildP99, unit: .microseconds,
-                baseline: echoP99, baselineName: "raw echo", target: nil
+                benchmark: self.name,
+                figure: "p99",
+                value: guildP99,
+                unit: .microseconds,
+                baseline: echoP99,
+                baselineName: "raw echo",
+                target: nil
             ),
             Measurement(
-                benchmark: self.name, figure: "p50, GuildClient from an ordinary task", value: unpinnedP50,
-                unit: .microseconds, baseline: echoP50, baselineName: "raw echo", target: nil,
-                note: "diagnostic: \(samples.unpinned.count) calls with two thread hops each; p99 \(µs.format(unpinnedP99))"
+                benchmark: self.name,
+                figure: "p50, GuildClient from an ordinary task",
+                value: unpinnedP50,
+                unit: .microseconds,
+                baseline: echoP50,
+                baselineName: "raw echo",
+                target: nil,
+                note: "diagnostic: \(samples.unpinned.count) calls with two thread hops each; p99 \(micro.format(unpinnedP99))"
             ),
             Measurement(
-                benchmark: self.name, figure: "p50, raw blocking client → guildd", value: rawP50,
-                unit: .microseconds, baseline: echoP50, baselineName: "raw echo", target: nil,
-                note: "diagnostic: daemon cost without GuildClient; p99 \(µs.format(rawP99))"
+                benchmark: self.name,
+                figure: "p50, raw blocking client → guildd",
+                value: rawP50,
+                unit: .microseconds,
+                baseline: echoP50,
+                baselineName: "raw echo",
+                target: nil,
+                note: "diagnostic: daemon cost without GuildClient; p99 \(micro.format(rawP99))"
             ),
         ]
     }

@@ -44,7 +44,10 @@ struct PingThroughput: Benchmark {
                 context.progress("  \(shape.figure): median \(MeasurementUnit.perSecond.format(median)); \(cpu)")
                 measurements.append(
                     Measurement(
-                        benchmark: self.name, figure: shape.figure, value: median, unit: .perSecond,
+                        benchmark: self.name,
+                        figure: shape.figure,
+                        value: median,
+                        unit: .perSecond,
                         target: shape.target,
                         note: "median of " + Format.spread(rates, unit: .perSecond) + "; " + cpu
                     )
@@ -70,7 +73,10 @@ struct PingThroughput: Benchmark {
         context.progress("  raw pipelined client, 64 in flight: median \(MeasurementUnit.perSecond.format(median)); \(cpu)")
         measurements.append(
             Measurement(
-                benchmark: self.name, figure: "raw blocking client, 64 pipelined", value: median, unit: .perSecond,
+                benchmark: self.name,
+                figure: "raw blocking client, 64 pipelined",
+                value: median,
+                unit: .perSecond,
                 target: nil,
                 note: "diagnostic: daemon capacity without GuildClient; median of " + Format.spread(rates, unit: .perSecond) + "; " + cpu
             )
