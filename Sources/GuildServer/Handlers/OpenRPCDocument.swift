@@ -11,10 +11,4 @@ public enum OpenRPCDocument {
         }
         return compact
     }()
-
-    /// The document, decoded.
-    public static var value: JSONValue {
-        // The same bytes decoded a moment ago by `compactJSON`; this cannot fail.
-        (try? RPCCoding.decode(JSONValue.self, from: Self.compactJSON)) ?? .null
-    }
 }
