@@ -29,6 +29,18 @@ enum Runner {
         }
     }
 
+    /// Runs one typed call and prints its result: what most commands do.
+    static func call<M: RPCMethod>(_ method: M.Type, _ params: M.Params, _ options: GlobalOptions) async throws {
+        let result = try await Self.run(options) { client in try await client.call(M.self, params) }
+        try Output.printResult(result, json: options.json)
+    }
+
+    /// Runs one typed call that takes no params and prints its result.
+    static func call<M: RPCMethod>(_ method: M.Type, _ options: GlobalOptions) async throws where M.Params == NoParams {
+        let result = try await Self.run(options) { client in try await client.call(M.self) }
+        try Output.printResult(result, json: options.json)
+    }
+
     /// Prints an error to stderr and returns what to throw: an `ExitCode`, or the error itself when
     /// ArgumentParser should handle it (usage errors, exit requests).
     static func report(_ error: any Error, json: Bool) -> any Error {

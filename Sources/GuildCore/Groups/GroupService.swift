@@ -149,7 +149,7 @@ public struct GroupService: Sendable {
                     kind: .groupInfoChanged,
                     groupID: groupID,
                     actor: caller.session?.user.id,
-                    byAdmin: !standing.isDisjoint(with: .appAdmin) && standing.isDisjoint(with: [.owner, .admin, .member]),
+                    byAdmin: Self.actsAsAdmin(standing),
                     changes: ["name": .string(name)],
                     time: now
                 )

@@ -99,14 +99,15 @@ public final class Dispatcher: Sendable {
         afterReply: AfterReply,
         sequential: Bool = false
     ) async -> [UInt8]? {
+        func run(_ entry: RPCFrame.Entry) async -> [UInt8]? {
+            switch entry {
+            case .invalid(let id, let error): Self.reply(id, .failure(error))
+            case .request(let request): await self.execute(request, on: connection, afterReply: afterReply)
+            }
+        }
         if sequential {
             var replies: [[UInt8]?] = []
-            for entry in entries {
-                switch entry {
-                case .invalid(let id, let error): replies.append(Self.reply(id, .failure(error)))
-                case .request(let request): replies.append(await self.execute(request, on: connection, afterReply: afterReply))
-                }
-            }
+            for entry in entries { replies.append(await run(entry)) }
             return Self.batchReply(replies)
         }
         let replies = await withTaskGroup(of: (Int, [UInt8]?).self) { group in
@@ -114,12 +115,7 @@ public final class Dispatcher: Sendable {
             var next = 0
             func start(_ index: Int) {
                 let entry = entries[index]
-                group.addTask {
-                    switch entry {
-                    case .invalid(let id, let error): (index, Self.reply(id, .failure(error)))
-                    case .request(let request): (index, await self.execute(request, on: connection, afterReply: afterReply))
-                    }
-                }
+                group.addTask { (index, await run(entry)) }
             }
             while next < min(entries.count, self.batchConcurrency) {
                 start(next)
@@ -171,10 +167,6 @@ public final class Dispatcher: Sendable {
         on connection: ConnectionState,
         afterReply: AfterReply
     ) async throws -> RequestContext {
-        var logger = self.logger
-        logger[metadataKey: "rpc.method"] = "\(request.method)"
-        logger[metadataKey: "rpc.id"] = "\(request.id?.json ?? "-")"
-        logger[metadataKey: "conn.id"] = "\(connection.id)"
         var caller = Caller(peer: connection.peer, isAdmin: connection.isAdmin)
         var revoked = false
         if let bound = connection.session {
@@ -205,7 +197,7 @@ public final class Dispatcher: Sendable {
         return RequestContext(
             caller: caller,
             connection: connection,
-            logger: logger,
+            logger: self.logger,
             afterReply: afterReply,
             generations: self.users.generations
         )

@@ -8,7 +8,7 @@ public struct RequestContext: Sendable {
     public var caller: Caller
     /// The connection the call arrived on (to bind or unbind a session).
     let connection: ConnectionState
-    /// A logger carrying `rpc.method`, `rpc.id` and `conn.id` metadata.
+    /// The server's logger (internal errors are logged by the dispatcher with their method).
     public var logger: Logger
     /// Work to run once the reply has been written (e.g. start a subscription's notifications).
     let afterReply: AfterReply

@@ -49,7 +49,7 @@ extension SQLiteStore: UserRepository {
                 let old = try TokenRecord.filter(
                     TokenRecord.Columns.hash == Data(hash) && TokenRecord.Columns.kind == TokenRecord.Kind.refresh.rawValue
                 ).fetchOne(db),
-                let user = try UserRecord.fetchOne(db, key: old.userID)
+                let user = try UserRecord.find(db, id: old.userID)
             else {
                 throw GuildError(.invalidRefreshToken, "the refresh token is unknown, already used or revoked")
             }
@@ -82,7 +82,7 @@ extension SQLiteStore: UserRepository {
         -> User
     {
         try await self.write { db in
-            guard var record = try UserRecord.fetchOne(db, key: userID) else {
+            guard var record = try UserRecord.find(db, id: userID) else {
                 throw GuildError(.userNotFound, "no user with id \(userID)", field: "userID")
             }
             guard record.isPseudo else {
@@ -105,7 +105,7 @@ extension SQLiteStore: UserRepository {
 
     public func passwordHash(userID: String) async throws -> String? {
         try await self.read { db in
-            guard let record = try UserRecord.fetchOne(db, key: userID) else {
+            guard let record = try UserRecord.find(db, id: userID) else {
                 throw GuildError(.userNotFound, "no user with id \(userID)", field: "userID")
             }
             return record.passwordHash
@@ -114,7 +114,7 @@ extension SQLiteStore: UserRepository {
 
     public func replacePassword(userID: String, passwordHash: String, session: IssuedSession, now: Int64) async throws {
         try await self.write { db in
-            guard var record = try UserRecord.fetchOne(db, key: userID) else {
+            guard var record = try UserRecord.find(db, id: userID) else {
                 throw GuildError(.userNotFound, "no user with id \(userID)", field: "userID")
             }
             record.passwordHash = passwordHash

@@ -70,10 +70,7 @@ extension GroupCommand {
                 members: self.members.isEmpty ? nil : self.members,
                 owner: self.owner
             )
-            let result = try await Runner.run(self.options) { client in
-                try await client.call(GroupMethods.Create.self, params)
-            }
-            try Output.printResult(result, json: self.options.json)
+            try await Runner.call(GroupMethods.Create.self, params, self.options)
         }
     }
 
@@ -88,10 +85,7 @@ extension GroupCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            let result = try await Runner.run(self.options) { client in
-                try await client.call(GroupMethods.Get.self, .init(groupID: self.group.groupID))
-            }
-            try Output.printResult(result, json: self.options.json)
+            try await Runner.call(GroupMethods.Get.self, .init(groupID: self.group.groupID), self.options)
         }
     }
 
@@ -111,10 +105,7 @@ extension GroupCommand {
 
         func run() async throws {
             let params = GroupMethods.Rename.Params(groupID: self.group.groupID, name: self.name)
-            let result = try await Runner.run(self.options) { client in
-                try await client.call(GroupMethods.Rename.self, params)
-            }
-            try Output.printResult(result, json: self.options.json)
+            try await Runner.call(GroupMethods.Rename.self, params, self.options)
         }
     }
 
@@ -129,10 +120,7 @@ extension GroupCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            let result = try await Runner.run(self.options) { client in
-                try await client.call(GroupMethods.Delete.self, .init(groupID: self.group.groupID))
-            }
-            try Output.printResult(result, json: self.options.json)
+            try await Runner.call(GroupMethods.Delete.self, .init(groupID: self.group.groupID), self.options)
         }
     }
 
@@ -278,10 +266,7 @@ extension GroupCommand {
 
         func run() async throws {
             let params = GroupMethods.ChangeOwner.Params(groupID: self.group.groupID, userID: self.userID)
-            let result = try await Runner.run(self.options) { client in
-                try await client.call(GroupMethods.ChangeOwner.self, params)
-            }
-            try Output.printResult(result, json: self.options.json)
+            try await Runner.call(GroupMethods.ChangeOwner.self, params, self.options)
         }
     }
 }

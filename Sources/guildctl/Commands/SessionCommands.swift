@@ -22,10 +22,7 @@ extension SessionCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            let result = try await Runner.run(self.options) { client in
-                try await client.call(SessionMethods.WhoAmI.self)
-            }
-            try Output.printResult(result, json: self.options.json)
+            try await Runner.call(SessionMethods.WhoAmI.self, self.options)
         }
     }
 
@@ -39,10 +36,7 @@ extension SessionCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            let result = try await Runner.run(self.options) { client in
-                try await client.call(SessionMethods.Logout.self)
-            }
-            try Output.printResult(result, json: self.options.json)
+            try await Runner.call(SessionMethods.Logout.self, self.options)
         }
     }
 
@@ -59,10 +53,7 @@ extension SessionCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            let result = try await Runner.run(self.options) { client in
-                try await client.call(SessionMethods.Authenticate.self, .init(accessToken: self.accessToken))
-            }
-            try Output.printResult(result, json: self.options.json)
+            try await Runner.call(SessionMethods.Authenticate.self, .init(accessToken: self.accessToken), self.options)
         }
     }
 }

@@ -12,10 +12,7 @@ struct PingCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let result = try await Runner.run(self.options) { client in
-            try await client.call(SystemMethods.Ping.self)
-        }
-        try Output.printResult(result, json: self.options.json)
+        try await Runner.call(SystemMethods.Ping.self, self.options)
     }
 }
 

@@ -34,10 +34,7 @@ extension UserCommand {
                 displayName: self.displayName,
                 fields: self.fields
             )
-            let result = try await Runner.run(self.options) { client in
-                try await client.call(UserMethods.Register.self, params)
-            }
-            try Output.printResult(result, json: self.options.json)
+            try await Runner.call(UserMethods.Register.self, params, self.options)
         }
     }
 
@@ -61,10 +58,7 @@ extension UserCommand {
 
         func run() async throws {
             let params = UserMethods.RegisterPseudo.Params(displayName: self.displayName, fields: self.fields)
-            let result = try await Runner.run(self.options) { client in
-                try await client.call(UserMethods.RegisterPseudo.self, params)
-            }
-            try Output.printResult(result, json: self.options.json)
+            try await Runner.call(UserMethods.RegisterPseudo.self, params, self.options)
         }
     }
 
@@ -87,16 +81,8 @@ extension UserCommand {
         }
 
         func run() async throws {
-            let params = UserMethods.Login.Params(
-                username: self.identity.username,
-                email: self.identity.email,
-                phone: self.identity.phone,
-                password: self.password.resolved
-            )
-            let result = try await Runner.run(self.options) { client in
-                try await client.call(UserMethods.Login.self, params)
-            }
-            try Output.printResult(result, json: self.options.json)
+            let params = self.identity.params(password: self.password.resolved)
+            try await Runner.call(UserMethods.Login.self, params, self.options)
         }
     }
 
@@ -113,10 +99,7 @@ extension UserCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            let result = try await Runner.run(self.options) { client in
-                try await client.call(UserMethods.Refresh.self, .init(refreshToken: self.refreshToken))
-            }
-            try Output.printResult(result, json: self.options.json)
+            try await Runner.call(UserMethods.Refresh.self, .init(refreshToken: self.refreshToken), self.options)
         }
     }
 
@@ -133,16 +116,8 @@ extension UserCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            let params = UserMethods.PutIdentity.Params(
-                username: self.identity.username,
-                email: self.identity.email,
-                phone: self.identity.phone,
-                password: self.password.resolved
-            )
-            let result = try await Runner.run(self.options) { client in
-                try await client.call(UserMethods.PutIdentity.self, params)
-            }
-            try Output.printResult(result, json: self.options.json)
+            let params = self.identity.params(password: self.password.resolved)
+            try await Runner.call(UserMethods.PutIdentity.self, params, self.options)
         }
     }
 
@@ -163,10 +138,7 @@ extension UserCommand {
 
         func run() async throws {
             let params = UserMethods.ChangePassword.Params(oldPassword: self.oldPassword, newPassword: self.newPassword)
-            let result = try await Runner.run(self.options) { client in
-                try await client.call(UserMethods.ChangePassword.self, params)
-            }
-            try Output.printResult(result, json: self.options.json)
+            try await Runner.call(UserMethods.ChangePassword.self, params, self.options)
         }
     }
 }

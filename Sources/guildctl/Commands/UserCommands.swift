@@ -1,4 +1,5 @@
 import ArgumentParser
+import GuildProtocol
 
 /// `guildctl user ...`: registration, login, tokens and profiles.
 struct UserCommand: AsyncParsableCommand {
@@ -35,6 +36,11 @@ struct IdentityOptions: ParsableArguments {
     /// How many of the three are given.
     var count: Int {
         [self.username, self.email, self.phone].compactMap { $0 }.count
+    }
+
+    /// The params of `user.login` and `user.putIdentity` (one type) with this identity.
+    func params(password: String) -> UserMethods.Login.Params {
+        .init(username: self.username, email: self.email, phone: self.phone, password: password)
     }
 }
 

@@ -16,10 +16,7 @@ extension UserCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            let result = try await Runner.run(self.options) { client in
-                try await client.call(UserMethods.Get.self, .init(userID: self.userID))
-            }
-            try Output.printResult(result, json: self.options.json)
+            try await Runner.call(UserMethods.Get.self, .init(userID: self.userID), self.options)
         }
     }
 
@@ -62,10 +59,7 @@ extension UserCommand {
                 phone: self.phone,
                 fields: self.fields
             )
-            let result = try await Runner.run(self.options) { client in
-                try await client.call(UserMethods.Update.self, params)
-            }
-            try Output.printResult(result, json: self.options.json)
+            try await Runner.call(UserMethods.Update.self, params, self.options)
         }
     }
 
@@ -85,10 +79,7 @@ extension UserCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            let result = try await Runner.run(self.options) { client in
-                try await client.call(UserMethods.Delete.self, .init(userID: self.userID))
-            }
-            try Output.printResult(result, json: self.options.json)
+            try await Runner.call(UserMethods.Delete.self, .init(userID: self.userID), self.options)
         }
     }
 }
