@@ -51,7 +51,7 @@ struct EventTests {
             let bobEvents = try await bob.client.subscribe()
             let carolEvents = try await carol.client.subscribe()
 
-            let created = try await alice.client.call(GroupMethods.Create.self, .init(name: "Club", groupID: "club", members: [bob.id]))
+            let created = try await alice.client.call(GroupMethods.Create.self, .init(name: "Club", groupID: "club", members: [.init(userID: bob.id)]))
             #expect(created.group.memberCount == 2)
             _ = try await alice.client.call(GroupMethods.Rename.self, .init(groupID: "club", name: "Club 2"))
             _ = try await alice.client.call(GroupMethods.RemoveMembers.self, .init(groupID: "club", userIDs: [bob.id]))
@@ -75,7 +75,7 @@ struct EventTests {
         try await TestDaemon.run { socket, _ in
             let alice = try await Member.join(socket, "alice")
             let bob = try await Member.join(socket, "bob")
-            _ = try await alice.client.call(GroupMethods.Create.self, .init(name: "G", groupID: "g", members: [bob.id]))
+            _ = try await alice.client.call(GroupMethods.Create.self, .init(name: "G", groupID: "g", members: [.init(userID: bob.id)]))
             let aliceEvents = try await alice.client.subscribe(kinds: ["memberLeave", "quitFromGroup"])
             let bobEvents = try await bob.client.subscribe(kinds: ["memberLeave", "quitFromGroup"])
             _ = try await bob.client.call(GroupMethods.RemoveMembers.self, .init(groupID: "g", userIDs: [bob.id]))

@@ -19,7 +19,7 @@ struct GroupInvariantTests {
             for index in 0..<6 {
                 _ = try await setup.call(
                     GroupMethods.Create.self,
-                    .init(name: "G\(index)", groupID: "g\(index)", members: Array(ids.shuffled().prefix(8)), owner: ids[index])
+                    .init(name: "G\(index)", groupID: "g\(index)", members: ids.shuffled().prefix(8).map { .init(userID: $0) }, owner: ids[index])
                 )
             }
             let everyone = users

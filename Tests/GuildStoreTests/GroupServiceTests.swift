@@ -44,26 +44,29 @@ struct GroupServiceTests {
             name: "Sales Div.",
             groupID: "sales-div",
             type: .basic,
-            memberIDs: [bob.session!.user.id, "nope"]
+            members: [.init(userID: bob.session!.user.id), "nope"]
         )
         #expect(notFound == ["nope"])
         #expect(group.ownerID == alice.session!.user.id)
         #expect(group.memberCount == 2)
         await #expect(throws: GuildError(.groupAlreadyExists, "")) {
-            try await world.groups.create(caller: bob, name: "Again", groupID: "sales-div", type: .basic, memberIDs: [])
+            try await world.groups.create(caller: bob, name: "Again", groupID: "sales-div", type: .basic, members: [])
         }
         for bad in ["Has Caps", String(repeating: "a", count: 31), "spa ce", ""] {
             await #expect(throws: GuildError(.invalidInput, "")) {
-                try await world.groups.create(caller: alice, name: "x", groupID: bad, type: .basic, memberIDs: [])
+                try await world.groups.create(caller: alice, name: "x", groupID: bad, type: .basic, members: [])
             }
         }
         await #expect(throws: GuildError(.invalidInput, "")) {
-            try await world.groups.create(caller: alice, name: String(repeating: "n", count: 191), groupID: nil, type: .basic, memberIDs: [])
+            try await world.groups.create(caller: alice, name: String(repeating: "n", count: 191), groupID: nil, type: .basic, members: [])
         }
-        await #expect(throws: GuildError(.unsupported, "")) {
-            try await world.groups.create(caller: alice, name: "IM", groupID: nil, type: .public, memberIDs: [])
+        // IM types follow Tencent's id rules and codes instead.
+        let im = try await world.groups.create(caller: alice, name: "IM", groupID: nil, type: .public, members: [])
+        #expect(im.group.id.hasPrefix("@TGS#") && im.group.addOption == .auth)
+        await #expect(throws: GuildError(.invalidGroupID, "")) {
+            try await world.groups.create(caller: alice, name: "IM", groupID: "@TGS#mine", type: .public, members: [])
         }
-        let generated = try await world.groups.create(caller: alice, name: "Generated", groupID: nil, type: .basic, memberIDs: [])
+        let generated = try await world.groups.create(caller: alice, name: "Generated", groupID: nil, type: .basic, members: [])
         try GroupRules.validateGroupID(generated.group.id)
     }
 
@@ -74,7 +77,7 @@ struct GroupServiceTests {
         let bob = try await world.user("bob")
         let carol = try await world.user("carol")
         let (bobID, carolID) = (bob.session!.user.id, carol.session!.user.id)
-        _ = try await world.groups.create(caller: alice, name: "G", groupID: "g", type: .basic, memberIDs: [bobID])
+        _ = try await world.groups.create(caller: alice, name: "G", groupID: "g", type: .basic, members: [.init(userID: bobID)])
 
         // Re-adding a member succeeds (Kii: 204), and only the owner or an admin may add.
         #expect(
@@ -109,7 +112,7 @@ struct GroupServiceTests {
         let alice = try await world.user("alice")
         let bob = try await world.user("bob")
         let bobID = bob.session!.user.id
-        _ = try await world.groups.create(caller: alice, name: "G", groupID: "g", type: .basic, memberIDs: [])
+        _ = try await world.groups.create(caller: alice, name: "G", groupID: "g", type: .basic, members: [])
         await #expect(throws: GuildError(.permissionDenied, "")) {
             try await world.groups.changeOwner(caller: bob, groupID: "g", userID: bobID)
         }
@@ -130,8 +133,8 @@ struct GroupServiceTests {
         defer { world.temp.remove() }
         let alice = try await world.user("alice")
         let bob = try await world.user("bob")
-        _ = try await world.groups.create(caller: alice, name: "Solo", groupID: "solo", type: .basic, memberIDs: [])
-        _ = try await world.groups.create(caller: alice, name: "Shared", groupID: "shared", type: .basic, memberIDs: [bob.session!.user.id])
+        _ = try await world.groups.create(caller: alice, name: "Solo", groupID: "solo", type: .basic, members: [])
+        _ = try await world.groups.create(caller: alice, name: "Shared", groupID: "shared", type: .basic, members: [.init(userID: bob.session!.user.id)])
         _ = try await world.users.delete(caller: alice, userID: nil)
         let solo = try await world.groups.get(caller: bob, groupID: "solo")
         #expect(solo.ownerID == nil)
@@ -155,7 +158,7 @@ struct GroupServiceTests {
         defer { world.temp.remove() }
         let alice = try await world.user("alice")
         let bob = try await world.user("bob")
-        _ = try await world.groups.create(caller: alice, name: "G", groupID: "g", type: .basic, memberIDs: [])
+        _ = try await world.groups.create(caller: alice, name: "G", groupID: "g", type: .basic, members: [])
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<100 {
                 group.addTask {
@@ -184,7 +187,7 @@ struct GroupServiceTests {
                 name: "G\(index)",
                 groupID: "g\(index)",
                 type: .basic,
-                memberIDs: Array(ids.prefix(6))
+                members: ids.prefix(6).map { GroupService.InitialMember(userID: $0) }
             )
         }
         let snapshot = callers
@@ -228,7 +231,7 @@ struct GroupServiceTests {
         let world = try await World()
         defer { world.temp.remove() }
         let alice = try await world.user("alice")
-        _ = try await world.groups.create(caller: alice, name: "G", groupID: "g", type: .basic, memberIDs: [])
+        _ = try await world.groups.create(caller: alice, name: "G", groupID: "g", type: .basic, members: [])
         for index in 0..<20 { _ = try await world.groups.rename(caller: alice, groupID: "g", name: "n\(index)") }
         #expect(try await world.temp.store.eventSnapshot(userID: nil).oldest == 1)
         #expect(try await world.temp.store.pruneEvents(keepCount: 5, maxAgeMilliseconds: .max / 2, now: 0) == 16)
@@ -246,8 +249,8 @@ struct GroupServiceTests {
         defer { world.temp.remove() }
         let alice = try await world.user("alice")
         let bob = try await world.user("bob")
-        _ = try await world.groups.create(caller: alice, name: "Sales \"Div.\"", groupID: "sales", type: .basic, memberIDs: [bob.session!.user.id])
-        _ = try await world.groups.create(caller: bob, name: "Tennis Club", groupID: "tennis", type: .basic, memberIDs: [])
+        _ = try await world.groups.create(caller: alice, name: "Sales \"Div.\"", groupID: "sales", type: .basic, members: [.init(userID: bob.session!.user.id)])
+        _ = try await world.groups.create(caller: bob, name: "Tennis Club", groupID: "tennis", type: .basic, members: [])
         for (ownedOnly, expected) in [(false, ["sales", "tennis"]), (true, ["tennis"])] {
             let json = try await world.groups.groupListJSON(caller: bob, userID: nil, ownedOnly: ownedOnly)
             let decoded = try RPCCoding.decode([GroupInfo].self, from: json)

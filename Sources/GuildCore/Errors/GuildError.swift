@@ -22,6 +22,19 @@ public struct GuildError: Error, Sendable, Hashable, CustomStringConvertible {
             case cursorExpired
             case subscriptionNotFound
             case tooManySubscriptions
+            case imInvalidParameters
+            case notAllowed
+            case notAMember
+            case ownerCannotQuit
+            case groupDismissed
+            case alreadyMember
+            case groupFull
+            case invalidGroupID
+            case muted
+            case groupIDInUse
+            case alreadyProcessed
+            case attributeRateLimited
+            case attributeConflict
         }
 
         fileprivate let base: Base
@@ -48,7 +61,7 @@ public struct GuildError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let groupNotFound = Code(base: .groupNotFound)
         /// The group id is taken.
         public static let groupAlreadyExists = Code(base: .groupAlreadyExists)
-        /// The operation is not available (e.g. for this group type).
+        /// The group's type does not support the operation (Tencent's 10007).
         public static let unsupported = Code(base: .unsupported)
         /// A subscription's `since` is older than the events kept.
         public static let cursorExpired = Code(base: .cursorExpired)
@@ -56,6 +69,33 @@ public struct GuildError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let subscriptionNotFound = Code(base: .subscriptionNotFound)
         /// The connection has as many subscriptions as it may.
         public static let tooManySubscriptions = Code(base: .tooManySubscriptions)
+
+        /// An IM group rule's parameter limit (Tencent's 10004): byte limits, invitee counts, attributes.
+        public static let imInvalidParameters = Code(base: .imInvalidParameters)
+        /// The caller's role in an IM group does not allow this (Tencent's 10007).
+        public static let notAllowed = Code(base: .notAllowed)
+        /// The caller (or the user named) is not a member of the IM group (Tencent's 10007).
+        public static let notAMember = Code(base: .notAMember)
+        /// The owner may not quit this type of group (Tencent's 10009).
+        public static let ownerCannotQuit = Code(base: .ownerCannotQuit)
+        /// The group was dismissed (Tencent's 10010).
+        public static let groupDismissed = Code(base: .groupDismissed)
+        /// Already a member (Tencent's 10013).
+        public static let alreadyMember = Code(base: .alreadyMember)
+        /// The group is full (Tencent's 10014).
+        public static let groupFull = Code(base: .groupFull)
+        /// The IM group id breaks the id rules (Tencent's 10015).
+        public static let invalidGroupID = Code(base: .invalidGroupID)
+        /// The sender is muted (Tencent's 10017).
+        public static let muted = Code(base: .muted)
+        /// The IM group id is taken (Tencent's 10021).
+        public static let groupIDInUse = Code(base: .groupIDInUse)
+        /// The application was already handled (Tencent's 10024).
+        public static let alreadyProcessed = Code(base: .alreadyProcessed)
+        /// Too many attribute writes (Tencent's 10049).
+        public static let attributeRateLimited = Code(base: .attributeRateLimited)
+        /// A stale attribute write (Tencent's 10056).
+        public static let attributeConflict = Code(base: .attributeConflict)
 
         public var description: String { self.base.rawValue }
     }

@@ -13,14 +13,25 @@ public struct GroupEvent: Sendable, Hashable {
         case groupInfoChanged
         case groupDismissed
         case quitFromGroup
+        case groupAttributeChanged
+        case memberInfoChanged
+        case grantAdministrator
+        case revokeAdministrator
+        case receiveJoinApplication
+        case applicationProcessed
+        case allMembersMuted
+        case newMessage
     }
 
     /// Who receives the event besides an admin watching everything.
     public enum Audience: String, Sendable, Hashable, Codable {
         /// Members of the group when it happened, and the users it names.
         case members
-        /// Only the users it names (e.g. `quitFromGroup` goes to the quitter alone).
+        /// Only the users it names (e.g. `quitFromGroup` goes to the quitter alone), or its ``GroupEvent/recipients``.
         case named
+        /// Only subscribers watching every group (app admins: Tencent's server callbacks), e.g. member changes
+        /// of a Meeting group, whose members get no member-change notifications.
+        case admins
     }
 
     public var kind: Kind
@@ -34,12 +45,29 @@ public struct GroupEvent: Sendable, Hashable {
     /// What changed, for `groupInfoChanged` (e.g. `{"name": "New"}`, `{"owner": "u2"}`) and others.
     public var changes: [String: JSONValue]?
     public var audience: Audience
+    /// Who receives a `.named` event when they are not the users it names (e.g. the owner and admins for
+    /// `receiveJoinApplication`); nil for the users it names.
+    public var recipients: [String]?
     /// When, ms since the Unix epoch.
     public var time: Int64
     /// Users who became members with this event (the delivery index applies this before delivering).
     public var joined: [String]
     /// Users who stopped being members with this event (applied after delivering, so they see it).
     public var left: [String]
+
+    /// The users entitled to the event by name: its recipients, else the users it names; nobody for `.admins`.
+    public var namedRecipients: [String] {
+        self.audience == .admins ? [] : (self.recipients ?? self.users)
+    }
+
+    /// Whether a user subscriber receives the event, given whether they are a member of the group now.
+    public func isVisible(to userID: String, member: Bool) -> Bool {
+        switch self.audience {
+        case .admins: false
+        case .named: self.namedRecipients.contains(userID)
+        case .members: member || self.users.contains(userID)
+        }
+    }
 
     /// Creates an event.
     public init(
@@ -50,6 +78,7 @@ public struct GroupEvent: Sendable, Hashable {
         users: [String] = [],
         changes: [String: JSONValue]? = nil,
         audience: Audience = .members,
+        recipients: [String]? = nil,
         time: Int64,
         joined: [String] = [],
         left: [String] = []
@@ -61,6 +90,7 @@ public struct GroupEvent: Sendable, Hashable {
         self.users = users
         self.changes = changes
         self.audience = audience
+        self.recipients = recipients
         self.time = time
         self.joined = joined
         self.left = left

@@ -1,5 +1,5 @@
-/// Who, by role, may do something in a group. `appAdmin` is Kii's app admin / Tencent's server API: a peer
-/// with admin rights (root or `--admin-uid`).
+/// Who, by standing in a group, may do something. `appAdmin` is Kii's app admin / Tencent's server API: a
+/// peer with admin rights (root or `--admin-uid`). `outsider` is a caller with a session who is not a member.
 public struct Actors: OptionSet, Sendable, Hashable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
@@ -8,96 +8,173 @@ public struct Actors: OptionSet, Sendable, Hashable {
     public static let admin = Actors(rawValue: 1 << 1)
     public static let member = Actors(rawValue: 1 << 2)
     public static let appAdmin = Actors(rawValue: 1 << 3)
+    public static let outsider = Actors(rawValue: 1 << 4)
 
     public static let nobody: Actors = []
     public static let ownerOrAppAdmin: Actors = [.owner, .appAdmin]
     public static let managers: Actors = [.owner, .admin, .appAdmin]
     public static let anyMember: Actors = [.owner, .admin, .member, .appAdmin]
+    public static let anyone: Actors = [.owner, .admin, .member, .appAdmin, .outsider]
+
+    /// The names of the standings in this set, as `group.types` shows them.
+    public var names: [String] {
+        [(Actors.owner, "owner"), (.admin, "admin"), (.member, "member"), (.outsider, "nonMember"), (.appAdmin, "appAdmin")]
+            .filter { self.contains($0.0) }.map(\.1)
+    }
 }
 
-/// The rules of one group type. Every decision about who may do what in a group is read from
-/// ``GroupPolicy/table``; no rule lives anywhere else.
+/// How a non-member gets into a group of a type.
+public enum JoinRule: String, Sendable, Hashable {
+    /// Only by being added (Kii's Basic, Tencent's Work): `group.join` is refused.
+    case addedOnly
+    /// `group.join` follows the group's ``AddOption``: refused, an application, or at once.
+    case byAddOption
+}
+
+/// Tencent's group join option (`V2TIMGroupAddOpt`): FORBID=0, AUTH=1, ANY=2.
+public enum AddOption: String, Sendable, Hashable, CaseIterable, Codable {
+    case forbid = "FORBID"
+    case auth = "AUTH"
+    case any = "ANY"
+}
+
+/// The rules of one group type. Every decision about who may do what in a group is read from the table
+/// below; no rule lives anywhere else.
 public struct GroupPolicy: Sendable, Hashable {
+    /// One rule's value for every type: a line of the table.
+    struct Line<Value: Sendable & Hashable>: Sendable, Hashable {
+        var basic, work, `public`, meeting, avChatRoom, community: Value
+        subscript(type: GroupType) -> Value {
+            switch type {
+            case .basic: self.basic
+            case .work: self.work
+            case .public: self.public
+            case .meeting: self.meeting
+            case .avChatRoom: self.avChatRoom
+            case .community: self.community
+            }
+        }
+    }
+
+    // swift-format-ignore
+    // The table (domain-rules.md §1.2 for Basic; the seed 003 and §1.5 for the IM types). One line a rule.
+    //                    basic            work             public           meeting          avChatRoom       community
+    static let rolesLine        = Line<Set<GroupRole>>(basic: [.owner, .member], work: [.owner, .member], public: [.owner, .admin, .member], meeting: [.owner, .admin, .member], avChatRoom: [.owner, .member], community: [.owner, .admin, .member])
+    static let kiiRulesLine     = Line(basic: true,            work: false,           public: false,           meeting: false,          avChatRoom: false,       community: false)
+    static let joinLine         = Line(basic: JoinRule.addedOnly, work: .addedOnly,   public: .byAddOption,    meeting: .byAddOption,   avChatRoom: .byAddOption, community: .byAddOption)
+    static let addOptionLine    = Line(basic: AddOption.forbid, work: .forbid,        public: .auth,           meeting: .any,           avChatRoom: .any,        community: .any)
+    static let inviteLine       = Line(basic: Actors.ownerOrAppAdmin, work: .anyMember, public: .appAdmin,      meeting: .appAdmin,      avChatRoom: .nobody,     community: .appAdmin)
+    static let ownerQuitsLine   = Line(basic: false,           work: true,            public: false,           meeting: false,          avChatRoom: false,       community: false)
+    static let editLine         = Line(basic: Actors.ownerOrAppAdmin, work: .anyMember, public: .managers,      meeting: .managers,      avChatRoom: .ownerOrAppAdmin, community: .managers)
+    static let kickLine         = Line(basic: Actors.ownerOrAppAdmin, work: .ownerOrAppAdmin, public: .managers, meeting: .managers,    avChatRoom: .nobody,     community: .managers)
+    static let muteLine         = Line(basic: Actors.nobody,   work: .nobody,         public: .managers,       meeting: .managers,      avChatRoom: .ownerOrAppAdmin, community: .managers)
+    static let dismissLine      = Line(basic: Actors.ownerOrAppAdmin, work: .appAdmin, public: .ownerOrAppAdmin, meeting: .ownerOrAppAdmin, avChatRoom: .ownerOrAppAdmin, community: .ownerOrAppAdmin)
+    static let transferLine     = Line(basic: Actors.ownerOrAppAdmin, work: .ownerOrAppAdmin, public: .ownerOrAppAdmin, meeting: .ownerOrAppAdmin, avChatRoom: .nobody, community: .ownerOrAppAdmin)
+    static let setRoleLine      = Line(basic: Actors.nobody,   work: .nobody,         public: .ownerOrAppAdmin, meeting: .ownerOrAppAdmin, avChatRoom: .nobody,   community: .ownerOrAppAdmin)
+    static let approveLine      = Line(basic: Actors.nobody,   work: .nobody,         public: .managers,       meeting: .managers,      avChatRoom: .ownerOrAppAdmin, community: .managers)
+    static let readMembersLine  = Line(basic: Actors.anyone,   work: .anyMember,      public: .anyMember,      meeting: .anyMember,     avChatRoom: .anyMember,  community: .anyMember)
+    static let memberLimitLine  = Line<Int?>(basic: nil,       work: 200,             public: 2_000,           meeting: 6_000,          avChatRoom: nil,         community: 100_000)
+    static let unreadLine       = Line(basic: false,           work: true,            public: true,            meeting: false,          avChatRoom: false,       community: true)
+    static let historyLine      = Line(basic: false,           work: false,           public: false,           meeting: true,           avChatRoom: false,       community: true)
+    static let memberEventsLine = Line(basic: true,            work: true,            public: true,            meeting: false,          avChatRoom: true,        community: true)
+    static let roleEventsLine   = Line(basic: true,            work: true,            public: true,            meeting: false,          avChatRoom: true,        community: true)
+    static let muteEventsLine   = Line(basic: true,            work: true,            public: true,            meeting: false,          avChatRoom: false,       community: true)
+    static let quitEventLine    = Line(basic: true,            work: true,            public: true,            meeting: true,           avChatRoom: false,       community: true)
+    static let joinedListLine   = Line(basic: true,            work: true,            public: true,            meeting: true,           avChatRoom: false,       community: true)
+    static let attributesLine   = Line(basic: false,           work: true,            public: true,            meeting: true,           avChatRoom: true,        community: true)
+
+    /// The type this policy is for.
+    public var type: GroupType
     /// Roles a member may have.
     public var roles: Set<GroupRole>
-    /// Who may add members (Kii's add, Tencent's invite).
-    public var add: Actors
-    /// What adding an existing member gives: `.succ` (Kii: no change, success) or `.invalid` (Tencent).
-    public var addExisting: MemberResult
-    /// Who may remove (kick) other members.
-    public var kick: Actors
-    /// Whether admins may remove only ordinary members (never the owner or other admins).
-    public var adminsKickOnlyMembers: Bool
-    /// Whether a member may remove themself (quit).
-    public var memberMayLeave: Bool
-    /// Whether the owner may leave (the group would be ownerless); otherwise transfer first.
-    public var ownerMayLeave: Bool
-    /// Who may change the profile (name, ...).
+    /// Kii's rules (Basic): Kii's error codes, an existing member re-added succeeds, a deleted group leaves no
+    /// trace. Otherwise Tencent's: 10xxx codes, `INVALID` for an existing member, dismissed groups answer 10010.
+    public var kiiRules: Bool
+    /// How non-members get in.
+    public var join: JoinRule
+    /// The join option a new group starts with.
+    public var defaultAddOption: AddOption
+    /// Who may add (invite) members; Tencent's server API (`appAdmin`) may add where members may not.
+    public var invite: Actors
+    /// Whether the owner may quit (the longest-standing member then becomes owner).
+    public var ownerMayQuit: Bool
+    /// Who may change the profile (name, introduction, notification, face, join option, custom fields).
     public var editProfile: Actors
-    /// Who may delete (dismiss) the group.
+    /// Who may remove others; admins only ordinary members; nobody can remove the owner.
+    public var kick: Actors
+    /// Who may mute members (and the whole group); admins only ordinary members; never the owner.
+    public var mute: Actors
+    /// Who may dismiss (delete) the group.
     public var dismiss: Actors
-    /// Who may change the owner.
-    public var changeOwner: Actors
-    /// Whether the new owner must already be a member (Tencent) or becomes one (Kii).
-    public var newOwnerMustBeMember: Bool
+    /// Who may hand ownership over.
+    public var transfer: Actors
+    /// Who may make members admins and back.
+    public var setRole: Actors
+    /// Who may accept or refuse join applications.
+    public var approve: Actors
+    /// Who may list members.
+    public var readMembers: Actors
     /// The most members, nil for unlimited.
     public var memberLimit: Int?
-    /// Whether member changes raise events for the other members.
+    /// Whether unread counts apply (informational: Guild keeps no message counters yet).
+    public var unreadCounts: Bool
+    /// Whether new members see messages from before they joined.
+    public var preJoinHistory: Bool
+    /// Whether member changes (enter, leave, invited, kicked) go to members; otherwise only to app admins.
     public var memberEvents: Bool
+    /// Whether admin grants and revocations go to members; otherwise only to app admins.
+    public var roleEvents: Bool
+    /// Whether mutes (`memberInfoChanged`) go to members; otherwise only to app admins.
+    public var muteEvents: Bool
+    /// Whether the quitter gets `quitFromGroup` (multi-device sync; not in AVChatRoom).
+    public var quitEvent: Bool
+    /// Whether `group.joinedList` lists groups of this type.
+    public var inJoinedList: Bool
+    /// Whether group attributes are available.
+    public var attributes: Bool
 
-    /// The policy of each type.
-    public static let table: [GroupType: GroupPolicy] = [
-        //            roles                        add           addExisting kick             adminsKickOnlyMembers leave  ownerLeave edit          dismiss          changeOwner       mustBeMember limit  events
-        .basic: .init(
-            [.owner, .member],
-            .ownerOrAppAdmin,
-            .succ,
-            .ownerOrAppAdmin,
-            false,
-            true,
-            false,
-            .ownerOrAppAdmin,
-            .ownerOrAppAdmin,
-            .ownerOrAppAdmin,
-            false,
-            nil,
-            true
-        )
-    ]
+    /// Invitees a non-admin caller may name in one call (Tencent: 20); app admins may name up to
+    /// ``maximumAdminInvitees`` (the server API's 300).
+    public static let maximumInvitees = 20
+    /// Invitees an app admin may name in one call.
+    public static let maximumAdminInvitees = 300
+
+    /// The policy of every type.
+    public static let table: [GroupType: GroupPolicy] = Dictionary(uniqueKeysWithValues: GroupType.allCases.map { ($0, GroupPolicy($0)) })
 
     /// The policy of a type.
-    public static func of(_ type: GroupType) -> GroupPolicy? { Self.table[type] }
+    public static func of(_ type: GroupType) -> GroupPolicy { Self.table[type] ?? GroupPolicy(type) }
 
     /// Whether `actors` (the caller's standing in the group) includes one allowed by `rule`.
     public static func allows(_ rule: Actors, _ actors: Actors) -> Bool { !rule.isDisjoint(with: actors) }
 
-    private init(
-        _ roles: Set<GroupRole>,
-        _ add: Actors,
-        _ addExisting: MemberResult,
-        _ kick: Actors,
-        _ adminsKickOnlyMembers: Bool,
-        _ memberMayLeave: Bool,
-        _ ownerMayLeave: Bool,
-        _ editProfile: Actors,
-        _ dismiss: Actors,
-        _ changeOwner: Actors,
-        _ newOwnerMustBeMember: Bool,
-        _ memberLimit: Int?,
-        _ memberEvents: Bool
-    ) {
-        self.roles = roles
-        self.add = add
-        self.addExisting = addExisting
-        self.kick = kick
-        self.adminsKickOnlyMembers = adminsKickOnlyMembers
-        self.memberMayLeave = memberMayLeave
-        self.ownerMayLeave = ownerMayLeave
-        self.editProfile = editProfile
-        self.dismiss = dismiss
-        self.changeOwner = changeOwner
-        self.newOwnerMustBeMember = newOwnerMustBeMember
-        self.memberLimit = memberLimit
-        self.memberEvents = memberEvents
+    /// What adding an existing member gives: `SUCC` under Kii's rules, `INVALID` under Tencent's.
+    public var addExisting: MemberResult { self.kiiRules ? .succ : .invalid }
+
+    private init(_ type: GroupType) {
+        self.type = type
+        self.roles = Self.rolesLine[type]
+        self.kiiRules = Self.kiiRulesLine[type]
+        self.join = Self.joinLine[type]
+        self.defaultAddOption = Self.addOptionLine[type]
+        self.invite = Self.inviteLine[type]
+        self.ownerMayQuit = Self.ownerQuitsLine[type]
+        self.editProfile = Self.editLine[type]
+        self.kick = Self.kickLine[type]
+        self.mute = Self.muteLine[type]
+        self.dismiss = Self.dismissLine[type]
+        self.transfer = Self.transferLine[type]
+        self.setRole = Self.setRoleLine[type]
+        self.approve = Self.approveLine[type]
+        self.readMembers = Self.readMembersLine[type]
+        self.memberLimit = Self.memberLimitLine[type]
+        self.unreadCounts = Self.unreadLine[type]
+        self.preJoinHistory = Self.historyLine[type]
+        self.memberEvents = Self.memberEventsLine[type]
+        self.roleEvents = Self.roleEventsLine[type]
+        self.muteEvents = Self.muteEventsLine[type]
+        self.quitEvent = Self.quitEventLine[type]
+        self.inJoinedList = Self.joinedListLine[type]
+        self.attributes = Self.attributesLine[type]
     }
 }

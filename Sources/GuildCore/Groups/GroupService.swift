@@ -1,33 +1,49 @@
 import Foundation
 import GuildProtocol
 
-/// Group rules for every type, read from ``GroupPolicy/table``: creation, profile, membership, ownership,
-/// deletion, and the events each change appends in its own transaction.
+/// Group rules for every type, read from ``GroupPolicy/table``: creation, profile, membership, roles,
+/// ownership, attributes, messages, and the events each change appends in its own transaction.
+///
+/// The operations are grouped by concern in extensions: `+Membership` (add, kick, join, quit, applications),
+/// `+Profile` (info, dismissal, receive options), `+Roles` (ownership, admins, mutes, member info),
+/// `+Attributes` and `+Messages`.
 public struct GroupService: Sendable {
     /// Where groups live.
     public var repository: any GroupRepository
     /// The current time in ms since the Unix epoch.
     public var now: @Sendable () -> Int64
+    /// How many groups one user may be in before an invitation gives `OVERLIMIT` (IM types).
+    public var maximumGroupsPerUser: Int
+    /// Attribute writes per group and second (Tencent's server limit: 5; over it, 10049).
+    let attributeLimiter: RateLimiter
 
     /// Creates the service.
-    public init(repository: any GroupRepository, now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) {
+    public init(
+        repository: any GroupRepository,
+        now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) },
+        maximumGroupsPerUser: Int = 10_000,
+        attributeWritesPerSecond: Int = 5
+    ) {
         self.repository = repository
         self.now = now
+        self.maximumGroupsPerUser = maximumGroupsPerUser
+        self.attributeLimiter = RateLimiter(limit: attributeWritesPerSecond, windowMilliseconds: 1000)
     }
 
-    /// The largest page of members.
+    /// The largest page of `group.members`.
     public static let maximumPage = 200
+    /// The largest page of `group.memberList` and `group.applications` (Tencent: 50).
+    public static let maximumIMPage = 50
 
     // MARK: - Reads
 
     /// A group; any caller with a session (or an admin) may read any group (Kii).
     public func get(caller: Caller, groupID: String) async throws -> Group {
         try Self.requireReader(caller)
-        guard let group = try await self.repository.group(id: groupID) else { throw Self.notFound(groupID) }
-        return group
+        return try await self.repository.groupRead { tx in try Self.existing(tx, groupID) }
     }
 
-    /// A page of members in join order.
+    /// A page of members in join order (who may: the policy's `readMembers`).
     public func members(
         caller: Caller,
         groupID: String,
@@ -36,7 +52,10 @@ public struct GroupService: Sendable {
     ) async throws
         -> (members: [Membership], next: Int64)
     {
-        try Self.requireReader(caller)
+        try await self.repository.groupRead { tx in
+            let context = try self.load(tx, caller, groupID)
+            try context.require(context.policy.readMembers, "list the members")
+        }
         let size = max(1, min(limit, Self.maximumPage))
         guard let page = try await self.repository.members(groupID: groupID, after: cursor, limit: size + 1) else {
             throw Self.notFound(groupID)
@@ -62,7 +81,20 @@ public struct GroupService: Sendable {
         try await self.repository.groups(ownedBy: try self.listTarget(caller, userID))
     }
 
-    // MARK: - Changes
+    // MARK: - Creation
+
+    /// A user to add when creating a group, and their role.
+    public struct InitialMember: Sendable, Hashable, ExpressibleByStringLiteral {
+        public var userID: String
+        public var role: GroupRole
+        /// An ordinary member.
+        public init(stringLiteral userID: String) { self.init(userID: userID) }
+        /// Creates an initial member.
+        public init(userID: String, role: GroupRole = .member) {
+            self.userID = userID
+            self.role = role
+        }
+    }
 
     /// Creates a group owned by the caller (or, for an admin, by `ownerID`, or by nobody). Unknown initial
     /// members do not fail the call; they come back as not found.
@@ -71,13 +103,33 @@ public struct GroupService: Sendable {
         name: String,
         groupID: String?,
         type: GroupType,
-        memberIDs: [String],
-        ownerID: String? = nil
+        members: [InitialMember],
+        ownerID: String? = nil,
+        profile: ProfileChange = ProfileChange()
     ) async throws -> (group: Group, notFound: [String]) {
-        try GroupRules.validateName(name)
-        if let groupID { try GroupRules.validateGroupID(groupID) }
-        guard let policy = GroupPolicy.of(type) else {
-            throw GuildError(.unsupported, "group type \(type.rawValue) is not available yet", field: "type")
+        let policy = GroupPolicy.of(type)
+        if policy.kiiRules {
+            try GroupRules.validateName(name)
+            if let groupID { try GroupRules.validateGroupID(groupID) }
+        } else {
+            try GroupRules.validateBytes(name, max: GroupRules.Limit.name, field: "name", allowEmpty: false)
+            if let groupID { try GroupRules.validateIMGroupID(groupID, type: type) }
+        }
+        try profile.validate()
+        if let option = profile.addOption, option != policy.defaultAddOption, policy.join == .addedOnly {
+            throw GuildError(.unsupported, "\(type.rawValue) groups are joined by invitation only; addOpt stays FORBID", field: "addOpt")
+        }
+        if profile.allMuted != nil {
+            throw GuildError(.imInvalidParameters, "allMuted is set with group.setInfo, not at creation", field: "allMuted")
+        }
+        let initial = Self.unique(members)
+        for member in initial {
+            guard member.role != .owner else {
+                throw GuildError(.imInvalidParameters, "the owner role is given only by transferOwner", field: "members")
+            }
+            guard policy.roles.contains(member.role) else {
+                throw GuildError(.imInvalidParameters, "\(type.rawValue) groups have no \(member.role.rawValue) role", field: "members")
+            }
         }
         let owner: String?
         if let ownerID {
@@ -92,29 +144,45 @@ public struct GroupService: Sendable {
         } else {
             throw GuildError(.unauthorized, "group.create needs a session")
         }
-        let id = groupID ?? Self.newGroupID()
+        if policy.invite.isEmpty, initial.contains(where: { $0.userID != owner }) {
+            throw GuildError(.unsupported, "\(type.rawValue) groups cannot be created with members; they join themselves", field: "members")
+        }
+        let id = groupID ?? Self.newGroupID(type)
         let now = self.now()
         let actor = caller.session?.user.id
         let byAdmin = caller.session == nil
-        let result = try await self.repository.groupTransaction { tx in
+        return try await self.repository.groupTransaction { tx in
             if let owner, try !tx.userExists(owner) {
                 throw GuildError(.userNotFound, "no user with id \(owner)", field: "owner")
             }
-            try tx.insertGroup(id: id, name: name, type: type, now: now)
+            if try tx.dismissedType(id) != nil {
+                throw Self.idTaken(id, policy)
+            }
+            do {
+                try tx.insertGroup(id: id, name: name, type: type, now: now)
+            } catch let error as GuildError where error.code == .groupAlreadyExists {
+                throw Self.idTaken(id, policy)
+            }
+            var group = try tx.group(id) ?? Group(id: id, name: name, type: type, ownerID: nil, memberCount: 0, createdAt: now, modifiedAt: now)
+            group.addOption = policy.defaultAddOption
+            _ = profile.apply(to: &group)
+            try tx.saveProfile(group)
             var added: [String] = []
             var notFound: [String] = []
             if let owner {
                 try tx.insertMember(groupID: id, userID: owner, role: .owner, now: now)
                 added.append(owner)
             }
-            for member in Self.unique(memberIDs) where member != owner {
-                guard try tx.userExists(member) else {
-                    notFound.append(member)
+            for member in initial where member.userID != owner {
+                guard try tx.userExists(member.userID) else {
+                    notFound.append(member.userID)
                     continue
                 }
-                if let limit = policy.memberLimit, added.count >= limit { break }
-                try tx.insertMember(groupID: id, userID: member, role: .member, now: now)
-                added.append(member)
+                if let limit = policy.memberLimit, added.count >= limit {
+                    throw GuildError(.groupFull, "\(type.rawValue) groups have at most \(limit) members", field: "members")
+                }
+                try tx.insertMember(groupID: id, userID: member.userID, role: member.role, now: now)
+                added.append(member.userID)
             }
             try tx.append(
                 GroupEvent(
@@ -128,295 +196,163 @@ public struct GroupService: Sendable {
                     joined: added
                 )
             )
-            guard let group = try tx.group(id) else { throw Self.notFound(id) }
-            return (group, notFound)
-        }
-        return result
-    }
-
-    /// Renames a group (who may: the policy's `editProfile`).
-    public func rename(caller: Caller, groupID: String, name: String) async throws -> Group {
-        try GroupRules.validateName(name)
-        let now = self.now()
-        return try await self.repository.groupTransaction { tx in
-            let (group, _, policy, standing) = try self.load(tx, caller, groupID)
-            guard GroupPolicy.allows(policy.editProfile, standing) else {
-                throw Self.denied("rename the group")
-            }
-            try tx.renameGroup(id: groupID, name: name, now: now)
-            try tx.append(
-                GroupEvent(
-                    kind: .groupInfoChanged,
-                    groupID: groupID,
-                    actor: caller.session?.user.id,
-                    byAdmin: Self.actsAsAdmin(standing),
-                    changes: ["name": .string(name)],
-                    time: now
-                )
-            )
-            var renamed = group
-            renamed.name = name
-            renamed.modifiedAt = now
-            return renamed
-        }
-    }
-
-    /// Deletes (dismisses) a group; its members get `groupDismissed`.
-    public func delete(caller: Caller, groupID: String) async throws {
-        let now = self.now()
-        try await self.repository.groupTransaction { tx in
-            let (_, _, policy, standing) = try self.load(tx, caller, groupID)
-            guard GroupPolicy.allows(policy.dismiss, standing) else { throw Self.denied("delete the group") }
-            let members = try tx.memberIDs(groupID: groupID)
-            try tx.append(
-                GroupEvent(
-                    kind: .groupDismissed,
-                    groupID: groupID,
-                    actor: caller.session?.user.id,
-                    byAdmin: Self.actsAsAdmin(standing),
-                    time: now,
-                    left: members
-                )
-            )
-            try tx.deleteGroup(id: groupID)
-        }
-    }
-
-    /// Adds members. Per user: `SUCC`, `INVALID` or `SUCC` for an existing member (per the policy),
-    /// `FAIL` with `USER_NOT_FOUND`.
-    public func addMembers(caller: Caller, groupID: String, userIDs: [String]) async throws -> [MemberOutcome] {
-        let now = self.now()
-        return try await self.repository.groupTransaction { tx in
-            let (group, _, policy, standing) = try self.load(tx, caller, groupID)
-            guard GroupPolicy.allows(policy.add, standing) else { throw Self.denied("add members") }
-            var outcomes: [MemberOutcome] = []
-            var added: [String] = []
-            var count = group.memberCount
-            for userID in Self.unique(userIDs) {
-                if try tx.membership(groupID: groupID, userID: userID) != nil {
-                    outcomes.append(MemberOutcome(userID: userID, result: policy.addExisting))
-                } else if try !tx.userExists(userID) {
-                    outcomes.append(MemberOutcome(userID: userID, result: .fail, reason: "USER_NOT_FOUND"))
-                } else if let limit = policy.memberLimit, count >= limit {
-                    outcomes.append(MemberOutcome(userID: userID, result: .fail, reason: "GROUP_FULL"))
-                } else {
-                    try tx.insertMember(groupID: groupID, userID: userID, role: .member, now: now)
-                    outcomes.append(MemberOutcome(userID: userID, result: .succ))
-                    added.append(userID)
-                    count += 1
-                }
-            }
-            if !added.isEmpty {
-                try tx.append(
-                    GroupEvent(
-                        kind: .memberInvited,
-                        groupID: groupID,
-                        actor: caller.session?.user.id,
-                        byAdmin: Self.actsAsAdmin(standing),
-                        users: added,
-                        time: now,
-                        joined: added
-                    )
-                )
-            }
-            return outcomes
-        }
-    }
-
-    /// Removes members. A member may remove themself (`memberLeave` to the others, `quitFromGroup` to them);
-    /// removing others (`memberKicked`) needs the policy's `kick`. The owner cannot be removed where the
-    /// policy forbids it: transfer ownership first.
-    public func removeMembers(caller: Caller, groupID: String, userIDs: [String]) async throws -> [MemberOutcome] {
-        let now = self.now()
-        return try await self.repository.groupTransaction { tx in
-            let (_, callerMembership, policy, standing) = try self.load(tx, caller, groupID)
-            var outcomes: [MemberOutcome] = []
-            var kicked: [String] = []
-            for userID in Self.unique(userIDs) {
-                guard let target = try tx.membership(groupID: groupID, userID: userID) else {
-                    outcomes.append(MemberOutcome(userID: userID, result: .fail, reason: "NOT_A_MEMBER"))
-                    continue
-                }
-                let isSelf = callerMembership?.userID == userID
-                if target.role == .owner && !policy.ownerMayLeave {
-                    outcomes.append(MemberOutcome(userID: userID, result: .fail, reason: "OWNER_CANNOT_LEAVE"))
-                    continue
-                }
-                if isSelf {
-                    guard policy.memberMayLeave || target.role == .owner else {
-                        outcomes.append(MemberOutcome(userID: userID, result: .fail, reason: "PERMISSION_DENIED"))
-                        continue
-                    }
-                    try tx.deleteMember(groupID: groupID, userID: userID)
-                    try tx.append(
-                        GroupEvent(kind: .memberLeave, groupID: groupID, actor: userID, users: [userID], time: now, left: [userID])
-                    )
-                    try tx.append(
-                        GroupEvent(kind: .quitFromGroup, groupID: groupID, actor: userID, users: [userID], audience: .named, time: now)
-                    )
-                    outcomes.append(MemberOutcome(userID: userID, result: .succ))
-                    continue
-                }
-                var allowed = GroupPolicy.allows(policy.kick, standing)
-                if allowed, policy.adminsKickOnlyMembers, standing.isDisjoint(with: [.owner, .appAdmin]), target.role != .member {
-                    allowed = false
-                }
-                guard allowed else {
-                    outcomes.append(MemberOutcome(userID: userID, result: .fail, reason: "PERMISSION_DENIED"))
-                    continue
-                }
-                try tx.deleteMember(groupID: groupID, userID: userID)
-                kicked.append(userID)
-                outcomes.append(MemberOutcome(userID: userID, result: .succ))
-            }
-            if !kicked.isEmpty {
-                try tx.append(
-                    GroupEvent(
-                        kind: .memberKicked,
-                        groupID: groupID,
-                        actor: caller.session?.user.id,
-                        byAdmin: Self.actsAsAdmin(standing),
-                        users: kicked,
-                        time: now,
-                        left: kicked
-                    )
-                )
-            }
-            return outcomes
-        }
-    }
-
-    /// Makes `userID` the owner (who may: the policy's `changeOwner`; an ownerless group only by an admin).
-    /// Basic: a non-member becomes a member; the old owner stays a member.
-    public func changeOwner(caller: Caller, groupID: String, userID: String) async throws -> Group {
-        let now = self.now()
-        return try await self.repository.groupTransaction { tx in
-            let (group, _, policy, standing) = try self.load(tx, caller, groupID)
-            guard GroupPolicy.allows(policy.changeOwner, standing) else { throw Self.denied("change the owner") }
-            guard try tx.userExists(userID) else {
-                throw GuildError(.userNotFound, "no user with id \(userID)", field: "userID")
-            }
-            let target = try tx.membership(groupID: groupID, userID: userID)
-            if target?.role == .owner { return group }
-            if target == nil && policy.newOwnerMustBeMember {
-                throw GuildError(.invalidInput, "the new owner must be a member of the group", field: "userID")
-            }
-            if let old = group.ownerID { try tx.setRole(groupID: groupID, userID: old, role: .member) }
-            var joined: [String] = []
-            if target == nil {
-                try tx.insertMember(groupID: groupID, userID: userID, role: .owner, now: now)
-                joined = [userID]
-                try tx.append(
-                    GroupEvent(
-                        kind: .memberEnter,
-                        groupID: groupID,
-                        actor: caller.session?.user.id,
-                        byAdmin: Self.actsAsAdmin(standing),
-                        users: [userID],
-                        time: now,
-                        joined: joined
-                    )
-                )
-            } else {
-                try tx.setRole(groupID: groupID, userID: userID, role: .owner)
-            }
-            try tx.touchGroup(id: groupID, now: now)
-            try tx.append(
-                GroupEvent(
-                    kind: .groupInfoChanged,
-                    groupID: groupID,
-                    actor: caller.session?.user.id,
-                    byAdmin: Self.actsAsAdmin(standing),
-                    users: [userID],
-                    changes: ["owner": .string(userID), "previousOwner": group.ownerID.map { .string($0) } ?? .null],
-                    time: now
-                )
-            )
-            guard let changed = try tx.group(groupID) else { throw Self.notFound(groupID) }
-            return changed
-        }
-    }
-
-    /// What deleting a user does to groups, inside the deletion's transaction: their memberships end
-    /// (`memberLeave` with reason `userDeleted`), and groups they owned become ownerless (Kii).
-    public static func removeDeletedUser(_ userID: String, in tx: any GroupTransaction, now: Int64) throws {
-        for membership in try tx.memberships(userID: userID) {
-            try tx.deleteMember(groupID: membership.groupID, userID: userID)
-            try tx.append(
-                GroupEvent(
-                    kind: .memberLeave,
-                    groupID: membership.groupID,
-                    actor: nil,
-                    users: [userID],
-                    changes: ["reason": "userDeleted"],
-                    time: now,
-                    left: [userID]
-                )
-            )
-            if membership.role == .owner {
-                try tx.touchGroup(id: membership.groupID, now: now)
-                try tx.append(
-                    GroupEvent(
-                        kind: .groupInfoChanged,
-                        groupID: membership.groupID,
-                        actor: nil,
-                        changes: ["owner": .null, "previousOwner": .string(userID)],
-                        time: now
-                    )
-                )
-            }
+            return (try Self.existing(tx, id), notFound)
         }
     }
 
     // MARK: - Helpers
 
-    private func load(
-        _ tx: any GroupTransaction,
-        _ caller: Caller,
-        _ groupID: String
-    ) throws
-        -> (Group, Membership?, GroupPolicy, Actors)
-    {
-        try Self.requireReader(caller)
-        guard let group = try tx.group(groupID) else { throw Self.notFound(groupID) }
-        guard let policy = GroupPolicy.of(group.type) else {
-            throw GuildError(.unsupported, "group type \(group.type.rawValue) is not available yet")
+    /// A group loaded in a transaction with the caller's standing in it and its type's policy.
+    struct Context {
+        var group: Group
+        var membership: Membership?
+        var policy: GroupPolicy
+        var standing: Actors
+        var caller: Caller
+        var now: Int64
+
+        /// The acting user, nil for an admin without a session.
+        var actor: String? { self.caller.session?.user.id }
+        /// Whether the caller acted with admin rights only (no role in the group).
+        var byAdmin: Bool { self.standing.contains(.appAdmin) && self.standing.isDisjoint(with: [.owner, .admin, .member]) }
+        /// The caller's role, nil when not a member.
+        var role: GroupRole? { self.membership?.role }
+
+        /// An event by the caller on this group.
+        func event(
+            _ kind: GroupEvent.Kind,
+            users: [String] = [],
+            changes: [String: JSONValue]? = nil,
+            audience: GroupEvent.Audience = .members,
+            recipients: [String]? = nil,
+            joined: [String] = [],
+            left: [String] = []
+        ) -> GroupEvent {
+            GroupEvent(
+                kind: kind,
+                groupID: self.group.id,
+                actor: self.actor,
+                byAdmin: self.byAdmin,
+                users: users,
+                changes: changes,
+                audience: audience,
+                recipients: recipients,
+                time: self.now,
+                joined: joined,
+                left: left
+            )
         }
-        let membership = try caller.session.flatMap { try tx.membership(groupID: groupID, userID: $0.user.id) }
-        return (group, membership, policy, GroupRules.standing(of: caller, in: membership))
+
+        /// Refuses unless the caller's standing is in `rule`: 10007 `UNSUPPORTED_FOR_TYPE` when no client role
+        /// may ever do it in this type; else not a member, or not allowed (Kii's rules: `PERMISSION_DENIED`).
+        func require(_ rule: Actors, _ what: String) throws {
+            guard !GroupPolicy.allows(rule, self.standing) else { return }
+            let type = self.policy.type.rawValue
+            if rule.isDisjoint(with: [.owner, .admin, .member, .outsider]) {
+                let how = rule.contains(.appAdmin) ? " (only an app admin may)" : ""
+                throw GuildError(.unsupported, "\(type) groups do not let members \(what)\(how)")
+            }
+            if self.policy.kiiRules {
+                throw GuildError(.permissionDenied, "the caller may not \(what) in this group")
+            }
+            if self.membership == nil && rule.isDisjoint(with: .outsider) {
+                throw GuildError(.notAMember, "the caller is not a member of \(self.group.id)")
+            }
+            throw GuildError(.notAllowed, "\(self.role?.rawValue ?? "a non-member") may not \(what) in \(type) groups")
+        }
+
+        /// Refuses acting on `target` when the caller is an admin and the target is not an ordinary member,
+        /// or the target is the owner.
+        func requireAuthority(over target: Membership, _ what: String) throws {
+            if target.role == .owner {
+                throw self.denied("\(what) the owner")
+            }
+            if target.role == .admin && self.standing.isDisjoint(with: [.owner, .appAdmin]) {
+                throw self.denied("\(what) another admin")
+            }
+        }
+
+        /// Not allowed, in the codes of the type's rules.
+        func denied(_ what: String) -> GuildError {
+            self.policy.kiiRules
+                ? GuildError(.permissionDenied, "the caller may not \(what) in this group")
+                : GuildError(.notAllowed, "the caller may not \(what) in \(self.policy.type.rawValue) groups")
+        }
+
+        /// A member of the group, or 10007 `NOT_A_MEMBER` naming them.
+        func member(_ tx: any GroupTransaction, _ userID: String, field: String = "userID") throws -> Membership {
+            guard let membership = try tx.membership(groupID: self.group.id, userID: userID) else {
+                throw GuildError(.notAMember, "\(userID) is not a member of \(self.group.id)", field: field)
+            }
+            return membership
+        }
+
+        /// The audience of member-change events in this type.
+        var memberAudience: GroupEvent.Audience { self.policy.memberEvents ? .members : .admins }
     }
 
-    private func listTarget(_ caller: Caller, _ userID: String?) throws -> String {
+    func load(_ tx: any GroupTransaction, _ caller: Caller, _ groupID: String) throws -> Context {
+        try Self.requireReader(caller)
+        let group = try Self.existing(tx, groupID)
+        let membership = try caller.session.flatMap { try tx.membership(groupID: groupID, userID: $0.user.id) }
+        return Context(
+            group: group,
+            membership: membership,
+            policy: GroupPolicy.of(group.type),
+            standing: GroupRules.standing(of: caller, in: membership),
+            caller: caller,
+            now: self.now()
+        )
+    }
+
+    /// The group, or `GROUP_DISMISSED` (10010) for a dismissed IM group, or `GROUP_NOT_FOUND`.
+    static func existing(_ tx: any GroupTransaction, _ groupID: String) throws -> Group {
+        if let group = try tx.group(groupID) { return group }
+        if try tx.dismissedType(groupID) != nil {
+            throw GuildError(.groupDismissed, "group \(groupID) was dismissed", field: "groupID")
+        }
+        throw Self.notFound(groupID)
+    }
+
+    func listTarget(_ caller: Caller, _ userID: String?) throws -> String {
         try Self.requireReader(caller)
         if let userID { return userID }
         return try caller.requireUserID()
     }
 
-    private static func requireReader(_ caller: Caller) throws {
+    static func requireReader(_ caller: Caller) throws {
         guard caller.session != nil || caller.isAdmin else {
             throw GuildError(.unauthorized, "this call needs a session")
         }
     }
 
-    /// Whether the caller acted with admin rights only (no role in the group).
-    private static func actsAsAdmin(_ standing: Actors) -> Bool {
-        standing.contains(.appAdmin) && standing.isDisjoint(with: [.owner, .admin, .member])
-    }
-
-    private static func notFound(_ groupID: String) -> GuildError {
+    static func notFound(_ groupID: String) -> GuildError {
         GuildError(.groupNotFound, "no group with id \(groupID)", field: "groupID")
     }
 
-    private static func denied(_ what: String) -> GuildError {
-        GuildError(.permissionDenied, "the caller may not \(what) in this group")
+    static func idTaken(_ id: String, _ policy: GroupPolicy) -> GuildError {
+        policy.kiiRules
+            ? GuildError(.groupAlreadyExists, "a group with id \(id) already exists", field: "groupID")
+            : GuildError(.groupIDInUse, "the group id \(id) is in use (or was, by a dismissed group)", field: "groupID")
     }
 
-    private static func unique(_ ids: [String]) -> [String] {
+    static func unique(_ ids: [String]) -> [String] {
         var seen = Set<String>()
         return ids.filter { seen.insert($0).inserted }
     }
 
-    private static func newGroupID() -> String {
-        "g" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(24)
+    static func unique(_ members: [InitialMember]) -> [InitialMember] {
+        var seen = Set<String>()
+        return members.filter { seen.insert($0.userID).inserted }
+    }
+
+    /// A generated id: Kii style for Basic, `@TGS#...` (Community `@TGS#_...`) for the IM types.
+    static func newGroupID(_ type: GroupType) -> String {
+        let random = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        switch type {
+        case .basic: return "g" + random.prefix(24)
+        case .community: return "@TGS#_" + random.prefix(20).uppercased()
+        default: return "@TGS#" + random.prefix(20).uppercased()
+        }
     }
 }

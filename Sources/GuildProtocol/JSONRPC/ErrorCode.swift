@@ -68,4 +68,32 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let cursorExpired = ErrorCode(rawValue: 41001)
     /// The connection has as many subscriptions as it may.
     public static let tooManySubscriptions = ErrorCode(rawValue: 42901)
+
+    // MARK: - IM groups (Tencent Cloud IM's numbers)
+
+    /// Invalid parameters for an IM group rule: a profile field over its byte limit, too many invitees,
+    /// attribute limits, a role that cannot be given.
+    public static let imInvalidParameters = ErrorCode(rawValue: 10004)
+    /// Not allowed: the caller's role may not do this, or the group's type does not support it.
+    public static let imNotAllowed = ErrorCode(rawValue: 10007)
+    /// The owner may not quit this type of group (transfer ownership or dismiss it).
+    public static let ownerCannotQuit = ErrorCode(rawValue: 10009)
+    /// The group was dismissed.
+    public static let groupDismissed = ErrorCode(rawValue: 10010)
+    /// The user is already a member.
+    public static let alreadyMember = ErrorCode(rawValue: 10013)
+    /// The group has as many members as its type allows.
+    public static let groupFull = ErrorCode(rawValue: 10014)
+    /// The group id breaks the IM id rules.
+    public static let invalidGroupID = ErrorCode(rawValue: 10015)
+    /// The sender is muted (or the whole group is).
+    public static let muted = ErrorCode(rawValue: 10017)
+    /// The IM group id is taken.
+    public static let groupIDInUse = ErrorCode(rawValue: 10021)
+    /// The application was already handled.
+    public static let alreadyProcessed = ErrorCode(rawValue: 10024)
+    /// Too many attribute writes to this group in the current window.
+    public static let attributeRateLimited = ErrorCode(rawValue: 10049)
+    /// The attributes changed since the version the write was based on.
+    public static let attributeConflict = ErrorCode(rawValue: 10056)
 }

@@ -21,19 +21,32 @@ public enum ErrorReason: Sendable {
     public static let userNotFound = "USER_NOT_FOUND"
     public static let userAlreadyExists = "USER_ALREADY_EXISTS"
     public static let identityAlreadySet = "IDENTITY_ALREADY_SET"
-    public static let unsupported = "UNSUPPORTED"
     public static let groupNotFound = "GROUP_NOT_FOUND"
     public static let groupAlreadyExists = "GROUP_ALREADY_EXISTS"
     public static let subscriptionNotFound = "SUBSCRIPTION_NOT_FOUND"
     public static let cursorExpired = "CURSOR_EXPIRED"
     public static let tooManySubscriptions = "TOO_MANY_SUBSCRIPTIONS"
+    public static let imInvalidParameters = "INVALID_PARAMETERS"
+    public static let notAllowed = "NOT_ALLOWED"
+    public static let unsupportedForType = "UNSUPPORTED_FOR_TYPE"
+    public static let notAMember = "NOT_A_MEMBER"
+    public static let ownerCannotQuit = "OWNER_CANNOT_QUIT"
+    public static let groupDismissed = "GROUP_DISMISSED"
+    public static let alreadyMember = "ALREADY_MEMBER"
+    public static let groupFull = "GROUP_FULL"
+    public static let invalidGroupID = "INVALID_GROUP_ID"
+    public static let muted = "MUTED"
+    public static let groupIDInUse = "GROUP_ID_IN_USE"
+    public static let alreadyProcessed = "ALREADY_PROCESSED"
+    public static let attributeRateLimited = "ATTRIBUTE_RATE_LIMITED"
+    public static let attributeConflict = "ATTRIBUTE_CONFLICT"
 
     /// Every code with the reasons it may carry: the catalog `protocol/errors.md` documents (a test checks both agree).
     public static let catalog: [(code: ErrorCode, reasons: [String])] = [
         (.parseError, [parseError, nestingTooDeep]),
         (.invalidRequest, [invalidRequest, emptyBatch, batchTooLarge, frameTooLarge]),
         (.methodNotFound, [methodNotFound]),
-        (.invalidParams, [invalidParams, invalidInputData, unsupported]),
+        (.invalidParams, [invalidParams, invalidInputData]),
         (.internalError, [internalError]),
         (.tooManyRequests, [tooManyRequests]),
         (.tooManyConnections, [tooManyConnections]),
@@ -51,5 +64,17 @@ public enum ErrorReason: Sendable {
         (.subscriptionNotFound, [subscriptionNotFound]),
         (.cursorExpired, [cursorExpired]),
         (.tooManySubscriptions, [tooManySubscriptions]),
+        (.imInvalidParameters, [imInvalidParameters]),
+        (.imNotAllowed, [notAllowed, unsupportedForType, notAMember]),
+        (.ownerCannotQuit, [ownerCannotQuit]),
+        (.groupDismissed, [groupDismissed]),
+        (.alreadyMember, [alreadyMember]),
+        (.groupFull, [groupFull]),
+        (.invalidGroupID, [invalidGroupID]),
+        (.muted, [muted]),
+        (.groupIDInUse, [groupIDInUse]),
+        (.alreadyProcessed, [alreadyProcessed]),
+        (.attributeRateLimited, [attributeRateLimited]),
+        (.attributeConflict, [attributeConflict]),
     ]
 }

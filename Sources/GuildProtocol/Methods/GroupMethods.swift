@@ -7,14 +7,35 @@ public enum GroupMethods: Sendable {
             public var name: String
             public var groupID: String?
             public var type: String?
-            public var members: [String]?
+            public var members: [MemberSpec]?
             public var owner: String?
-            public init(name: String, groupID: String? = nil, type: String? = nil, members: [String]? = nil, owner: String? = nil) {
+            public var introduction: String?
+            public var notification: String?
+            public var faceURL: String?
+            public var addOpt: String?
+            public var custom: [String: String]?
+            public init(
+                name: String,
+                groupID: String? = nil,
+                type: String? = nil,
+                members: [MemberSpec]? = nil,
+                owner: String? = nil,
+                introduction: String? = nil,
+                notification: String? = nil,
+                faceURL: String? = nil,
+                addOpt: String? = nil,
+                custom: [String: String]? = nil
+            ) {
                 self.name = name
                 self.groupID = groupID
                 self.type = type
                 self.members = members
                 self.owner = owner
+                self.introduction = introduction
+                self.notification = notification
+                self.faceURL = faceURL
+                self.addOpt = addOpt
+                self.custom = custom
             }
         }
         public struct Result: Codable, Hashable, Sendable {
@@ -26,6 +47,36 @@ public enum GroupMethods: Sendable {
             }
         }
         public static let name = "group.create"
+    }
+
+    /// An initial member: a userID string (role `member`), or `{"userID": ..., "role": "admin" | "member"}`.
+    public struct MemberSpec: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+        public var userID: String
+        public var role: String?
+        public init(userID: String, role: String? = nil) {
+            self.userID = userID
+            self.role = role
+        }
+        public init(stringLiteral value: String) { self.init(userID: value) }
+        private enum CodingKeys: String, CodingKey { case userID, role }
+        public init(from decoder: any Decoder) throws {
+            if let userID = try? decoder.singleValueContainer().decode(String.self) {
+                self.init(userID: userID)
+                return
+            }
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(userID: try container.decode(String.self, forKey: .userID), role: try container.decodeIfPresent(String.self, forKey: .role))
+        }
+        public func encode(to encoder: any Encoder) throws {
+            if let role = self.role {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(self.userID, forKey: .userID)
+                try container.encode(role, forKey: .role)
+            } else {
+                var container = encoder.singleValueContainer()
+                try container.encode(self.userID)
+            }
+        }
     }
 
     /// Params naming one group.

@@ -139,7 +139,7 @@ final class Subscription: Sendable {
         let wanted = self.filter.accepts(kind: event.kind, groupID: event.groupID)
         guard let userID = self.userID else { return wanted }
         if event.joined.contains(userID) { groups.insert(event.groupID) }
-        let entitled = event.users.contains(userID) || (event.audience == .members && groups.contains(event.groupID))
+        let entitled = event.isVisible(to: userID, member: groups.contains(event.groupID))
         if event.left.contains(userID) { groups.remove(event.groupID) }
         return wanted && entitled
     }

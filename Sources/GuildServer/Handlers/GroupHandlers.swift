@@ -25,25 +25,25 @@ extension MethodRegistry {
     /// `group.*`, `user.memberOfGroups` and `user.ownerOfGroups`.
     mutating func registerGroupMethods(_ groups: GroupService) {
         self.register(GroupMethods.Create.self, access: .session) { params, context in
-            let type: GroupType
-            if let name = params.type {
-                guard let known = GroupType(rawValue: name) else {
-                    throw GuildError.invalidInput(
-                        "type must be one of \(GroupType.allCases.map(\.rawValue).joined(separator: ", "))",
-                        field: "type"
-                    )
-                }
-                type = known
-            } else {
-                type = .basic
+            let type: GroupType = try params.type.map { try choice($0, field: "type") } ?? .basic
+            let members = try (params.members ?? []).map { spec in
+                GroupService.InitialMember(userID: spec.userID, role: try spec.role.map { try choice($0, field: "members") } ?? .member)
             }
+            let profile = ProfileChange(
+                introduction: params.introduction,
+                notification: params.notification,
+                faceURL: params.faceURL,
+                addOption: try params.addOpt.map { try choice($0, field: "addOpt") },
+                custom: params.custom
+            )
             let (group, notFound) = try await groups.create(
                 caller: context.caller,
                 name: params.name,
                 groupID: params.groupID,
                 type: type,
-                memberIDs: params.members ?? [],
-                ownerID: params.owner
+                members: members,
+                ownerID: params.owner,
+                profile: profile
             )
             return .init(group: GroupInfo(group), notFoundUsers: notFound)
         }
@@ -83,6 +83,7 @@ extension MethodRegistry {
         self.register(GroupMethods.ChangeOwner.self, access: .session) { params, context in
             GroupInfo(try await groups.changeOwner(caller: context.caller, groupID: params.groupID, userID: params.userID))
         }
+        self.registerIMGroupMethods(groups)
         self.register(UserMethods.MemberOfGroups.self, access: .session) { params, context in
             .init(encodedGroups: try await groups.groupListJSON(caller: context.caller, userID: params.userID, ownedOnly: false))
         }
@@ -90,4 +91,12 @@ extension MethodRegistry {
             .init(encodedGroups: try await groups.groupListJSON(caller: context.caller, userID: params.userID, ownedOnly: true))
         }
     }
+}
+
+/// A string param that must be one of an enumeration's raw values; otherwise `INVALID_PARAMS` naming the field.
+func choice<E: RawRepresentable & CaseIterable>(_ value: String, field: String) throws -> E where E.RawValue == String {
+    guard let known = E(rawValue: value) else {
+        throw RPCError.invalidParams("\(field) must be one of \(E.allCases.map(\.rawValue).joined(separator: ", "))", field: field)
+    }
+    return known
 }

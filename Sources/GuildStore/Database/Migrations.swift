@@ -99,6 +99,53 @@ enum Migrations {
                     """
             )
         }
+        migrator.registerMigration("v4: IM group profiles, mutes, applications, attributes, dismissed groups") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE "group" ADD COLUMN introduction TEXT NOT NULL DEFAULT '';
+                    ALTER TABLE "group" ADD COLUMN notification TEXT NOT NULL DEFAULT '';
+                    ALTER TABLE "group" ADD COLUMN faceURL TEXT NOT NULL DEFAULT '';
+                    ALTER TABLE "group" ADD COLUMN addOption TEXT NOT NULL DEFAULT 'FORBID'
+                        CHECK (addOption IN ('FORBID', 'AUTH', 'ANY'));
+                    ALTER TABLE "group" ADD COLUMN allMuted INTEGER NOT NULL DEFAULT 0 CHECK (allMuted IN (0, 1));
+                    ALTER TABLE "group" ADD COLUMN custom TEXT NOT NULL DEFAULT '{}';
+                    ALTER TABLE "group" ADD COLUMN attributes TEXT NOT NULL DEFAULT '{}';
+                    ALTER TABLE "group" ADD COLUMN attributesVersion INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE "group" ADD COLUMN messageSeq INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE membership ADD COLUMN nameCard TEXT NOT NULL DEFAULT '';
+                    ALTER TABLE membership ADD COLUMN receiveOption TEXT NOT NULL DEFAULT 'RECEIVE'
+                        CHECK (receiveOption IN ('RECEIVE', 'NOT_RECEIVE', 'RECEIVE_NOT_NOTIFY'));
+                    ALTER TABLE membership ADD COLUMN custom TEXT NOT NULL DEFAULT '{}';
+                    -- A mute belongs to the user in the group, not to the membership: it survives leaving and
+                    -- re-joining (Tencent's forbid_send_msg).
+                    CREATE TABLE group_mute (
+                        groupID TEXT NOT NULL REFERENCES "group"(id) ON DELETE CASCADE,
+                        userID TEXT NOT NULL REFERENCES "user"(id) ON DELETE CASCADE,
+                        muteUntil INTEGER NOT NULL,
+                        PRIMARY KEY (groupID, userID)
+                    ) WITHOUT ROWID;
+                    -- Dismissed IM groups: their ids answer GROUP_DISMISSED (10010) and are never reused.
+                    CREATE TABLE dismissed_group (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        type TEXT NOT NULL,
+                        dismissedAt INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE TABLE application (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        groupID TEXT NOT NULL REFERENCES "group"(id) ON DELETE CASCADE,
+                        fromUser TEXT NOT NULL REFERENCES "user"(id) ON DELETE CASCADE,
+                        message TEXT NOT NULL DEFAULT '',
+                        status TEXT NOT NULL CHECK (status IN ('PENDING', 'ACCEPTED', 'REFUSED')),
+                        handledBy TEXT,
+                        handledMessage TEXT NOT NULL DEFAULT '',
+                        createdAt INTEGER NOT NULL,
+                        handledAt INTEGER
+                    );
+                    CREATE INDEX application_group ON application(groupID, id);
+                    CREATE UNIQUE INDEX application_one_pending ON application(groupID, fromUser) WHERE status = 'PENDING';
+                    """
+            )
+        }
         return migrator
     }
 }

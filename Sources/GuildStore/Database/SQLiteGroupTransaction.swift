@@ -10,12 +10,13 @@ struct SQLiteGroupTransaction: GroupTransaction {
 
     static let groupColumns = """
         g.id, g.name, g.type, g.memberCount, g.createdAt, g.modifiedAt,
-        (SELECT o.userID FROM membership o WHERE o.groupID = g.id AND o.role = 'owner') AS ownerID
+        (SELECT o.userID FROM membership o WHERE o.groupID = g.id AND o.role = 'owner') AS ownerID,
+        g.introduction, g.notification, g.faceURL, g.addOption, g.allMuted, g.custom
         """
 
     /// Reads a row of ``groupColumns`` by position (no column-name lookups on long lists).
     static func group(from row: Row) -> Group {
-        Group(
+        var group = Group(
             id: row[0],
             name: row[1],
             type: GroupType(rawValue: row[2]) ?? .basic,
@@ -23,6 +24,61 @@ struct SQLiteGroupTransaction: GroupTransaction {
             memberCount: row[3],
             createdAt: row[4],
             modifiedAt: row[5]
+        )
+        group.introduction = row[7]
+        group.notification = row[8]
+        group.faceURL = row[9]
+        group.addOption = AddOption(rawValue: row[10]) ?? .forbid
+        group.allMuted = row[11]
+        group.custom = Self.stringMap(row[12])
+        return group
+    }
+
+    /// A JSON object of strings as stored in a TEXT column.
+    static func stringMap(_ text: String?) -> [String: String] {
+        guard let text, text != "{}" else { return [:] }
+        return (try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))) ?? [:]
+    }
+
+    /// The TEXT column form of a map of strings (keys sorted, so equal maps store equal text).
+    static func text(_ map: [String: String]) throws -> String {
+        guard !map.isEmpty else { return "{}" }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(map), as: UTF8.self)
+    }
+
+    static let memberInfoColumns = """
+        m.id, m.userID, m.role, m.joinedAt, m.nameCard, u.displayName,
+        coalesce((SELECT x.muteUntil FROM group_mute x WHERE x.groupID = m.groupID AND x.userID = m.userID), 0),
+        m.receiveOption, m.custom
+        FROM membership m JOIN "user" u ON u.id = m.userID
+        """
+
+    static func memberInfo(from row: Row) -> MemberInfo {
+        MemberInfo(
+            userID: row[1],
+            role: GroupRole(rawValue: row[2]) ?? .member,
+            joinedAt: row[3],
+            nameCard: row[4],
+            nickName: row[5],
+            muteUntil: row[6],
+            receiveOption: ReceiveOption(rawValue: row[7]) ?? .receive,
+            custom: Self.stringMap(row[8])
+        )
+    }
+
+    static func application(from row: Row) -> JoinApplication {
+        JoinApplication(
+            id: row["id"],
+            groupID: row["groupID"],
+            fromUser: row["fromUser"],
+            message: row["message"],
+            status: JoinApplication.Status(rawValue: row["status"]) ?? .pending,
+            handledBy: row["handledBy"],
+            handledMessage: row["handledMessage"],
+            createdAt: row["createdAt"],
+            handledAt: row["handledAt"]
         )
     }
 
@@ -106,15 +162,177 @@ struct SQLiteGroupTransaction: GroupTransaction {
         try self.db.execute(sql: #"DELETE FROM "group" WHERE id = ?"#, arguments: [id])
     }
 
+    func dismissedType(_ id: String) throws -> GroupType? {
+        try String.fetchOne(self.db, sql: "SELECT type FROM dismissed_group WHERE id = ?", arguments: [id]).map { GroupType(rawValue: $0) ?? .work }
+    }
+
+    func insertTombstone(id: String, type: GroupType, now: Int64) throws {
+        try self.db.execute(
+            sql: "INSERT OR REPLACE INTO dismissed_group (id, type, dismissedAt) VALUES (?, ?, ?)",
+            arguments: [id, type.rawValue, now]
+        )
+    }
+
+    func saveProfile(_ group: Group) throws {
+        try self.db.execute(
+            sql: """
+                UPDATE "group" SET name = ?, introduction = ?, notification = ?, faceURL = ?, addOption = ?, allMuted = ?,
+                custom = ?, modifiedAt = ? WHERE id = ?
+                """,
+            arguments: [
+                group.name, group.introduction, group.notification, group.faceURL, group.addOption.rawValue, group.allMuted,
+                try Self.text(group.custom), group.modifiedAt, group.id,
+            ]
+        )
+    }
+
+    func membershipCount(userID: String) throws -> Int {
+        try Int.fetchOne(self.db, sql: "SELECT count(*) FROM membership WHERE userID = ?", arguments: [userID]) ?? 0
+    }
+
+    func managerIDs(groupID: String) throws -> [String] {
+        try String.fetchAll(
+            self.db,
+            sql: "SELECT userID FROM membership WHERE groupID = ? AND role IN ('owner', 'admin') ORDER BY id",
+            arguments: [groupID]
+        )
+    }
+
+    func longestStandingMember(groupID: String, excluding: String) throws -> String? {
+        try String.fetchOne(
+            self.db,
+            sql: "SELECT userID FROM membership WHERE groupID = ? AND userID != ? ORDER BY id LIMIT 1",
+            arguments: [groupID, excluding]
+        )
+    }
+
+    func memberInfos(groupID: String, roles: Set<GroupRole>, after cursor: Int64, limit: Int) throws -> [(cursor: Int64, info: MemberInfo)] {
+        let roleList = roles.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
+        return try Row.fetchAll(
+            self.db,
+            sql: "SELECT \(Self.memberInfoColumns) WHERE m.groupID = ? AND m.id > ? AND m.role IN (\(roleList)) ORDER BY m.id LIMIT ?",
+            arguments: [groupID, cursor, limit]
+        ).map { (cursor: $0[0], info: Self.memberInfo(from: $0)) }
+    }
+
+    func memberInfos(groupID: String, userIDs: [String]) throws -> [MemberInfo] {
+        guard !userIDs.isEmpty else { return [] }
+        let marks = Array(repeating: "?", count: userIDs.count).joined(separator: ", ")
+        return try Row.fetchAll(
+            self.db,
+            sql: "SELECT \(Self.memberInfoColumns) WHERE m.groupID = ? AND m.userID IN (\(marks)) ORDER BY m.id",
+            arguments: StatementArguments([groupID] + userIDs)
+        ).map(Self.memberInfo)
+    }
+
+    func updateMember(groupID: String, userID: String, nameCard: String?, custom: [String: String]?, receiveOption: ReceiveOption?) throws {
+        try self.db.execute(
+            sql: """
+                UPDATE membership SET nameCard = coalesce(?, nameCard), custom = coalesce(?, custom),
+                receiveOption = coalesce(?, receiveOption) WHERE groupID = ? AND userID = ?
+                """,
+            arguments: [nameCard, try custom.map(Self.text), receiveOption?.rawValue, groupID, userID]
+        )
+    }
+
+    func muteUntil(groupID: String, userID: String) throws -> Int64 {
+        try Int64.fetchOne(self.db, sql: "SELECT muteUntil FROM group_mute WHERE groupID = ? AND userID = ?", arguments: [groupID, userID])
+            ?? 0
+    }
+
+    func setMute(groupID: String, userID: String, until: Int64) throws {
+        if until > 0 {
+            try self.db.execute(
+                sql: "INSERT OR REPLACE INTO group_mute (groupID, userID, muteUntil) VALUES (?, ?, ?)",
+                arguments: [groupID, userID, until]
+            )
+        } else {
+            try self.db.execute(sql: "DELETE FROM group_mute WHERE groupID = ? AND userID = ?", arguments: [groupID, userID])
+        }
+    }
+
+    func insertApplication(groupID: String, fromUser: String, message: String, now: Int64) throws -> JoinApplication {
+        try self.db.execute(
+            sql: "INSERT INTO application (groupID, fromUser, message, status, createdAt) VALUES (?, ?, ?, 'PENDING', ?)",
+            arguments: [groupID, fromUser, message, now]
+        )
+        return JoinApplication(
+            id: self.db.lastInsertedRowID,
+            groupID: groupID,
+            fromUser: fromUser,
+            message: message,
+            status: .pending,
+            handledBy: nil,
+            handledMessage: "",
+            createdAt: now,
+            handledAt: nil
+        )
+    }
+
+    func application(id: Int64) throws -> JoinApplication? {
+        try Row.fetchOne(self.db, sql: "SELECT * FROM application WHERE id = ?", arguments: [id]).map(Self.application)
+    }
+
+    func pendingApplication(groupID: String, fromUser: String) throws -> JoinApplication? {
+        try Row.fetchOne(
+            self.db,
+            sql: "SELECT * FROM application WHERE groupID = ? AND fromUser = ? AND status = 'PENDING'",
+            arguments: [groupID, fromUser]
+        ).map(Self.application)
+    }
+
+    func handleApplication(id: Int64, status: JoinApplication.Status, by handler: String?, message: String, now: Int64) throws {
+        try self.db.execute(
+            sql: "UPDATE application SET status = ?, handledBy = ?, handledMessage = ?, handledAt = ? WHERE id = ?",
+            arguments: [status.rawValue, handler, message, now, id]
+        )
+    }
+
+    func applications(groupID: String, before cursor: Int64, limit: Int) throws -> (applications: [JoinApplication], pending: Int) {
+        let rows = try Row.fetchAll(
+            self.db,
+            sql: "SELECT * FROM application WHERE groupID = ? AND (? = 0 OR id < ?) ORDER BY id DESC LIMIT ?",
+            arguments: [groupID, cursor, cursor, limit]
+        )
+        let pending =
+            try Int.fetchOne(self.db, sql: "SELECT count(*) FROM application WHERE groupID = ? AND status = 'PENDING'", arguments: [groupID])
+            ?? 0
+        return (rows.map(Self.application), pending)
+    }
+
+    func attributes(groupID: String) throws -> GroupAttributes {
+        guard let row = try Row.fetchOne(self.db, sql: #"SELECT attributes, attributesVersion FROM "group" WHERE id = ?"#, arguments: [groupID])
+        else { return GroupAttributes(values: [:], version: 0) }
+        return GroupAttributes(values: Self.stringMap(row[0]), version: row[1])
+    }
+
+    func saveAttributes(groupID: String, values: [String: String]) throws -> Int64 {
+        try Int64.fetchOne(
+            self.db,
+            sql: #"UPDATE "group" SET attributes = ?, attributesVersion = attributesVersion + 1 WHERE id = ? RETURNING attributesVersion"#,
+            arguments: [try Self.text(values), groupID]
+        ) ?? 0
+    }
+
+    func nextMessageSeq(groupID: String) throws -> Int64 {
+        try Int64.fetchOne(
+            self.db,
+            sql: #"UPDATE "group" SET messageSeq = messageSeq + 1 WHERE id = ? RETURNING messageSeq"#,
+            arguments: [groupID]
+        ) ?? 0
+    }
+
     @discardableResult
     func append(_ event: GroupEvent) throws -> Int64 {
         let body = try RPCCoding.encode(EventBody(event))
         try self.db.execute(
             sql: "INSERT INTO event (kind, groupID, audience, body, time) VALUES (?, ?, ?, ?, ?)",
-            arguments: [event.kind.rawValue, event.groupID, event.audience.rawValue, Data(body), event.time]
+            // The schema knows 'members' and 'named'; an admins-only event is stored as 'named' with no named
+            // users, which replay shows to nobody but subscribers watching everything.
+            arguments: [event.kind.rawValue, event.groupID, event.audience == .members ? "members" : "named", Data(body), event.time]
         )
         let seq = self.db.lastInsertedRowID
-        for user in Set(event.users) {
+        for user in Set(event.namedRecipients) {
             try self.db.execute(sql: "INSERT OR IGNORE INTO event_subject (userID, seq) VALUES (?, ?)", arguments: [user, seq])
         }
         for user in event.joined {

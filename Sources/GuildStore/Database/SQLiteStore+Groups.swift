@@ -8,6 +8,12 @@ extension SQLiteStore: GroupRepository {
         }
     }
 
+    public func groupRead<T: Sendable>(_ body: @escaping @Sendable (any GroupTransaction) throws -> T) async throws -> T {
+        try await self.read { db in
+            try body(SQLiteGroupTransaction(db: db, log: EventLog()))
+        }
+    }
+
     public func group(id: String) async throws -> Group? {
         try await self.read { db in
             try Row.fetchOne(db, sql: "SELECT \(SQLiteGroupTransaction.groupColumns) FROM \"group\" g WHERE g.id = ?", arguments: [id])

@@ -177,7 +177,7 @@ struct FanOut: Benchmark {
             defer { admin.close() }
             let created = try admin.call(
                 GroupMethods.Create.self,
-                .init(name: "fan-out", groupID: Self.groupID, members: userIDs, owner: userIDs[0])
+                .init(name: "fan-out", groupID: Self.groupID, members: userIDs.map { .init(userID: $0) }, owner: userIDs[0])
             )
             guard created.group.memberCount == Self.members, created.notFoundUsers.isEmpty else {
                 throw DaemonError("group.create made \(created.group.memberCount) members (not found: \(created.notFoundUsers.count))")

@@ -67,7 +67,7 @@ extension GroupCommand {
                 name: self.name,
                 groupID: self.groupID,
                 type: self.type,
-                members: self.members.isEmpty ? nil : self.members,
+                members: self.members.isEmpty ? nil : self.members.map { GroupMethods.MemberSpec(userID: $0) },
                 owner: self.owner
             )
             try await Runner.call(GroupMethods.Create.self, params, self.options)
