@@ -51,7 +51,10 @@ struct EventTests {
             let bobEvents = try await bob.client.subscribe()
             let carolEvents = try await carol.client.subscribe()
 
-            let created = try await alice.client.call(GroupMethods.Create.self, .init(name: "Club", groupID: "club", members: [.init(userID: bob.id)]))
+            let created = try await alice.client.call(
+                GroupMethods.Create.self,
+                .init(name: "Club", groupID: "club", members: [.init(userID: bob.id)])
+            )
             #expect(created.group.memberCount == 2)
             _ = try await alice.client.call(GroupMethods.Rename.self, .init(groupID: "club", name: "Club 2"))
             _ = try await alice.client.call(GroupMethods.RemoveMembers.self, .init(groupID: "club", userIDs: [bob.id]))

@@ -134,7 +134,13 @@ struct GroupServiceTests {
         let alice = try await world.user("alice")
         let bob = try await world.user("bob")
         _ = try await world.groups.create(caller: alice, name: "Solo", groupID: "solo", type: .basic, members: [])
-        _ = try await world.groups.create(caller: alice, name: "Shared", groupID: "shared", type: .basic, members: [.init(userID: bob.session!.user.id)])
+        _ = try await world.groups.create(
+            caller: alice,
+            name: "Shared",
+            groupID: "shared",
+            type: .basic,
+            members: [.init(userID: bob.session!.user.id)]
+        )
         _ = try await world.users.delete(caller: alice, userID: nil)
         let solo = try await world.groups.get(caller: bob, groupID: "solo")
         #expect(solo.ownerID == nil)
@@ -249,7 +255,13 @@ struct GroupServiceTests {
         defer { world.temp.remove() }
         let alice = try await world.user("alice")
         let bob = try await world.user("bob")
-        _ = try await world.groups.create(caller: alice, name: "Sales \"Div.\"", groupID: "sales", type: .basic, members: [.init(userID: bob.session!.user.id)])
+        _ = try await world.groups.create(
+            caller: alice,
+            name: "Sales \"Div.\"",
+            groupID: "sales",
+            type: .basic,
+            members: [.init(userID: bob.session!.user.id)]
+        )
         _ = try await world.groups.create(caller: bob, name: "Tennis Club", groupID: "tennis", type: .basic, members: [])
         for (ownedOnly, expected) in [(false, ["sales", "tennis"]), (true, ["tennis"])] {
             let json = try await world.groups.groupListJSON(caller: bob, userID: nil, ownedOnly: ownedOnly)

@@ -60,28 +60,98 @@ public struct GroupPolicy: Sendable, Hashable {
     // The table (domain-rules.md §1.2 for Basic; the seed 003 and §1.5 for the IM types). One line a rule.
     //                    basic            work             public           meeting          avChatRoom       community
     static let rolesLine        = Line<Set<GroupRole>>(basic: [.owner, .member], work: [.owner, .member], public: [.owner, .admin, .member], meeting: [.owner, .admin, .member], avChatRoom: [.owner, .member], community: [.owner, .admin, .member])
-    static let kiiRulesLine     = Line(basic: true,            work: false,           public: false,           meeting: false,          avChatRoom: false,       community: false)
-    static let joinLine         = Line(basic: JoinRule.addedOnly, work: .addedOnly,   public: .byAddOption,    meeting: .byAddOption,   avChatRoom: .byAddOption, community: .byAddOption)
-    static let addOptionLine    = Line(basic: AddOption.forbid, work: .forbid,        public: .auth,           meeting: .any,           avChatRoom: .any,        community: .any)
-    static let inviteLine       = Line(basic: Actors.ownerOrAppAdmin, work: .anyMember, public: .appAdmin,      meeting: .appAdmin,      avChatRoom: .nobody,     community: .appAdmin)
-    static let ownerQuitsLine   = Line(basic: false,           work: true,            public: false,           meeting: false,          avChatRoom: false,       community: false)
-    static let editLine         = Line(basic: Actors.ownerOrAppAdmin, work: .anyMember, public: .managers,      meeting: .managers,      avChatRoom: .ownerOrAppAdmin, community: .managers)
-    static let kickLine         = Line(basic: Actors.ownerOrAppAdmin, work: .ownerOrAppAdmin, public: .managers, meeting: .managers,    avChatRoom: .nobody,     community: .managers)
-    static let muteLine         = Line(basic: Actors.nobody,   work: .nobody,         public: .managers,       meeting: .managers,      avChatRoom: .ownerOrAppAdmin, community: .managers)
-    static let dismissLine      = Line(basic: Actors.ownerOrAppAdmin, work: .appAdmin, public: .ownerOrAppAdmin, meeting: .ownerOrAppAdmin, avChatRoom: .ownerOrAppAdmin, community: .ownerOrAppAdmin)
-    static let transferLine     = Line(basic: Actors.ownerOrAppAdmin, work: .ownerOrAppAdmin, public: .ownerOrAppAdmin, meeting: .ownerOrAppAdmin, avChatRoom: .nobody, community: .ownerOrAppAdmin)
-    static let setRoleLine      = Line(basic: Actors.nobody,   work: .nobody,         public: .ownerOrAppAdmin, meeting: .ownerOrAppAdmin, avChatRoom: .nobody,   community: .ownerOrAppAdmin)
-    static let approveLine      = Line(basic: Actors.nobody,   work: .nobody,         public: .managers,       meeting: .managers,      avChatRoom: .ownerOrAppAdmin, community: .managers)
-    static let readMembersLine  = Line(basic: Actors.anyone,   work: .anyMember,      public: .anyMember,      meeting: .anyMember,     avChatRoom: .anyMember,  community: .anyMember)
-    static let memberLimitLine  = Line<Int?>(basic: nil,       work: 200,             public: 2_000,           meeting: 6_000,          avChatRoom: nil,         community: 100_000)
-    static let unreadLine       = Line(basic: false,           work: true,            public: true,            meeting: false,          avChatRoom: false,       community: true)
-    static let historyLine      = Line(basic: false,           work: false,           public: false,           meeting: true,           avChatRoom: false,       community: true)
-    static let memberEventsLine = Line(basic: true,            work: true,            public: true,            meeting: false,          avChatRoom: true,        community: true)
-    static let roleEventsLine   = Line(basic: true,            work: true,            public: true,            meeting: false,          avChatRoom: true,        community: true)
-    static let muteEventsLine   = Line(basic: true,            work: true,            public: true,            meeting: false,          avChatRoom: false,       community: true)
-    static let quitEventLine    = Line(basic: true,            work: true,            public: true,            meeting: true,           avChatRoom: false,       community: true)
-    static let joinedListLine   = Line(basic: true,            work: true,            public: true,            meeting: true,           avChatRoom: false,       community: true)
-    static let attributesLine   = Line(basic: false,           work: true,            public: true,            meeting: true,           avChatRoom: true,        community: true)
+    static let kiiRulesLine = Line(basic: true, work: false, public: false, meeting: false, avChatRoom: false, community: false)
+    static let joinLine = Line(
+        basic: JoinRule.addedOnly,
+        work: .addedOnly,
+        public: .byAddOption,
+        meeting: .byAddOption,
+        avChatRoom: .byAddOption,
+        community: .byAddOption
+    )
+    static let addOptionLine = Line(basic: AddOption.forbid, work: .forbid, public: .auth, meeting: .any, avChatRoom: .any, community: .any)
+    static let inviteLine = Line(
+        basic: Actors.ownerOrAppAdmin,
+        work: .anyMember,
+        public: .appAdmin,
+        meeting: .appAdmin,
+        avChatRoom: .nobody,
+        community: .appAdmin
+    )
+    static let ownerQuitsLine = Line(basic: false, work: true, public: false, meeting: false, avChatRoom: false, community: false)
+    static let editLine = Line(
+        basic: Actors.ownerOrAppAdmin,
+        work: .anyMember,
+        public: .managers,
+        meeting: .managers,
+        avChatRoom: .ownerOrAppAdmin,
+        community: .managers
+    )
+    static let kickLine = Line(
+        basic: Actors.ownerOrAppAdmin,
+        work: .ownerOrAppAdmin,
+        public: .managers,
+        meeting: .managers,
+        avChatRoom: .nobody,
+        community: .managers
+    )
+    static let muteLine = Line(
+        basic: Actors.nobody,
+        work: .nobody,
+        public: .managers,
+        meeting: .managers,
+        avChatRoom: .ownerOrAppAdmin,
+        community: .managers
+    )
+    static let dismissLine = Line(
+        basic: Actors.ownerOrAppAdmin,
+        work: .appAdmin,
+        public: .ownerOrAppAdmin,
+        meeting: .ownerOrAppAdmin,
+        avChatRoom: .ownerOrAppAdmin,
+        community: .ownerOrAppAdmin
+    )
+    static let transferLine = Line(
+        basic: Actors.ownerOrAppAdmin,
+        work: .ownerOrAppAdmin,
+        public: .ownerOrAppAdmin,
+        meeting: .ownerOrAppAdmin,
+        avChatRoom: .nobody,
+        community: .ownerOrAppAdmin
+    )
+    static let setRoleLine = Line(
+        basic: Actors.nobody,
+        work: .nobody,
+        public: .ownerOrAppAdmin,
+        meeting: .ownerOrAppAdmin,
+        avChatRoom: .nobody,
+        community: .ownerOrAppAdmin
+    )
+    static let approveLine = Line(
+        basic: Actors.nobody,
+        work: .nobody,
+        public: .managers,
+        meeting: .managers,
+        avChatRoom: .ownerOrAppAdmin,
+        community: .managers
+    )
+    static let readMembersLine = Line(
+        basic: Actors.anyone,
+        work: .anyMember,
+        public: .anyMember,
+        meeting: .anyMember,
+        avChatRoom: .anyMember,
+        community: .anyMember
+    )
+    static let memberLimitLine = Line<Int?>(basic: nil, work: 200, public: 2_000, meeting: 6_000, avChatRoom: nil, community: 100_000)
+    static let unreadLine = Line(basic: false, work: true, public: true, meeting: false, avChatRoom: false, community: true)
+    static let historyLine = Line(basic: false, work: false, public: false, meeting: true, avChatRoom: false, community: true)
+    static let memberEventsLine = Line(basic: true, work: true, public: true, meeting: false, avChatRoom: true, community: true)
+    static let roleEventsLine = Line(basic: true, work: true, public: true, meeting: false, avChatRoom: true, community: true)
+    static let muteEventsLine = Line(basic: true, work: true, public: true, meeting: false, avChatRoom: false, community: true)
+    static let quitEventLine = Line(basic: true, work: true, public: true, meeting: true, avChatRoom: false, community: true)
+    static let joinedListLine = Line(basic: true, work: true, public: true, meeting: true, avChatRoom: false, community: true)
+    static let attributesLine = Line(basic: false, work: true, public: true, meeting: true, avChatRoom: true, community: true)
 
     /// The type this policy is for.
     public var type: GroupType

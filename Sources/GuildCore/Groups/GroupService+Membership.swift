@@ -190,9 +190,9 @@ extension GroupService {
             guard let successor = try tx.longestStandingMember(groupID: groupID, excluding: userID) else {
                 return try self.dismiss(tx, context)
             }
+            try self.leave(tx, context, userID)
             try tx.setRole(groupID: groupID, userID: successor, role: .owner)
             try tx.setMute(groupID: groupID, userID: successor, until: 0)
-            try self.leave(tx, context, userID)
             try tx.touchGroup(id: groupID, now: context.now)
             try tx.append(
                 context.event(
@@ -205,7 +205,11 @@ extension GroupService {
     }
 
     /// A page of a group's join applications, newest first, pending and handled (owner and admins).
-    public func applications(caller: Caller, groupID: String, cursor: Int64) async throws -> (
+    public func applications(
+        caller: Caller,
+        groupID: String,
+        cursor: Int64
+    ) async throws -> (
         applications: [JoinApplication], pending: Int, next: Int64
     ) {
         try await self.repository.groupRead { tx in

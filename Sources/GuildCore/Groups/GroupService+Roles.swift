@@ -154,17 +154,22 @@ extension GroupService {
         }
     }
 
-    /// A page of at most 50 members (Tencent's `getGroupMemberList`): pass `nextSeq` back until it is 0. Join
+    /// A page of at most `limit` (at most 50) members (Tencent's `getGroupMemberList`): pass `nextSeq` back until it is 0. Join
     /// order, so members who join meanwhile come at the end and none is skipped or repeated.
-    public func memberList(caller: Caller, groupID: String, filter: MemberFilter, nextSeq: Int64) async throws -> (
-        members: [MemberInfo], nextSeq: Int64
-    ) {
-        try await self.repository.groupRead { tx in
+    public func memberList(
+        caller: Caller,
+        groupID: String,
+        filter: MemberFilter,
+        nextSeq: Int64,
+        limit: Int = GroupService.maximumIMPage
+    ) async throws -> (members: [MemberInfo], nextSeq: Int64) {
+        let size = max(1, min(limit, Self.maximumIMPage))
+        return try await self.repository.groupRead { tx in
             let context = try self.load(tx, caller, groupID)
             try context.require(context.policy.readMembers, "list the members")
-            let page = try tx.memberInfos(groupID: groupID, roles: filter.roles, after: nextSeq, limit: Self.maximumIMPage + 1)
-            let members = page.prefix(Self.maximumIMPage)
-            let next = page.count > Self.maximumIMPage ? members[members.count - 1].cursor : 0
+            let page = try tx.memberInfos(groupID: groupID, roles: filter.roles, after: nextSeq, limit: size + 1)
+            let members = page.prefix(size)
+            let next = page.count > size ? members[members.count - 1].cursor : 0
             return (members.map(\.info), next)
         }
     }

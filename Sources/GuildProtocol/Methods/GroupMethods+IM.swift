@@ -261,10 +261,13 @@ extension GroupMethods {
             /// `ALL` (default), `OWNER`, `ADMIN` or `COMMON`.
             public var filter: String?
             public var nextSeq: Int64?
-            public init(groupID: String, filter: String? = nil, nextSeq: Int64? = nil) {
+            /// Members per page, 1 to 50 (default 50).
+            public var limit: Int?
+            public init(groupID: String, filter: String? = nil, nextSeq: Int64? = nil, limit: Int? = nil) {
                 self.groupID = groupID
                 self.filter = filter
                 self.nextSeq = nextSeq
+                self.limit = limit
             }
         }
         public struct Result: Codable, Hashable, Sendable {

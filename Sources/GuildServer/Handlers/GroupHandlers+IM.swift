@@ -155,11 +155,21 @@ extension MethodRegistry {
         self.registerAttributeMethods(groups)
         self.register(GroupMethods.MemberList.self, access: .session) { params, context in
             let filter: GroupService.MemberFilter = try params.filter.map { try choice($0, field: "filter") } ?? .all
-            let page = try await groups.memberList(caller: context.caller, groupID: params.groupID, filter: filter, nextSeq: params.nextSeq ?? 0)
+            let page = try await groups.memberList(
+                caller: context.caller,
+                groupID: params.groupID,
+                filter: filter,
+                nextSeq: params.nextSeq ?? 0,
+                limit: params.limit ?? 50
+            )
             return .init(members: page.members.map(GroupMemberDetail.init), nextSeq: page.nextSeq)
         }
         self.register(GroupMethods.MembersInfo.self, access: .session) { params, context in
-            .init(members: try await groups.membersInfo(caller: context.caller, groupID: params.groupID, userIDs: params.userIDs).map(GroupMemberDetail.init))
+            .init(
+                members: try await groups.membersInfo(caller: context.caller, groupID: params.groupID, userIDs: params.userIDs).map(
+                    GroupMemberDetail.init
+                )
+            )
         }
         self.register(GroupMethods.SetMemberInfo.self, access: .session) { params, context in
             let change = GroupService.MemberChange(
@@ -172,7 +182,14 @@ extension MethodRegistry {
             return true
         }
         self.register(GroupMethods.MuteMember.self, access: .session) { params, context in
-            .init(muteUntil: try await groups.muteMember(caller: context.caller, groupID: params.groupID, userID: params.userID, seconds: params.seconds))
+            .init(
+                muteUntil: try await groups.muteMember(
+                    caller: context.caller,
+                    groupID: params.groupID,
+                    userID: params.userID,
+                    seconds: params.seconds
+                )
+            )
         }
         self.register(GroupMethods.SetMemberRole.self, access: .session) { params, context in
             let role: GroupRole = try choice(params.role, field: "role")
@@ -200,12 +217,22 @@ extension MethodRegistry {
         }
         self.register(GroupMethods.SetAttributes.self, access: .session) { params, context in
             GroupMethods.AttributesResult(
-                try await groups.writeAttributes(caller: context.caller, groupID: params.groupID, write: .set(params.attributes), version: params.version)
+                try await groups.writeAttributes(
+                    caller: context.caller,
+                    groupID: params.groupID,
+                    write: .set(params.attributes),
+                    version: params.version
+                )
             )
         }
         self.register(GroupMethods.DeleteAttributes.self, access: .session) { params, context in
             GroupMethods.AttributesResult(
-                try await groups.writeAttributes(caller: context.caller, groupID: params.groupID, write: .delete(params.keys), version: params.version)
+                try await groups.writeAttributes(
+                    caller: context.caller,
+                    groupID: params.groupID,
+                    write: .delete(params.keys),
+                    version: params.version
+                )
             )
         }
         self.register(GroupMethods.GetAttributes.self, access: .session) { params, context in
