@@ -2,8 +2,10 @@
 public struct GuildEvent: Codable, Hashable, Sendable {
     /// The global, gap-free sequence number.
     public var seq: Int64
-    /// `groupCreated`, `memberEnter`, `memberLeave`, `memberKicked`, `memberInvited`, `groupInfoChanged`,
-    /// `groupDismissed` or `quitFromGroup`.
+    /// Tencent's group listener name: `groupCreated`, `memberEnter`, `memberLeave`, `memberKicked`,
+    /// `memberInvited`, `groupInfoChanged`, `groupDismissed`, `quitFromGroup`, `groupAttributeChanged`,
+    /// `memberInfoChanged`, `grantAdministrator`, `revokeAdministrator`, `receiveJoinApplication`,
+    /// `applicationProcessed`, `allMembersMuted`, or `newMessage`.
     public var kind: String
     public var groupID: String
     /// The acting user; nil when an admin without a session, or the system, acted.
@@ -12,7 +14,7 @@ public struct GuildEvent: Codable, Hashable, Sendable {
     public var byAdmin: Bool?
     /// The users the event is about.
     public var users: [String]
-    /// What changed (`name`, `type`, `owner`, `previousOwner`, `reason`).
+    /// What changed (`name`, `type`, `owner`, `previousOwner`, `reason`, `changeTypes`, `attributes`, `muteUntil`, ...).
     public var changes: [String: JSONValue]?
     /// When, ms since the Unix epoch.
     public var time: Int64

@@ -1,0 +1,86 @@
+import GuildClient
+import GuildProtocol
+import Testing
+
+/// Who receives each IM group callback, live and on replay: owner and admins only for join applications,
+/// the applicant only for the decision, the quitter only for `quitFromGroup`, nobody but app admins for a
+/// Meeting group's member changes, and nothing at all for a user outside the groups.
+@Suite(.timeLimit(.minutes(2)))
+struct IMEventAudienceTests {
+    typealias Member = EventTests.Member
+
+    @Test func eachCallbackReachesExactlyItsAudience() async throws {
+        try await TestDaemon.run { socket, _ in
+            let owner = try await Member.join(socket, "owner")
+            let admin = try await Member.join(socket, "admin")
+            let member = try await Member.join(socket, "member")
+            let applicant = try await Member.join(socket, "applicant")
+            let outsider = try await Member.join(socket, "outsider")
+            let people = [owner, admin, member, applicant, outsider]
+            var live: [EventSubscription] = []
+            for person in people { live.append(try await person.client.subscribe()) }
+            let watcher = try await GuildClient.connect(path: socket)  // root, no session: an app admin
+            let everything = try await watcher.subscribe(all: true)
+
+            let pub: JSONValue = .string("pub")
+            _ = try await owner.client.call(
+                "group.create",
+                params: [
+                    "name": "Readers", "groupID": pub, "type": "Public",
+                    "members": [["userID": .string(admin.id), "role": "admin"], .string(member.id)],
+                ]
+            )
+            let applied = try await applicant.client.call("group.join", params: ["groupID": pub, "message": "hi"])
+            #expect(applied["status"] == "PENDING")
+            _ = try await admin.client.call(
+                "group.acceptApplication",
+                params: ["groupID": pub, "applicationID": applied["applicationID"] ?? .null]
+            )
+            _ = try await owner.client.call("group.muteMember", params: ["groupID": pub, "userID": .string(member.id), "seconds": 60])
+            _ = try await owner.client.call("group.setInfo", params: ["groupID": pub, "allMuted": true])
+            _ = try await owner.client.call("group.setMemberRole", params: ["groupID": pub, "userID": .string(member.id), "role": "admin"])
+            _ = try await member.client.call("group.setAttributes", params: ["groupID": pub, "attributes": ["seat": "1"]])
+            _ = try await applicant.client.call("group.quit", params: ["groupID": pub])
+            _ = try await owner.client.call("group.removeMembers", params: ["groupID": pub, "userIDs": [.string(admin.id)]])
+            _ = try await owner.client.call("group.create", params: ["name": "Standup", "groupID": "meet", "type": "Meeting"])
+            #expect(try await member.client.call("group.join", params: ["groupID": "meet"])["status"] == "JOINED")
+            _ = try await member.client.call("group.quit", params: ["groupID": "meet"])
+            _ = try await owner.client.call("group.dismiss", params: ["groupID": pub])
+            // A last event everyone receives, so each live stream can be read to its end.
+            _ = try await watcher.call(
+                "group.create",
+                params: ["name": "End", "groupID": "end", "members": .array(people.map { .string($0.id) })]
+            )
+
+            let pubFromCreation = [
+                "groupCreated", "receiveJoinApplication", "memberEnter", "memberInfoChanged", "groupInfoChanged", "allMembersMuted",
+                "grantAdministrator", "groupAttributeChanged", "memberLeave", "memberKicked",
+            ]
+            let expected: [[String]] = [
+                pubFromCreation + ["groupCreated", "groupDismissed", "groupCreated"],
+                pubFromCreation + ["groupCreated"],
+                pubFromCreation.filter { $0 != "receiveJoinApplication" } + ["quitFromGroup", "groupDismissed", "groupCreated"],
+                [
+                    "memberEnter", "applicationProcessed", "memberInfoChanged", "groupInfoChanged", "allMembersMuted", "grantAdministrator",
+                    "groupAttributeChanged", "memberLeave", "quitFromGroup", "groupCreated",
+                ],
+                ["groupCreated"],
+            ]
+            for (index, person) in people.enumerated() {
+                let received = try await EventTests().take(expected[index].count, from: live[index])
+                #expect(received.map(\.kind) == expected[index], "live, user \(index)")
+                let replay = try await person.client.subscribe(since: 0)
+                let replayed = try await EventTests().take(expected[index].count, from: replay)
+                #expect(replayed.map(\.kind) == expected[index], "replay, user \(index)")
+            }
+            // The app admin watching everything also gets the Meeting group's member changes.
+            let all = try await EventTests().take(18, from: everything)
+            let meeting = all.filter { $0.groupID == "meet" }.map(\.kind)
+            #expect(meeting == ["groupCreated", "memberEnter", "memberLeave", "quitFromGroup"])
+            let info = try #require(all.first { $0.kind == "groupInfoChanged" })
+            #expect(info.changes?["changeTypes"] == [8] && info.changes?["shutUpAll"] == true)
+            let attributes = try #require(all.first { $0.kind == "groupAttributeChanged" })
+            #expect(attributes.changes?["attributes"] == ["seat": "1"])
+        }
+    }
+}
