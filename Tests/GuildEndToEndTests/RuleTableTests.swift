@@ -47,7 +47,7 @@ struct RuleTableTests {
             "setRole":       ["UNSUPPORTED_FOR_TYPE", "-", "UNSUPPORTED_FOR_TYPE", "UNSUPPORTED_FOR_TYPE", "UNSUPPORTED_FOR_TYPE"],
             "transfer":      ["ok", "-", "NOT_ALLOWED", "NOT_A_MEMBER", "ok"],
             "memberList":    ["ok", "-", "ok", "NOT_A_MEMBER", "ok"],
-            "setAttributes": ["ok", "-", "ok", "NOT_A_MEMBER", "ok"],
+            "setAttributes": ["UNSUPPORTED_FOR_TYPE", "-", "UNSUPPORTED_FOR_TYPE", "UNSUPPORTED_FOR_TYPE", "UNSUPPORTED_FOR_TYPE"],
             "applications":  ["UNSUPPORTED_FOR_TYPE", "-", "UNSUPPORTED_FOR_TYPE", "UNSUPPORTED_FOR_TYPE", "UNSUPPORTED_FOR_TYPE"],
         ],
         "Public": Self.managed(join: "PENDING"),
@@ -83,7 +83,7 @@ struct RuleTableTests {
             "setRole":       ["ok", "NOT_ALLOWED", "NOT_ALLOWED", "NOT_A_MEMBER", "ok"],
             "transfer":      ["ok", "NOT_ALLOWED", "NOT_ALLOWED", "NOT_A_MEMBER", "ok"],
             "memberList":    ["ok", "ok", "ok", "NOT_A_MEMBER", "ok"],
-            "setAttributes": ["ok", "ok", "ok", "NOT_A_MEMBER", "ok"],
+            "setAttributes": ["UNSUPPORTED_FOR_TYPE", "UNSUPPORTED_FOR_TYPE", "UNSUPPORTED_FOR_TYPE", "UNSUPPORTED_FOR_TYPE", "UNSUPPORTED_FOR_TYPE"],
             "applications":  ["ok", "ok", "NOT_ALLOWED", "NOT_A_MEMBER", "ok"],
         ]
     }

@@ -359,19 +359,23 @@ struct IMGroupServiceTests {
         #expect(cleared.values.isEmpty)
         let changed = try #require(world.events.all.last { $0.event.kind == .groupAttributeChanged }).event
         #expect(changed.changes?["attributes"] == .object([:]))
-        // Non-members may not touch them; Basic groups have none.
+        // Non-members may not touch them; only AVChatRoom groups have them (seed 003).
         let outsider = try await world.user("outsider")
         await #expect(throws: GuildError(.notAMember, "")) { try await world.groups.attributes(caller: outsider, groupID: "live", keys: nil) }
         _ = try await world.groups.create(caller: owner, name: "B", groupID: "basic", type: .basic, members: [])
         await #expect(throws: GuildError(.unsupported, "")) { try await world.groups.attributes(caller: owner, groupID: "basic", keys: nil) }
+        try await world.group(.public, "pub", owner: owner)
+        await #expect(throws: GuildError(.unsupported, "")) {
+            try await world.groups.writeAttributes(caller: owner, groupID: "pub", write: .set(["k": "v"]), version: nil)
+        }
     }
 
     @Test func attributeWritesAreRateLimitedPerGroup() async throws {
         let world = try await World(attributeWritesPerSecond: 5)
         defer { world.temp.remove() }
         let owner = try await world.user("owner")
-        try await world.group(.public, "pub", owner: owner)
-        try await world.group(.public, "other", owner: owner)
+        try await world.group(.avChatRoom, "pub", owner: owner)
+        try await world.group(.avChatRoom, "other", owner: owner)
         for index in 0..<5 {
             _ = try await world.groups.writeAttributes(caller: owner, groupID: "pub", write: .set(["k": "\(index)"]), version: nil)
         }
@@ -408,6 +412,9 @@ struct IMGroupServiceTests {
             ("setRole", { try await groups.setMemberRole(caller: owner, groupID: "pub", userID: bob.id, role: .admin) }),
             ("transfer", { _ = try await groups.changeOwner(caller: owner, groupID: "pub", userID: bob.id) }),
             ("attributes", { _ = try await groups.attributes(caller: owner, groupID: "pub", keys: nil) }),
+            ("membersInfo", { _ = try await groups.membersInfo(caller: owner, groupID: "pub", userIDs: [bob.id]) }),
+            ("setMemberInfo", { try await groups.setMemberInfo(caller: owner, groupID: "pub", userID: bob.id, change: .init(nameCard: "x")) }),
+            ("accept", { try await groups.handleApplication(caller: owner, groupID: "pub", applicationID: 1, accept: true, message: "") }),
             ("send", { _ = try await groups.sendMessage(caller: owner, groupID: "pub", text: "x") }),
             ("applications", { _ = try await groups.applications(caller: owner, groupID: "pub", cursor: 0) }),
             ("receiveOption", { try await groups.setReceiveOption(caller: bob, groupID: "pub", option: .notReceive) }),
@@ -432,7 +439,7 @@ struct IMGroupServiceTests {
         let member = try await world.user("member")
         try await world.group(.public, "pub", owner: owner, members: [member])
         for change in [
-            ProfileChange(name: String(repeating: "名", count: 34)),  // 102 bytes
+            ProfileChange(name: String(repeating: "名", count: 11)),  // 33 bytes: seed 003 allows 30
             ProfileChange(introduction: String(repeating: "i", count: 401)),
             ProfileChange(notification: String(repeating: "n", count: 401)),
             ProfileChange(faceURL: String(repeating: "f", count: 501)),

@@ -56,102 +56,39 @@ public struct GroupPolicy: Sendable, Hashable {
         }
     }
 
+    /// The table (domain-rules.md §1.2 for Basic; seed 003 and §1.5 for the IM types; where they disagree, the
+    /// seed: protocol/im-groups.md). One line a rule, one column a type. Who-may values: `nobody`,
+    /// `appAdmin` (Tencent's server API / Kii's app admin only), `ownerOrAppAdmin`, `managers` (owner, admins,
+    /// app admin), `anyMember` (every member, app admin), `anyone` (with a session, members or not).
     // swift-format-ignore
-    // The table (domain-rules.md §1.2 for Basic; the seed 003 and §1.5 for the IM types). One line a rule.
-    //                    basic            work             public           meeting          avChatRoom       community
-    static let rolesLine        = Line<Set<GroupRole>>(basic: [.owner, .member], work: [.owner, .member], public: [.owner, .admin, .member], meeting: [.owner, .admin, .member], avChatRoom: [.owner, .member], community: [.owner, .admin, .member])
-    static let kiiRulesLine = Line(basic: true, work: false, public: false, meeting: false, avChatRoom: false, community: false)
-    static let joinLine = Line(
-        basic: JoinRule.addedOnly,
-        work: .addedOnly,
-        public: .byAddOption,
-        meeting: .byAddOption,
-        avChatRoom: .byAddOption,
-        community: .byAddOption
-    )
-    static let addOptionLine = Line(basic: AddOption.forbid, work: .forbid, public: .auth, meeting: .any, avChatRoom: .any, community: .any)
-    static let inviteLine = Line(
-        basic: Actors.ownerOrAppAdmin,
-        work: .anyMember,
-        public: .appAdmin,
-        meeting: .appAdmin,
-        avChatRoom: .nobody,
-        community: .appAdmin
-    )
-    static let ownerQuitsLine = Line(basic: false, work: true, public: false, meeting: false, avChatRoom: false, community: false)
-    static let editLine = Line(
-        basic: Actors.ownerOrAppAdmin,
-        work: .anyMember,
-        public: .managers,
-        meeting: .managers,
-        avChatRoom: .ownerOrAppAdmin,
-        community: .managers
-    )
-    static let kickLine = Line(
-        basic: Actors.ownerOrAppAdmin,
-        work: .ownerOrAppAdmin,
-        public: .managers,
-        meeting: .managers,
-        avChatRoom: .nobody,
-        community: .managers
-    )
-    static let muteLine = Line(
-        basic: Actors.nobody,
-        work: .nobody,
-        public: .managers,
-        meeting: .managers,
-        avChatRoom: .ownerOrAppAdmin,
-        community: .managers
-    )
-    static let dismissLine = Line(
-        basic: Actors.ownerOrAppAdmin,
-        work: .appAdmin,
-        public: .ownerOrAppAdmin,
-        meeting: .ownerOrAppAdmin,
-        avChatRoom: .ownerOrAppAdmin,
-        community: .ownerOrAppAdmin
-    )
-    static let transferLine = Line(
-        basic: Actors.ownerOrAppAdmin,
-        work: .ownerOrAppAdmin,
-        public: .ownerOrAppAdmin,
-        meeting: .ownerOrAppAdmin,
-        avChatRoom: .nobody,
-        community: .ownerOrAppAdmin
-    )
-    static let setRoleLine = Line(
-        basic: Actors.nobody,
-        work: .nobody,
-        public: .ownerOrAppAdmin,
-        meeting: .ownerOrAppAdmin,
-        avChatRoom: .nobody,
-        community: .ownerOrAppAdmin
-    )
-    static let approveLine = Line(
-        basic: Actors.nobody,
-        work: .nobody,
-        public: .managers,
-        meeting: .managers,
-        avChatRoom: .ownerOrAppAdmin,
-        community: .managers
-    )
-    static let readMembersLine = Line(
-        basic: Actors.anyone,
-        work: .anyMember,
-        public: .anyMember,
-        meeting: .anyMember,
-        avChatRoom: .anyMember,
-        community: .anyMember
-    )
-    static let memberLimitLine = Line<Int?>(basic: nil, work: 200, public: 2_000, meeting: 6_000, avChatRoom: nil, community: 100_000)
-    static let unreadLine = Line(basic: false, work: true, public: true, meeting: false, avChatRoom: false, community: true)
-    static let historyLine = Line(basic: false, work: false, public: false, meeting: true, avChatRoom: false, community: true)
-    static let memberEventsLine = Line(basic: true, work: true, public: true, meeting: false, avChatRoom: true, community: true)
-    static let roleEventsLine = Line(basic: true, work: true, public: true, meeting: false, avChatRoom: true, community: true)
-    static let muteEventsLine = Line(basic: true, work: true, public: true, meeting: false, avChatRoom: false, community: true)
-    static let quitEventLine = Line(basic: true, work: true, public: true, meeting: true, avChatRoom: false, community: true)
-    static let joinedListLine = Line(basic: true, work: true, public: true, meeting: true, avChatRoom: false, community: true)
-    static let attributesLine = Line(basic: false, work: true, public: true, meeting: true, avChatRoom: true, community: true)
+    enum Rules {
+        //                        Basic              Work               Public             Meeting            AVChatRoom         Community
+        static let roles       = Line<Set<GroupRole>>(
+                                  basic: [.owner, .member], work: [.owner, .member], public: [.owner, .admin, .member],
+                                  meeting: [.owner, .admin, .member], avChatRoom: [.owner, .member], community: [.owner, .admin, .member])
+        static let kiiRules    = Line(basic: true,        work: false,       public: false,     meeting: false,    avChatRoom: false, community: false)
+        static let join        = Line(basic: JoinRule.addedOnly, work: .addedOnly, public: .byAddOption, meeting: .byAddOption, avChatRoom: .byAddOption, community: .byAddOption)
+        static let addOption   = Line(basic: AddOption.forbid, work: .forbid, public: .auth,      meeting: .any,     avChatRoom: .any,  community: .any)
+        static let invite      = Line(basic: Actors.ownerOrAppAdmin, work: .anyMember, public: .appAdmin, meeting: .appAdmin, avChatRoom: .nobody, community: .appAdmin)
+        static let ownerQuits  = Line(basic: false,       work: true,        public: false,     meeting: false,    avChatRoom: false, community: false)
+        static let edit        = Line(basic: Actors.ownerOrAppAdmin, work: .anyMember, public: .managers, meeting: .managers, avChatRoom: .ownerOrAppAdmin, community: .managers)
+        static let kick        = Line(basic: Actors.ownerOrAppAdmin, work: .ownerOrAppAdmin, public: .managers, meeting: .managers, avChatRoom: .nobody, community: .managers)
+        static let mute        = Line(basic: Actors.nobody, work: .nobody,   public: .managers, meeting: .managers, avChatRoom: .ownerOrAppAdmin, community: .managers)
+        static let dismiss     = Line(basic: Actors.ownerOrAppAdmin, work: .appAdmin, public: .ownerOrAppAdmin, meeting: .ownerOrAppAdmin, avChatRoom: .ownerOrAppAdmin, community: .ownerOrAppAdmin)
+        static let transfer    = Line(basic: Actors.ownerOrAppAdmin, work: .ownerOrAppAdmin, public: .ownerOrAppAdmin, meeting: .ownerOrAppAdmin, avChatRoom: .nobody, community: .ownerOrAppAdmin)
+        static let setRole     = Line(basic: Actors.nobody, work: .nobody,   public: .ownerOrAppAdmin, meeting: .ownerOrAppAdmin, avChatRoom: .nobody, community: .ownerOrAppAdmin)
+        static let approve     = Line(basic: Actors.nobody, work: .nobody,   public: .managers, meeting: .managers, avChatRoom: .ownerOrAppAdmin, community: .managers)
+        static let readMembers = Line(basic: Actors.anyone, work: .anyMember, public: .anyMember, meeting: .anyMember, avChatRoom: .anyMember, community: .anyMember)
+        static let memberLimit = Line<Int?>(basic: nil,   work: 200,         public: 2_000,     meeting: 6_000,    avChatRoom: nil,   community: 100_000)
+        static let unread      = Line(basic: false,       work: true,        public: true,      meeting: false,    avChatRoom: false, community: true)
+        static let history     = Line(basic: false,       work: false,       public: false,     meeting: true,     avChatRoom: false, community: true)
+        static let memberEvents = Line(basic: true,       work: true,        public: true,      meeting: false,    avChatRoom: true,  community: true)
+        static let roleEvents  = Line(basic: true,        work: true,        public: true,      meeting: false,    avChatRoom: true,  community: true)
+        static let muteEvents  = Line(basic: true,        work: true,        public: true,      meeting: false,    avChatRoom: false, community: true)
+        static let quitEvent   = Line(basic: true,        work: true,        public: true,      meeting: true,     avChatRoom: false, community: true)
+        static let joinedList  = Line(basic: true,        work: true,        public: true,      meeting: true,     avChatRoom: false, community: true)
+        static let attributes  = Line(basic: false,       work: false,       public: false,     meeting: false,    avChatRoom: true,  community: false)
+    }
 
     /// The type this policy is for.
     public var type: GroupType
@@ -223,28 +160,28 @@ public struct GroupPolicy: Sendable, Hashable {
 
     private init(_ type: GroupType) {
         self.type = type
-        self.roles = Self.rolesLine[type]
-        self.kiiRules = Self.kiiRulesLine[type]
-        self.join = Self.joinLine[type]
-        self.defaultAddOption = Self.addOptionLine[type]
-        self.invite = Self.inviteLine[type]
-        self.ownerMayQuit = Self.ownerQuitsLine[type]
-        self.editProfile = Self.editLine[type]
-        self.kick = Self.kickLine[type]
-        self.mute = Self.muteLine[type]
-        self.dismiss = Self.dismissLine[type]
-        self.transfer = Self.transferLine[type]
-        self.setRole = Self.setRoleLine[type]
-        self.approve = Self.approveLine[type]
-        self.readMembers = Self.readMembersLine[type]
-        self.memberLimit = Self.memberLimitLine[type]
-        self.unreadCounts = Self.unreadLine[type]
-        self.preJoinHistory = Self.historyLine[type]
-        self.memberEvents = Self.memberEventsLine[type]
-        self.roleEvents = Self.roleEventsLine[type]
-        self.muteEvents = Self.muteEventsLine[type]
-        self.quitEvent = Self.quitEventLine[type]
-        self.inJoinedList = Self.joinedListLine[type]
-        self.attributes = Self.attributesLine[type]
+        self.roles = Rules.roles[type]
+        self.kiiRules = Rules.kiiRules[type]
+        self.join = Rules.join[type]
+        self.defaultAddOption = Rules.addOption[type]
+        self.invite = Rules.invite[type]
+        self.ownerMayQuit = Rules.ownerQuits[type]
+        self.editProfile = Rules.edit[type]
+        self.kick = Rules.kick[type]
+        self.mute = Rules.mute[type]
+        self.dismiss = Rules.dismiss[type]
+        self.transfer = Rules.transfer[type]
+        self.setRole = Rules.setRole[type]
+        self.approve = Rules.approve[type]
+        self.readMembers = Rules.readMembers[type]
+        self.memberLimit = Rules.memberLimit[type]
+        self.unreadCounts = Rules.unread[type]
+        self.preJoinHistory = Rules.history[type]
+        self.memberEvents = Rules.memberEvents[type]
+        self.roleEvents = Rules.roleEvents[type]
+        self.muteEvents = Rules.muteEvents[type]
+        self.quitEvent = Rules.quitEvent[type]
+        self.inJoinedList = Rules.joinedList[type]
+        self.attributes = Rules.attributes[type]
     }
 }

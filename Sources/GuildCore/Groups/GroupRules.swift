@@ -33,9 +33,10 @@ public enum GroupRules {
         }
     }
 
-    /// The byte limits of the IM profile (Tencent's current headers).
+    /// The byte limits of the IM profile: the group name as seed 003 states it (30 bytes; newer headers allow
+    /// 100), the other fields as Tencent's current headers (see protocol/im-groups.md).
     public enum Limit {
-        public static let name = 100
+        public static let name = 30
         public static let introduction = 400
         public static let notification = 400
         public static let faceURL = 500
