@@ -13,7 +13,7 @@ enum GuildExitCode: Int32, CaseIterable, Sendable {
     case methodNotFound = 3
     /// No session, an invalid token or wrong credentials (40101-40104).
     case unauthorized = 4
-    /// The session may not do this (40301).
+    /// The session may not do this (40301; 10007 in IM groups).
     case permissionDenied = 5
     /// The command line was wrong, including invalid JSON given as an argument (EX_USAGE).
     case usage = 64
@@ -26,7 +26,7 @@ enum GuildExitCode: Int32, CaseIterable, Sendable {
         case .parseError, .invalidRequest, .invalidParams: .invalidRequest
         case .methodNotFound: .methodNotFound
         case .unauthorized, .invalidCredentials, .invalidToken, .invalidRefreshToken: .unauthorized
-        case .permissionDenied: .permissionDenied
+        case .permissionDenied, .imNotAllowed: .permissionDenied
         default: .applicationError
         }
     }
@@ -39,7 +39,7 @@ enum GuildExitCode: Int32, CaseIterable, Sendable {
         case .invalidRequest: "invalid params or request (-32602, -32600, -32700)"
         case .methodNotFound: "method not found (-32601)"
         case .unauthorized: "unauthorized, invalid token or invalid credentials (40101-40104)"
-        case .permissionDenied: "permission denied (40301)"
+        case .permissionDenied: "permission denied (40301), or not allowed in this IM group (10007)"
         case .usage: "usage error, including invalid JSON on the command line"
         case .unavailable: "cannot connect to guildd, or the connection was lost"
         }

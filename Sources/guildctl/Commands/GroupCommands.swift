@@ -17,7 +17,7 @@ struct GroupCommand: AsyncParsableCommand {
             Members.self,
             Owner.self,
             ChangeOwner.self,
-        ]
+        ] + imSubcommands
     )
 }
 
@@ -57,8 +57,23 @@ extension GroupCommand {
         )
         var members: [String] = []
 
+        @Option(
+            name: .customLong("admin"),
+            help: ArgumentHelp("A user to add as an admin (repeatable; IM types with admins).", valueName: "user-id")
+        )
+        var admins: [String] = []
+
         @Option(help: ArgumentHelp("The owner's user id (admins only; default: you).", valueName: "user-id"))
         var owner: String?
+
+        @Option(help: ArgumentHelp("The introduction (IM types).", valueName: "text"))
+        var introduction: String?
+
+        @Option(help: ArgumentHelp("The notice (IM types).", valueName: "text"))
+        var notification: String?
+
+        @Option(name: .customLong("add-opt"), help: ArgumentHelp("How others join: FORBID, AUTH or ANY.", valueName: "opt"))
+        var addOpt: String?
 
         @OptionGroup var options: GlobalOptions
 
@@ -67,8 +82,12 @@ extension GroupCommand {
                 name: self.name,
                 groupID: self.groupID,
                 type: self.type,
-                members: self.members.isEmpty ? nil : self.members.map { GroupMethods.MemberSpec(userID: $0) },
-                owner: self.owner
+                members: self.members.isEmpty && self.admins.isEmpty
+                    ? nil : self.admins.map { GroupMethods.MemberSpec(userID: $0, role: "admin") } + self.members.map { .init(userID: $0) },
+                owner: self.owner,
+                introduction: self.introduction,
+                notification: self.notification,
+                addOpt: self.addOpt
             )
             try await Runner.call(GroupMethods.Create.self, params, self.options)
         }
