@@ -9,6 +9,8 @@ public protocol GroupTransaction {
     func userExists(_ id: String) throws -> Bool
     /// All members of a group (for events that concern every member).
     func memberIDs(groupID: String) throws -> [String]
+    /// A page of members in join order after `cursor` (a ``Membership/joinSeq``; 0 for the first page).
+    func memberPage(groupID: String, after cursor: Int64, limit: Int) throws -> [Membership]
     /// All memberships of a user.
     func memberships(userID: String) throws -> [Membership]
     /// Creates a group; throws `groupAlreadyExists` when the id is taken.
@@ -78,8 +80,6 @@ public protocol GroupRepository: Sendable {
     func groupRead<T: Sendable>(_ body: @escaping @Sendable (any GroupTransaction) throws -> T) async throws -> T
     /// A group by id.
     func group(id: String) async throws -> Group?
-    /// A page of members in join order, after the cursor (0 for the first page); nil when there is no such group.
-    func members(groupID: String, after cursor: Int64, limit: Int) async throws -> (members: [Membership], cursors: [Int64])?
     /// The groups a user is a member of (owned ones included).
     func groups(memberOf userID: String) async throws -> [Group]
     /// The groups a user owns.

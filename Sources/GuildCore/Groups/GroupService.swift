@@ -52,18 +52,16 @@ public struct GroupService: Sendable {
     ) async throws
         -> (members: [Membership], next: Int64)
     {
-        try await self.repository.groupRead { tx in
+        let size = max(1, min(limit, Self.maximumPage))
+        return try await self.repository.groupRead { tx in
             let context = try self.load(tx, caller, groupID)
             try context.require(context.policy.readMembers, "list the members")
+            let page = try tx.memberPage(groupID: groupID, after: cursor, limit: size + 1)
+            if page.count > size {
+                return (Array(page.prefix(size)), page[size - 1].joinSeq)
+            }
+            return (page, 0)
         }
-        let size = max(1, min(limit, Self.maximumPage))
-        guard let page = try await self.repository.members(groupID: groupID, after: cursor, limit: size + 1) else {
-            throw Self.notFound(groupID)
-        }
-        if page.members.count > size {
-            return (Array(page.members.prefix(size)), page.cursors[size - 1])
-        }
-        return (page.members, 0)
     }
 
     /// The groups a user is a member of; the caller's own when `userID` is nil.

@@ -113,6 +113,13 @@ struct SQLiteGroupTransaction: GroupTransaction {
         try String.fetchAll(self.db, sql: "SELECT userID FROM membership WHERE groupID = ? ORDER BY id", arguments: [groupID])
     }
 
+    func memberPage(groupID: String, after cursor: Int64, limit: Int) throws -> [Membership] {
+        try Row.fetchAll(
+            self.db.cachedStatement(sql: "SELECT * FROM membership WHERE groupID = ? AND id > ? ORDER BY id LIMIT ?"),
+            arguments: [groupID, cursor, limit]
+        ).map(Self.membership)
+    }
+
     func memberships(userID: String) throws -> [Membership] {
         try Row.fetchAll(self.db, sql: "SELECT * FROM membership WHERE userID = ? ORDER BY id", arguments: [userID]).map(Self.membership)
     }

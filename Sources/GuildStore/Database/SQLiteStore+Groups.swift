@@ -21,20 +21,6 @@ extension SQLiteStore: GroupRepository {
         }
     }
 
-    public func members(groupID: String, after cursor: Int64, limit: Int) async throws -> (members: [Membership], cursors: [Int64])? {
-        try await self.read { db in
-            guard try Bool.fetchOne(db, sql: #"SELECT EXISTS (SELECT 1 FROM "group" WHERE id = ?)"#, arguments: [groupID]) == true else {
-                return nil
-            }
-            let rows = try Row.fetchAll(
-                db,
-                sql: "SELECT * FROM membership WHERE groupID = ? AND id > ? ORDER BY id LIMIT ?",
-                arguments: [groupID, cursor, limit]
-            )
-            return (rows.map(SQLiteGroupTransaction.membership), rows.map { $0[0] })
-        }
-    }
-
     public func groups(memberOf userID: String) async throws -> [Group] {
         try await self.read { db in
             try Row.fetchAll(
