@@ -205,28 +205,10 @@ extension MethodRegistry {
     }
 
     private mutating func registerAttributeMethods(_ groups: GroupService) {
-        self.register(GroupMethods.InitAttributes.self, access: .session) { params, context in
-            GroupMethods.AttributesResult(
-                try await groups.writeAttributes(
-                    caller: context.caller,
-                    groupID: params.groupID,
-                    write: .initialize(params.attributes),
-                    version: params.version
-                )
-            )
-        }
-        self.register(GroupMethods.SetAttributes.self, access: .session) { params, context in
-            GroupMethods.AttributesResult(
-                try await groups.writeAttributes(
-                    caller: context.caller,
-                    groupID: params.groupID,
-                    write: .set(params.attributes),
-                    version: params.version
-                )
-            )
-        }
+        self.registerAttributeWrite(GroupMethods.InitAttributes.self, groups) { .initialize($0.attributes) }
+        self.registerAttributeWrite(GroupMethods.SetAttributes.self, groups) { .set($0.attributes) }
         self.register(GroupMethods.DeleteAttributes.self, access: .session) { params, context in
-            GroupMethods.AttributesResult(
+            .init(
                 try await groups.writeAttributes(
                     caller: context.caller,
                     groupID: params.groupID,
@@ -236,7 +218,17 @@ extension MethodRegistry {
             )
         }
         self.register(GroupMethods.GetAttributes.self, access: .session) { params, context in
-            GroupMethods.AttributesResult(try await groups.attributes(caller: context.caller, groupID: params.groupID, keys: params.keys))
+            .init(try await groups.attributes(caller: context.caller, groupID: params.groupID, keys: params.keys))
+        }
+    }
+
+    private mutating func registerAttributeWrite<M: RPCMethod>(
+        _ method: M.Type,
+        _ groups: GroupService,
+        _ write: @escaping @Sendable (GroupMethods.AttributesWrite) -> GroupService.AttributeWrite
+    ) where M.Params == GroupMethods.AttributesWrite, M.Result == GroupMethods.AttributesResult {
+        self.register(M.self, access: .session) { params, context in
+            .init(try await groups.writeAttributes(caller: context.caller, groupID: params.groupID, write: write(params), version: params.version))
         }
     }
 }

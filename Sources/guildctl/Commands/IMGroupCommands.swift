@@ -49,30 +49,31 @@ extension GroupCommand {
         }
     }
 
-    /// `group accept`: `group.acceptApplication`.
-    struct Accept: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Accept a join application (owner and admins).")
+    /// The options of `group accept` and `group refuse`.
+    struct DecisionOptions: ParsableArguments {
         @OptionGroup var group: GroupIDOption
         @Option(help: ArgumentHelp("The application's id.", valueName: "id")) var application: Int64
         @Option(help: ArgumentHelp("A message for the applicant.", valueName: "text")) var message: String?
         @OptionGroup var options: GlobalOptions
-        func run() async throws {
+
+        func run<M: RPCMethod>(_ method: M.Type) async throws where M.Params == GroupMethods.ApplicationDecision {
             let params = GroupMethods.ApplicationDecision(groupID: self.group.groupID, applicationID: self.application, message: self.message)
-            try await Runner.call(GroupMethods.AcceptApplication.self, params, self.options)
+            try await Runner.call(M.self, params, self.options)
         }
+    }
+
+    /// `group accept`: `group.acceptApplication`.
+    struct Accept: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Accept a join application (owner and admins).")
+        @OptionGroup var decision: DecisionOptions
+        func run() async throws { try await self.decision.run(GroupMethods.AcceptApplication.self) }
     }
 
     /// `group refuse`: `group.refuseApplication`.
     struct Refuse: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Refuse a join application (owner and admins).")
-        @OptionGroup var group: GroupIDOption
-        @Option(help: ArgumentHelp("The application's id.", valueName: "id")) var application: Int64
-        @Option(help: ArgumentHelp("A message for the applicant.", valueName: "text")) var message: String?
-        @OptionGroup var options: GlobalOptions
-        func run() async throws {
-            let params = GroupMethods.ApplicationDecision(groupID: self.group.groupID, applicationID: self.application, message: self.message)
-            try await Runner.call(GroupMethods.RefuseApplication.self, params, self.options)
-        }
+        @OptionGroup var decision: DecisionOptions
+        func run() async throws { try await self.decision.run(GroupMethods.RefuseApplication.self) }
     }
 
     /// `group quit`: `group.quit`.
