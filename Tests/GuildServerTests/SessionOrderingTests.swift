@@ -35,6 +35,43 @@ struct SessionOrderingTests {
         }
     }
 
+    /// Requests pipelined between `session.authenticate` calls act as the session bound when they were
+    /// sent, never as one bound later, however the tasks are scheduled.
+    @Test func pipelinedRequestsActAsTheSessionOfTheirPlaceInTheStream() async throws {
+        try await TestDaemon.run { socket, _ in
+            let setup = try await GuildClient.connect(path: socket)
+            var users: [(id: String, token: String)] = []
+            for name in ["a", "b"] {
+                let auth = try await setup.call(UserMethods.RegisterPseudo.self, .init(displayName: name))
+                users.append((auth.user.userID, auth.accessToken))
+            }
+            let connection = try RawConnection(path: socket)
+            for round in 0..<20 {
+                var lines = ""
+                var expected: [Int: String] = [:]
+                for pair in 0..<60 {
+                    let user = users[pair % 2]
+                    let base = (round * 60 + pair) * 3
+                    lines += #"{"jsonrpc":"2.0","id":\#(base),"method":"session.authenticate","params":{"accessToken":"\#(user.token)"}}"# + "\n"
+                    lines += #"{"jsonrpc":"2.0","id":\#(base + 1),"method":"user.get","params":{}}"# + "\n"
+                    lines += #"{"jsonrpc":"2.0","id":\#(base + 2),"method":"session.whoami"}"# + "\n"
+                    expected[base + 1] = user.id
+                    expected[base + 2] = user.id
+                }
+                await connection.send(lines)
+                var seen = 0
+                while seen < 180, let reply = await connection.readJSON() as? [String: Any] {
+                    seen += 1
+                    guard let id = reply["id"] as? Int, let want = expected[id] else { continue }
+                    let result = reply["result"] as? [String: Any]
+                    let got = (result?["userID"] as? String) ?? ((result?["user"] as? [String: Any])?["userID"] as? String)
+                    #expect(got == want, "request \(id) acted as the wrong user")
+                }
+                #expect(seen == 180)
+            }
+        }
+    }
+
     /// Subscribing over and over while writes stream in must never wedge the daemon.
     @Test func subscribingUnderWriteLoadNeverWedges() async throws {
         try await TestDaemon.run { socket, _ in

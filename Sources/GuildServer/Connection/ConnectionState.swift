@@ -30,11 +30,21 @@ final class ConnectionState: Sendable {
         (self.work, self.workContinuation) = AsyncStream.makeStream(of: Work.self)
     }
 
-    /// The session bound with `session.authenticate` or a login, if any, and the user's session generation
-    /// it was last checked at (see `SessionGenerations`).
-    var session: (session: ResolvedSession, generation: UInt64)? {
+    /// A bound session and the user's session generation it was last checked at (see `SessionGenerations`).
+    typealias Binding = (session: ResolvedSession, generation: UInt64)
+
+    /// The session bound with `session.authenticate` or a login, if any.
+    var session: Binding? {
         get { self.boundSession.withLock { $0 } }
         set { self.boundSession.withLock { $0 = newValue } }
+    }
+
+    /// Replaces the binding only if it is still the one a request started with (the same token): a request
+    /// that finishes after the connection was re-bound must not undo the newer binding.
+    func replaceSession(_ old: Binding, with new: Binding?) {
+        self.boundSession.withLock { bound in
+            if bound?.session.tokenHash == old.session.tokenHash { bound = new }
+        }
     }
 
     /// Requests (or batches) currently running as tasks.
@@ -82,27 +92,41 @@ final class ConnectionState: Sendable {
     /// authenticate, log out, ...) finishes before any request after it starts: pipelining
     /// `session.authenticate` and a call that needs the session just works. A batch holding such a request
     /// runs its entries in order.
+    ///
+    /// Each request acts with the session bound when it arrived, read here in arrival order: a request sent
+    /// before a `session.authenticate` runs as the earlier session even if its task starts after the change.
     func run(dispatcher: Dispatcher) async {
         await withDiscardingTaskGroup { group in
             for await work in self.work {
                 if let barrier = dispatcher.changesSession(work) {
-                    await self.process(work, dispatcher: dispatcher, sequential: barrier)
+                    await self.process(work, dispatcher: dispatcher, sequential: barrier, session: .live)
                 } else {
-                    group.addTask { await self.process(work, dispatcher: dispatcher, sequential: false) }
+                    let session = SessionAtArrival.captured(self.session)
+                    group.addTask { await self.process(work, dispatcher: dispatcher, sequential: false, session: session) }
                 }
             }
         }
         dispatcher.connectionClosed(self)
     }
 
-    private func process(_ work: Work, dispatcher: Dispatcher, sequential: Bool) async {
+    private func process(_ work: Work, dispatcher: Dispatcher, sequential: Bool, session: SessionAtArrival) async {
         let afterReply = AfterReply()
         switch work {
         case .single(let request):
-            self.complete(reply: await dispatcher.execute(request, on: self, afterReply: afterReply))
+            self.complete(reply: await dispatcher.execute(request, on: self, session: session, afterReply: afterReply))
         case .batch(let entries):
-            self.complete(reply: await dispatcher.executeBatch(entries, on: self, afterReply: afterReply, sequential: sequential))
+            self.complete(
+                reply: await dispatcher.executeBatch(entries, on: self, session: session, afterReply: afterReply, sequential: sequential)
+            )
         }
         await afterReply.run()
     }
+}
+
+/// The session a request acts with.
+enum SessionAtArrival: Sendable {
+    /// The connection's binding when the request arrived (requests that may run concurrently).
+    case captured(ConnectionState.Binding?)
+    /// The binding when the request starts (requests that run in order, after every earlier one).
+    case live
 }

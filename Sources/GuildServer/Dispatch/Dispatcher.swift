@@ -46,7 +46,12 @@ public final class Dispatcher: Sendable {
     }
 
     /// Runs one request to completion; `afterReply` collects work for after the reply is written.
-    func execute(_ request: RPCRequest, on connection: ConnectionState, afterReply: AfterReply) async -> [UInt8]? {
+    func execute(
+        _ request: RPCRequest,
+        on connection: ConnectionState,
+        session: SessionAtArrival = .live,
+        afterReply: AfterReply
+    ) async -> [UInt8]? {
         guard let entry = self.registry[request.method] else {
             return Self.reply(request.id, .failure(.methodNotFound(request.method)))
         }
@@ -56,7 +61,7 @@ public final class Dispatcher: Sendable {
             case .inline(let body):
                 result = .success(try body(request.params, InlineContext(peer: connection.peer, isAdmin: connection.isAdmin)))
             case .async(let body):
-                let context = try await self.context(for: request, access: entry.access, on: connection, afterReply: afterReply)
+                let context = try await self.context(for: request, access: entry.access, on: connection, session: session, afterReply: afterReply)
                 result = .success(try await body(request.params, context))
             }
         } catch {
@@ -96,13 +101,16 @@ public final class Dispatcher: Sendable {
     func executeBatch(
         _ entries: [RPCFrame.Entry],
         on connection: ConnectionState,
+        session: SessionAtArrival = .live,
         afterReply: AfterReply,
         sequential: Bool = false
     ) async -> [UInt8]? {
+        // In order, each entry sees the session the entries before it left; concurrently, all act as the batch's.
+        let entrySession: SessionAtArrival = sequential ? .live : session
         func run(_ entry: RPCFrame.Entry) async -> [UInt8]? {
             switch entry {
             case .invalid(let id, let error): Self.reply(id, .failure(error))
-            case .request(let request): await self.execute(request, on: connection, afterReply: afterReply)
+            case .request(let request): await self.execute(request, on: connection, session: entrySession, afterReply: afterReply)
             }
         }
         if sequential {
@@ -165,17 +173,23 @@ public final class Dispatcher: Sendable {
         for request: RPCRequest,
         access: AccessRequirement,
         on connection: ConnectionState,
+        session: SessionAtArrival,
         afterReply: AfterReply
     ) async throws -> RequestContext {
         var caller = Caller(peer: connection.peer, isAdmin: connection.isAdmin)
         var revoked = false
-        if let bound = connection.session {
+        let binding: ConnectionState.Binding? =
+            switch session {
+            case .captured(let binding): binding
+            case .live: connection.session
+            }
+        if let bound = binding {
             do {
                 let (live, generation) = try await self.users.revalidate(bound.session, checkedAt: bound.generation)
                 caller.session = live
-                if generation != bound.generation { connection.session = (live, generation) }
+                if generation != bound.generation { connection.replaceSession(bound, with: (live, generation)) }
             } catch let error as GuildError where error.code == .invalidToken {
-                connection.session = nil
+                connection.replaceSession(bound, with: nil)
                 revoked = true
             }
         }
