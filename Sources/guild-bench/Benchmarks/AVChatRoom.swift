@@ -10,20 +10,30 @@ import Synchronization
 /// Sessions: every join and quit is made by the joining user's own session. A connection binds one session
 /// at a time, and 20,000 connections would exceed guildd's `--max-connections`, so the 20,000 users are
 /// registered beforehand with batched `user.registerPseudo` (their tokens kept) and each call goes out on one
-/// of 32 writer connections as a two-entry JSON-RPC batch `[session.authenticate(user's token), group.join]`
+/// of 128 writer connections as a two-entry JSON-RPC batch `[session.authenticate(user's token), group.join]`
 /// (or `group.quit`). A batch holding a session-changing method runs its entries in order, and guildd runs
 /// such a batch before anything after it on that connection starts, so each join runs as its user and the
 /// cost of binding the session is part of what is measured: it is what a gateway multiplexing many users over
 /// few connections pays. Two separate pipelined lines (authenticate, then join) would not be safe: guildd
 /// makes later requests wait for a session change, but not a session change for earlier requests still
-/// running, so the next authenticate could rebind the connection before the previous join read its session.
+/// running, so the next authenticate can rebind the connection before the previous join reads its session
+/// (seen: 44% of pipelined calls ran as the next line's user).
 ///
-/// Pacing: call k (user k) is due at start + k / 2,000 s on writer k mod 32; one pacer thread sends what is
+/// Because those batches run one after another on a connection, the number of writer connections caps the
+/// calls in flight; 128 (about 16 calls/s each) keeps that cap from being what is measured: with 32, calls
+/// queued behind each other on their connection even when guildd had CPU to spare (about 1,000 joins/s with
+/// 50 subscribers, against about 1,900/s with 128).
+///
+/// Pacing: call k (user k) is due at start + k / 2,000 s on writer k mod 128; one pacer thread sends what is
 /// due (1 ms granularity) without waiting for replies, and reads replies as they come. At most 128 calls may
 /// be unanswered on a writer (guildd refuses beyond 256 in flight); a writer at that bound holds the pacer
 /// back, which shows as lag behind the schedule. Sustained rate = the median of the completions counted in
 /// each whole second between the first and the last reply (the offered rate when guildd keeps up; its
 /// capacity when it does not); the overall rate (calls − 1) / (first → last reply) is in the note.
+///
+/// Diagnostic: after the two watched phases the subscribers disconnect and the 20,000 join once more, so the
+/// note can tell the cost of the write path from that of the fan-out (guildd publishes a commit's events to
+/// every subscription before the next group commit starts).
 ///
 /// Subscribers: one connection each, read by one `poll` thread that scans lines without decoding them (as in
 /// `fan-out`). Every join and every quit is one notification to each subscriber. A subscriber that falls more
@@ -33,11 +43,11 @@ import Synchronization
 struct AVChatRoom: Benchmark {
     let name = "avchatroom"
     let summary =
-        "AVChatRoom: 20,000 members join then leave (own sessions, paced 2,000/s over 32 connections) while 500 subscribed members watch"
+        "AVChatRoom: 20,000 members join then leave (own sessions, paced 2,000/s over 128 connections) while 500 subscribed members watch"
 
     static let groupID = "avchat"
     static let offeredRate = 2_000.0
-    static let writers = 32
+    static let writers = 128
     static let maximumOutstanding = 128
 
     struct Plan: Sendable {
@@ -90,6 +100,11 @@ struct AVChatRoom: Benchmark {
             }
             let memory = try daemon.memory()
             let check = try await onThread("avchatroom-check") { try Self.check(socketPath, plan: plan) }
+            // Diagnostic: the same joins again with nobody subscribed (the subscribers' connections closed).
+            for connection in ready.subscribers { connection.close() }
+            let unwatched = try await Self.runPhase(.join, ready, plan: plan, daemon: daemon, watched: false)
+            context.progress("  join, nobody subscribed: " + unwatched.describe())
+            results.append(unwatched)
             ready.closeAll()
             setup = nil
             await daemon.stop()
@@ -105,10 +120,12 @@ struct AVChatRoom: Benchmark {
     private func measurements(_ results: [PhaseResult], plan: Plan, memory: MemoryStatus, check: String) -> [Measurement] {
         let join = results[0]
         let quit = results[1]
+        let unwatched = results[2]
+        let watched = [join, quit]
         var latency = LatencyHistogram()
-        for result in results { latency.merge(result.tally.latency) }
-        let notifications = results.reduce(0) { $0 + $1.tally.notifications }
-        let window = results.reduce(0) { $0 + $1.notificationWindow }
+        for result in watched { latency.merge(result.tally.latency) }
+        let notifications = watched.reduce(0) { $0 + $1.tally.notifications }
+        let window = watched.reduce(0) { $0 + $1.notificationWindow }
         let ms = MeasurementUnit.milliseconds
         let rate = MeasurementUnit.perSecond
         let shape =
@@ -129,7 +146,9 @@ struct AVChatRoom: Benchmark {
                 value: join.sustained,
                 unit: .perSecond,
                 target: .value(.atLeast, 2_000),
-                note: join.callNote() + "; \(join.cpu)"
+                note: join.callNote() + "; \(join.cpu); diagnostic: the same joins with nobody subscribed: sustained "
+                    + "\(rate.format(unwatched.sustained)), call latency p50 \(ms.format(Stats.percentile(sorted: unwatched.pace.latencies, 50))), "
+                    + unwatched.cpu
             ),
             Measurement(
                 benchmark: self.name,
@@ -273,7 +292,9 @@ struct AVChatRoom: Benchmark {
         }
     }
 
-    static func runPhase(_ phase: Phase, _ setup: Setup, plan: Plan, daemon: Daemon) async throws -> PhaseResult {
+    /// One phase: every user makes the call once, paced; with `watched`, the subscribers' notifications are
+    /// read and checked (every call one notification to each), otherwise nobody is subscribed.
+    static func runPhase(_ phase: Phase, _ setup: Setup, plan: Plan, daemon: Daemon, watched: Bool = true) async throws -> PhaseResult {
         // The request lines, made before the clock starts.
         var lines: [[UInt8]] = []
         lines.reserveCapacity(setup.users.count)
@@ -291,7 +312,8 @@ struct AVChatRoom: Benchmark {
         let subscribers = setup.subscribers
         let kind = phase.kind
         let reader = Task {
-            try await onThread("avchatroom-reader") { try Self.read(subscribers, kind: kind, expectation: expectation) }
+            guard watched else { return Tally(connections: 0) }
+            return try await onThread("avchatroom-reader") { try Self.read(subscribers, kind: kind, expectation: expectation) }
         }
         try await Task.sleep(for: .milliseconds(20))
 
@@ -306,7 +328,7 @@ struct AVChatRoom: Benchmark {
             _ = try? await reader.value
             throw error
         }
-        let expected = setup.users.count * plan.subscribers
+        let expected = watched ? setup.users.count * plan.subscribers : 0
         expectation.total.store(expected, ordering: .releasing)
         let tally = try await reader.value
         let cpu = meter.summary() + " (reader thread \(Format.decimal(tally.readerCores, digits: 2)))"
@@ -322,7 +344,7 @@ struct AVChatRoom: Benchmark {
             pace: pace,
             tally: tally,
             calls: setup.users.count,
-            notificationWindow: Double(tally.lastReceive - pace.start) / 1e9,
+            notificationWindow: watched ? Double(tally.lastReceive - pace.start) / 1e9 : .nan,
             cpu: cpu
         )
     }
