@@ -24,6 +24,8 @@ struct GuildBench: AsyncParsableCommand {
         FanOut(),
         Scale(),
         Replay(),
+        AVChatRoom(),
+        MemberPaging(),
         Memory(),
     ]
 
