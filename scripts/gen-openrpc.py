@@ -43,7 +43,7 @@ E = {
  "ATTRIBUTE_CONFLICT": err(10056, "ATTRIBUTE_CONFLICT", "The attributes changed since the version named"),
 }
 profile_example = {"userID": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00", "username": "alice", "displayName": "Alice", "fields": {}, "isPseudo": False, "createdAt": 1795348702624, "modifiedAt": 1795348702624}
-auth_example = {"user": profile_example, "accessToken": "DD0RbSbC2h_pLGHoDO0SJxX-30z02i7FmgKFwHRpUco", "refreshToken": "q3N1b2X0m3pF7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2", "expiresAt": 3942832349624}
+auth_example = {"user": profile_example, "accessToken": "gt_DD0RbSbC2h_pLGHoDO0SJxX-30z02i7FmgKFwHRpUco", "refreshToken": "gt_q3N1b2X0m3pF7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2", "expiresAt": 3942832349624}
 session_example = {"user": profile_example, "expiresAt": 3942832349624, "admin": False, "peer": {"uid": 1000, "gid": 1000, "pid": 4242}}
 methods = []
 def method(name, summary, auth, params, result_name, result_schema, example_params, example_result, errors=(), tags=(), description=None, paramStructure="by-name"):
@@ -60,7 +60,7 @@ method("system.ping", "Liveness check: returns \"pong\".", "anyone", [], "pong",
 method("system.status", "Version, uptime, activation mode, open connections, database path.", "anyone", [], "status", ref("SystemStatus"), {}, {"version": "0.1.0", "uptimeSeconds": 12.5, "activation": "socket-activated", "connections": 1, "databasePath": "/var/lib/guild/guild.sqlite", "pid": 4242}, tags=["system"])
 
 method("session.authenticate", "Binds an access token to this connection; later calls act as its user.", "anyone",
-       [param("accessToken", string, True)], "session", ref("SessionInfo"), {"accessToken": "DD0RbSbC2h_pLGHoDO0SJxX-30z02i7FmgKFwHRpUco"}, session_example, ["INVALID_TOKEN"], ["session"])
+       [param("accessToken", string, True)], "session", ref("SessionInfo"), {"accessToken": "gt_DD0RbSbC2h_pLGHoDO0SJxX-30z02i7FmgKFwHRpUco"}, session_example, ["INVALID_TOKEN"], ["session"])
 method("session.whoami", "The bound user (if any), admin rights and the peer credentials of this connection.", "anyone", [], "session", ref("SessionInfo"), {}, session_example, [], ["session"])
 method("session.logout", "Revokes the bound access token (and its refresh token) and unbinds the connection.", "session", [], "loggedOut", {"type": "boolean"}, {}, True, ["UNAUTHORIZED", "INVALID_TOKEN"], ["session"])
 
@@ -74,7 +74,7 @@ method("user.registerPseudo", "Creates a pseudo user (no login identity); its to
 method("user.login", "Exchanges exactly one of username, email or phone and the password for a new session; binds the connection.", "anyone",
        ident + [param("password", string, True)], "auth", ref("AuthResult"), {"username": "alice", "password": "s3cret!"}, auth_example, ["INVALID_CREDENTIALS", "INVALID_INPUT_DATA"], ["user"])
 method("user.refresh", "Exchanges a refresh token (single use) for a new access and refresh token; both old tokens stop working.", "anyone",
-       [param("refreshToken", string, True)], "auth", ref("AuthResult"), {"refreshToken": "q3N1b2X0m3pF7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2"}, auth_example, ["INVALID_REFRESH_TOKEN"], ["user"])
+       [param("refreshToken", string, True)], "auth", ref("AuthResult"), {"refreshToken": "gt_q3N1b2X0m3pF7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2"}, auth_example, ["INVALID_REFRESH_TOKEN"], ["user"])
 method("user.putIdentity", "Gives the calling pseudo user a login identity and password in place: same userID, the token keeps working.", "session",
        ident + [param("password", string, True)], "user", ref("UserProfile"), {"username": "alice", "password": "s3cret!"}, profile_example, ["UNAUTHORIZED", "IDENTITY_ALREADY_SET", "USER_ALREADY_EXISTS", "INVALID_INPUT_DATA"], ["user"])
 method("user.changePassword", "Changes the caller's password and revokes every token they hold; returns a new session, bound to the connection.", "session",

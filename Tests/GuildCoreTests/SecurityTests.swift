@@ -28,10 +28,12 @@ struct PasswordHasherTests {
 }
 
 struct TokenTests {
-    @Test func tokensAre256BitBase64URL() {
+    @Test func tokensAre256BitBase64URLAfterThePrefix() {
         let token = Token.generate()
-        #expect(token.text.count == 43)
-        #expect(token.text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+        #expect(token.text.hasPrefix("gt_") && token.text.count == 3 + 43)
+        #expect(token.text.dropFirst(3).allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+        // Never mistaken for a command-line option.
+        #expect((0..<200).allSatisfy { _ in !Token.generate().text.hasPrefix("-") })
         #expect(token.hash.count == 32)
         #expect(Token(text: token.text).hash == token.hash)
     }

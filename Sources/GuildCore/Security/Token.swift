@@ -1,8 +1,13 @@
 import Crypto
 import Foundation
 
-/// A bearer token: 256 random bits, shown to the client once as base64url text and stored only as its SHA-256.
+/// A bearer token: 256 random bits, shown to the client once as `gt_` and base64url text, and stored only as
+/// its SHA-256. The prefix makes tokens easy to recognise (in logs a secret scanner reads, say) and keeps them
+/// from starting with `-`, which command lines would take for an option.
 public struct Token: Sendable, Hashable {
+    /// What every minted token starts with.
+    public static let prefix = "gt_"
+
     /// The text the client holds.
     public let text: String
     /// What the store keeps: SHA-256 of the text.
@@ -17,7 +22,7 @@ public struct Token: Sendable, Hashable {
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
-        return Token(text: text)
+        return Token(text: Self.prefix + text)
     }
 
     /// Wraps token text received from a client.
