@@ -94,23 +94,22 @@ struct SQLiteGroupTransaction: GroupTransaction {
     }
 
     func group(_ id: String) throws -> Group? {
-        try Row.fetchOne(self.db, sql: "SELECT \(Self.groupColumns) FROM \"group\" g WHERE g.id = ?", arguments: [id]).map(Self.group)
+        try Row.fetchOne(self.db.cachedStatement(sql: "SELECT \(Self.groupColumns) FROM \"group\" g WHERE g.id = ?"), arguments: [id]).map(Self.group)
     }
 
     func membership(groupID: String, userID: String) throws -> Membership? {
         try Row.fetchOne(
-            self.db,
-            sql: "SELECT * FROM membership WHERE groupID = ? AND userID = ?",
+            self.db.cachedStatement(sql: "SELECT * FROM membership WHERE groupID = ? AND userID = ?"),
             arguments: [groupID, userID]
         ).map(Self.membership)
     }
 
     func userExists(_ id: String) throws -> Bool {
-        try Bool.fetchOne(self.db, sql: #"SELECT EXISTS (SELECT 1 FROM "user" WHERE id = ?)"#, arguments: [id]) ?? false
+        try Bool.fetchOne(self.db.cachedStatement(sql: #"SELECT EXISTS (SELECT 1 FROM "user" WHERE id = ?)"#), arguments: [id]) ?? false
     }
 
     func memberIDs(groupID: String) throws -> [String] {
-        try String.fetchAll(self.db, sql: "SELECT userID FROM membership WHERE groupID = ? ORDER BY id", arguments: [groupID])
+        try String.fetchAll(self.db.cachedStatement(sql: "SELECT userID FROM membership WHERE groupID = ? ORDER BY id"), arguments: [groupID])
     }
 
     func memberPage(groupID: String, after cursor: Int64, limit: Int) throws -> [Membership] {
@@ -121,94 +120,95 @@ struct SQLiteGroupTransaction: GroupTransaction {
     }
 
     func memberships(userID: String) throws -> [Membership] {
-        try Row.fetchAll(self.db, sql: "SELECT * FROM membership WHERE userID = ? ORDER BY id", arguments: [userID]).map(Self.membership)
+        try Row.fetchAll(self.db.cachedStatement(sql: "SELECT * FROM membership WHERE userID = ? ORDER BY id"), arguments: [userID]).map(
+            Self.membership
+        )
     }
 
     func insertGroup(id: String, name: String, type: GroupType, now: Int64) throws {
         do {
-            try self.db.execute(
-                sql: #"INSERT INTO "group" (id, name, type, memberCount, createdAt, modifiedAt) VALUES (?, ?, ?, 0, ?, ?)"#,
-                arguments: [id, name, type.rawValue, now, now]
-            )
+            try self.db.cachedStatement(sql: #"INSERT INTO "group" (id, name, type, memberCount, createdAt, modifiedAt) VALUES (?, ?, ?, 0, ?, ?)"#)
+                .execute(arguments: [id, name, type.rawValue, now, now]
+                )
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
             throw GuildError(.groupAlreadyExists, "a group with id \(id) already exists", field: "groupID")
         }
     }
 
     func insertMember(groupID: String, userID: String, role: GroupRole, now: Int64) throws {
-        try self.db.execute(
-            sql: "INSERT INTO membership (groupID, userID, role, joinedAt) VALUES (?, ?, ?, ?)",
-            arguments: [groupID, userID, role.rawValue, now]
+        try self.db.cachedStatement(sql: "INSERT INTO membership (groupID, userID, role, joinedAt) VALUES (?, ?, ?, ?)").execute(arguments: [
+            groupID, userID, role.rawValue, now,
+        ]
         )
-        try self.db.execute(sql: #"UPDATE "group" SET memberCount = memberCount + 1 WHERE id = ?"#, arguments: [groupID])
+        try self.db.cachedStatement(sql: #"UPDATE "group" SET memberCount = memberCount + 1 WHERE id = ?"#).execute(arguments: [groupID])
     }
 
     func setRole(groupID: String, userID: String, role: GroupRole) throws {
-        try self.db.execute(
-            sql: "UPDATE membership SET role = ? WHERE groupID = ? AND userID = ?",
-            arguments: [role.rawValue, groupID, userID]
+        try self.db.cachedStatement(sql: "UPDATE membership SET role = ? WHERE groupID = ? AND userID = ?").execute(arguments: [
+            role.rawValue, groupID, userID,
+        ]
         )
     }
 
     func deleteMember(groupID: String, userID: String) throws {
-        try self.db.execute(sql: "DELETE FROM membership WHERE groupID = ? AND userID = ?", arguments: [groupID, userID])
+        try self.db.cachedStatement(sql: "DELETE FROM membership WHERE groupID = ? AND userID = ?").execute(arguments: [groupID, userID])
         if self.db.changesCount > 0 {
-            try self.db.execute(sql: #"UPDATE "group" SET memberCount = memberCount - 1 WHERE id = ?"#, arguments: [groupID])
+            try self.db.cachedStatement(sql: #"UPDATE "group" SET memberCount = memberCount - 1 WHERE id = ?"#).execute(arguments: [groupID])
         }
     }
 
     func renameGroup(id: String, name: String, now: Int64) throws {
-        try self.db.execute(sql: #"UPDATE "group" SET name = ?, modifiedAt = ? WHERE id = ?"#, arguments: [name, now, id])
+        try self.db.cachedStatement(sql: #"UPDATE "group" SET name = ?, modifiedAt = ? WHERE id = ?"#).execute(arguments: [name, now, id])
     }
 
     func touchGroup(id: String, now: Int64) throws {
-        try self.db.execute(sql: #"UPDATE "group" SET modifiedAt = ? WHERE id = ?"#, arguments: [now, id])
+        try self.db.cachedStatement(sql: #"UPDATE "group" SET modifiedAt = ? WHERE id = ?"#).execute(arguments: [now, id])
     }
 
     func deleteGroup(id: String) throws {
-        try self.db.execute(sql: #"DELETE FROM "group" WHERE id = ?"#, arguments: [id])
+        try self.db.cachedStatement(sql: #"DELETE FROM "group" WHERE id = ?"#).execute(arguments: [id])
     }
 
     func dismissedType(_ id: String) throws -> GroupType? {
-        try String.fetchOne(self.db, sql: "SELECT type FROM dismissed_group WHERE id = ?", arguments: [id]).map { GroupType(rawValue: $0) ?? .work }
+        try String.fetchOne(self.db.cachedStatement(sql: "SELECT type FROM dismissed_group WHERE id = ?"), arguments: [id]).map {
+            GroupType(rawValue: $0) ?? .work
+        }
     }
 
     func insertTombstone(id: String, type: GroupType, now: Int64) throws {
-        try self.db.execute(
-            sql: "INSERT OR REPLACE INTO dismissed_group (id, type, dismissedAt) VALUES (?, ?, ?)",
-            arguments: [id, type.rawValue, now]
+        try self.db.cachedStatement(sql: "INSERT OR REPLACE INTO dismissed_group (id, type, dismissedAt) VALUES (?, ?, ?)").execute(arguments: [
+            id, type.rawValue, now,
+        ]
         )
     }
 
     func saveProfile(_ group: Group) throws {
-        try self.db.execute(
+        try self.db.cachedStatement(
             sql: """
                 UPDATE "group" SET name = ?, introduction = ?, notification = ?, faceURL = ?, addOption = ?, allMuted = ?,
                 custom = ?, modifiedAt = ? WHERE id = ?
-                """,
-            arguments: [
-                group.name, group.introduction, group.notification, group.faceURL, group.addOption.rawValue, group.allMuted,
-                try Self.text(group.custom), group.modifiedAt, group.id,
-            ]
+                """
+        ).execute(arguments: [
+            group.name, group.introduction, group.notification, group.faceURL, group.addOption.rawValue, group.allMuted,
+            try Self.text(group.custom), group.modifiedAt, group.id,
+        ]
         )
     }
 
     func membershipCount(userID: String) throws -> Int {
-        try Int.fetchOne(self.db, sql: "SELECT count(*) FROM membership WHERE userID = ?", arguments: [userID]) ?? 0
+        try Int.fetchOne(self.db.cachedStatement(sql: "SELECT count(*) FROM membership WHERE userID = ?"), arguments: [userID]) ?? 0
     }
 
     func managerIDs(groupID: String) throws -> [String] {
         try String.fetchAll(
-            self.db,
-            sql: "SELECT userID FROM membership WHERE groupID = ? AND role IN ('owner', 'admin') ORDER BY id",
+            self.db.cachedStatement(sql: "SELECT userID FROM membership WHERE groupID = ? AND role IN ('owner', 'admin') ORDER BY id"),
             arguments: [groupID]
         )
     }
 
     func longestStandingMember(groupID: String, excluding: String) throws -> String? {
         try String.fetchOne(
-            self.db,
-            sql: "SELECT userID FROM membership WHERE groupID = ? AND userID != ? ORDER BY id LIMIT 1",
+            self.db.cachedStatement(sql: "SELECT userID FROM membership WHERE groupID = ? AND userID != ? ORDER BY id LIMIT 1"),
             arguments: [groupID, excluding]
         )
     }
@@ -216,8 +216,9 @@ struct SQLiteGroupTransaction: GroupTransaction {
     func memberInfos(groupID: String, roles: Set<GroupRole>, after cursor: Int64, limit: Int) throws -> [(cursor: Int64, info: MemberInfo)] {
         let roleList = roles.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
         return try Row.fetchAll(
-            self.db,
-            sql: "SELECT \(Self.memberInfoColumns) WHERE m.groupID = ? AND m.id > ? AND m.role IN (\(roleList)) ORDER BY m.id LIMIT ?",
+            self.db.cachedStatement(
+                sql: "SELECT \(Self.memberInfoColumns) WHERE m.groupID = ? AND m.id > ? AND m.role IN (\(roleList)) ORDER BY m.id LIMIT ?"
+            ),
             arguments: [groupID, cursor, limit]
         ).map { (cursor: $0[0], info: Self.memberInfo(from: $0)) }
     }
@@ -226,43 +227,44 @@ struct SQLiteGroupTransaction: GroupTransaction {
         guard !userIDs.isEmpty else { return [] }
         let marks = Array(repeating: "?", count: userIDs.count).joined(separator: ", ")
         return try Row.fetchAll(
-            self.db,
-            sql: "SELECT \(Self.memberInfoColumns) WHERE m.groupID = ? AND m.userID IN (\(marks)) ORDER BY m.id",
+            self.db.cachedStatement(sql: "SELECT \(Self.memberInfoColumns) WHERE m.groupID = ? AND m.userID IN (\(marks)) ORDER BY m.id"),
             arguments: StatementArguments([groupID] + userIDs)
         ).map(Self.memberInfo)
     }
 
     func updateMember(groupID: String, userID: String, nameCard: String?, custom: [String: String]?, receiveOption: ReceiveOption?) throws {
-        try self.db.execute(
+        try self.db.cachedStatement(
             sql: """
                 UPDATE membership SET nameCard = coalesce(?, nameCard), custom = coalesce(?, custom),
                 receiveOption = coalesce(?, receiveOption) WHERE groupID = ? AND userID = ?
-                """,
-            arguments: [nameCard, try custom.map(Self.text), receiveOption?.rawValue, groupID, userID]
+                """
+        ).execute(arguments: [nameCard, try custom.map(Self.text), receiveOption?.rawValue, groupID, userID]
         )
     }
 
     func muteUntil(groupID: String, userID: String) throws -> Int64 {
-        try Int64.fetchOne(self.db, sql: "SELECT muteUntil FROM group_mute WHERE groupID = ? AND userID = ?", arguments: [groupID, userID])
+        try Int64.fetchOne(
+            self.db.cachedStatement(sql: "SELECT muteUntil FROM group_mute WHERE groupID = ? AND userID = ?"),
+            arguments: [groupID, userID]
+        )
             ?? 0
     }
 
     func setMute(groupID: String, userID: String, until: Int64) throws {
         if until > 0 {
-            try self.db.execute(
-                sql: "INSERT OR REPLACE INTO group_mute (groupID, userID, muteUntil) VALUES (?, ?, ?)",
-                arguments: [groupID, userID, until]
+            try self.db.cachedStatement(sql: "INSERT OR REPLACE INTO group_mute (groupID, userID, muteUntil) VALUES (?, ?, ?)").execute(arguments: [
+                groupID, userID, until,
+            ]
             )
         } else {
-            try self.db.execute(sql: "DELETE FROM group_mute WHERE groupID = ? AND userID = ?", arguments: [groupID, userID])
+            try self.db.cachedStatement(sql: "DELETE FROM group_mute WHERE groupID = ? AND userID = ?").execute(arguments: [groupID, userID])
         }
     }
 
     func insertApplication(groupID: String, fromUser: String, message: String, now: Int64) throws -> JoinApplication {
-        try self.db.execute(
-            sql: "INSERT INTO application (groupID, fromUser, message, status, createdAt) VALUES (?, ?, ?, 'PENDING', ?)",
-            arguments: [groupID, fromUser, message, now]
-        )
+        try self.db.cachedStatement(sql: "INSERT INTO application (groupID, fromUser, message, status, createdAt) VALUES (?, ?, ?, 'PENDING', ?)")
+            .execute(arguments: [groupID, fromUser, message, now]
+            )
         return JoinApplication(
             id: self.db.lastInsertedRowID,
             groupID: groupID,
@@ -277,54 +279,58 @@ struct SQLiteGroupTransaction: GroupTransaction {
     }
 
     func application(id: Int64) throws -> JoinApplication? {
-        try Row.fetchOne(self.db, sql: "SELECT * FROM application WHERE id = ?", arguments: [id]).map(Self.application)
+        try Row.fetchOne(self.db.cachedStatement(sql: "SELECT * FROM application WHERE id = ?"), arguments: [id]).map(Self.application)
     }
 
     func pendingApplication(groupID: String, fromUser: String) throws -> JoinApplication? {
         try Row.fetchOne(
-            self.db,
-            sql: "SELECT * FROM application WHERE groupID = ? AND fromUser = ? AND status = 'PENDING'",
+            self.db.cachedStatement(sql: "SELECT * FROM application WHERE groupID = ? AND fromUser = ? AND status = 'PENDING'"),
             arguments: [groupID, fromUser]
         ).map(Self.application)
     }
 
     func handleApplication(id: Int64, status: JoinApplication.Status, by handler: String?, message: String, now: Int64) throws {
-        try self.db.execute(
-            sql: "UPDATE application SET status = ?, handledBy = ?, handledMessage = ?, handledAt = ? WHERE id = ?",
+        try self.db.cachedStatement(sql: "UPDATE application SET status = ?, handledBy = ?, handledMessage = ?, handledAt = ? WHERE id = ?").execute(
             arguments: [status.rawValue, handler, message, now, id]
         )
     }
 
     func applications(groupID: String, before cursor: Int64, limit: Int) throws -> (applications: [JoinApplication], pending: Int) {
         let rows = try Row.fetchAll(
-            self.db,
-            sql: "SELECT * FROM application WHERE groupID = ? AND (? = 0 OR id < ?) ORDER BY id DESC LIMIT ?",
+            self.db.cachedStatement(sql: "SELECT * FROM application WHERE groupID = ? AND (? = 0 OR id < ?) ORDER BY id DESC LIMIT ?"),
             arguments: [groupID, cursor, cursor, limit]
         )
         let pending =
-            try Int.fetchOne(self.db, sql: "SELECT count(*) FROM application WHERE groupID = ? AND status = 'PENDING'", arguments: [groupID])
+            try Int.fetchOne(
+                self.db.cachedStatement(sql: "SELECT count(*) FROM application WHERE groupID = ? AND status = 'PENDING'"),
+                arguments: [groupID]
+            )
             ?? 0
         return (rows.map(Self.application), pending)
     }
 
     func attributes(groupID: String) throws -> GroupAttributes {
-        guard let row = try Row.fetchOne(self.db, sql: #"SELECT attributes, attributesVersion FROM "group" WHERE id = ?"#, arguments: [groupID])
+        guard
+            let row = try Row.fetchOne(
+                self.db.cachedStatement(sql: #"SELECT attributes, attributesVersion FROM "group" WHERE id = ?"#),
+                arguments: [groupID]
+            )
         else { return GroupAttributes(values: [:], version: 0) }
         return GroupAttributes(values: Self.stringMap(row[0]), version: row[1])
     }
 
     func saveAttributes(groupID: String, values: [String: String]) throws -> Int64 {
         try Int64.fetchOne(
-            self.db,
-            sql: #"UPDATE "group" SET attributes = ?, attributesVersion = attributesVersion + 1 WHERE id = ? RETURNING attributesVersion"#,
+            self.db.cachedStatement(
+                sql: #"UPDATE "group" SET attributes = ?, attributesVersion = attributesVersion + 1 WHERE id = ? RETURNING attributesVersion"#
+            ),
             arguments: [try Self.text(values), groupID]
         ) ?? 0
     }
 
     func nextMessageSeq(groupID: String) throws -> Int64 {
         try Int64.fetchOne(
-            self.db,
-            sql: #"UPDATE "group" SET messageSeq = messageSeq + 1 WHERE id = ? RETURNING messageSeq"#,
+            self.db.cachedStatement(sql: #"UPDATE "group" SET messageSeq = messageSeq + 1 WHERE id = ? RETURNING messageSeq"#),
             arguments: [groupID]
         ) ?? 0
     }
@@ -332,25 +338,23 @@ struct SQLiteGroupTransaction: GroupTransaction {
     @discardableResult
     func append(_ event: GroupEvent) throws -> Int64 {
         let body = try RPCCoding.encode(EventBody(event))
-        try self.db.execute(
-            sql: "INSERT INTO event (kind, groupID, audience, body, time) VALUES (?, ?, ?, ?, ?)",
-            // The schema knows 'members' and 'named'; an admins-only event is stored as 'named' with no named
-            // users, which replay shows to nobody but subscribers watching everything.
-            arguments: [event.kind.rawValue, event.groupID, event.audience == .members ? "members" : "named", Data(body), event.time]
+        // The schema knows 'members' and 'named'; an admins-only event is stored as 'named' with no named
+        // users, which replay shows to nobody but subscribers watching everything.
+        try self.db.cachedStatement(sql: "INSERT INTO event (kind, groupID, audience, body, time) VALUES (?, ?, ?, ?, ?)").execute(arguments: [
+            event.kind.rawValue, event.groupID, event.audience == .members ? "members" : "named", Data(body), event.time,
+        ]
         )
         let seq = self.db.lastInsertedRowID
         for user in Set(event.namedRecipients) {
-            try self.db.execute(sql: "INSERT OR IGNORE INTO event_subject (userID, seq) VALUES (?, ?)", arguments: [user, seq])
+            try self.db.cachedStatement(sql: "INSERT OR IGNORE INTO event_subject (userID, seq) VALUES (?, ?)").execute(arguments: [user, seq])
         }
         for user in event.joined {
-            try self.db.execute(
-                sql: "INSERT INTO membership_history (groupID, userID, fromSeq, toSeq) VALUES (?, ?, ?, NULL)",
+            try self.db.cachedStatement(sql: "INSERT INTO membership_history (groupID, userID, fromSeq, toSeq) VALUES (?, ?, ?, NULL)").execute(
                 arguments: [event.groupID, user, seq]
             )
         }
         for user in event.left {
-            try self.db.execute(
-                sql: "UPDATE membership_history SET toSeq = ? WHERE groupID = ? AND userID = ? AND toSeq IS NULL",
+            try self.db.cachedStatement(sql: "UPDATE membership_history SET toSeq = ? WHERE groupID = ? AND userID = ? AND toSeq IS NULL").execute(
                 arguments: [seq, event.groupID, user]
             )
         }
