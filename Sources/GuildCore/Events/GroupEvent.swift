@@ -147,3 +147,43 @@ public struct EventBody: Codable, Sendable {
         return bytes
     }
 }
+
+extension EventBody: JSONWritable {
+    /// The same JSON `JSONEncoder` writes (keys sorted, absent optionals left out), without Foundation: every
+    /// committed event is encoded once, on the write path.
+    public func writeJSON(to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "{"))
+        if let actor = self.actor {
+            JSONText.appendKey("actor", to: &bytes)
+            JSONText.appendString(actor, to: &bytes)
+            bytes.append(UInt8(ascii: ","))
+        }
+        if let byAdmin = self.byAdmin {
+            JSONText.appendKey("byAdmin", to: &bytes)
+            bytes.append(contentsOf: (byAdmin ? "true" : "false").utf8)
+            bytes.append(UInt8(ascii: ","))
+        }
+        if let changes = self.changes {
+            JSONText.appendKey("changes", to: &bytes)
+            JSONValue.object(changes).writeJSON(to: &bytes)
+            bytes.append(UInt8(ascii: ","))
+        }
+        JSONText.appendKey("groupID", to: &bytes)
+        JSONText.appendString(self.groupID, to: &bytes)
+        bytes.append(UInt8(ascii: ","))
+        JSONText.appendKey("kind", to: &bytes)
+        JSONText.appendString(self.kind.rawValue, to: &bytes)
+        bytes.append(UInt8(ascii: ","))
+        JSONText.appendKey("time", to: &bytes)
+        JSONText.appendInteger(self.time, to: &bytes)
+        bytes.append(UInt8(ascii: ","))
+        JSONText.appendKey("users", to: &bytes)
+        bytes.append(UInt8(ascii: "["))
+        for (index, user) in self.users.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            JSONText.appendString(user, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
+        bytes.append(UInt8(ascii: "}"))
+    }
+}

@@ -98,3 +98,31 @@ extension GroupMethods.Members.Result: JSONWritable {
         bytes.append(UInt8(ascii: "}"))
     }
 }
+
+extension JSONValue: JSONWritable {
+    /// Compact JSON, object keys sorted (as `RPCCoding`'s encoder writes them).
+    public func writeJSON(to bytes: inout [UInt8]) {
+        switch self {
+        case .null: bytes.append(contentsOf: "null".utf8)
+        case .bool(let value): bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        case .int(let value): JSONText.appendInteger(value, to: &bytes)
+        case .double(let value):
+            if value.isFinite, value.rounded() == value, abs(value) < 1e15 {
+                JSONText.appendInteger(Int64(value), to: &bytes)
+            } else {
+                bytes.append(contentsOf: (value.isFinite ? String(value) : "null").utf8)
+            }
+        case .string(let value): JSONText.appendString(value, to: &bytes)
+        case .array(let values): JSONText.appendArray(values, to: &bytes)
+        case .object(let members):
+            bytes.append(UInt8(ascii: "{"))
+            for (index, key) in members.keys.sorted().enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                JSONText.appendString(key, to: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                members[key]!.writeJSON(to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+}
