@@ -10,14 +10,13 @@ struct GroupServiceTests {
         let temp: TemporaryStore
         let users: UserService
         let groups: GroupService
-        let events = EventRecorder()
+        let events: EventRecorder
 
         init() async throws {
             self.temp = try TemporaryStore()
             self.users = try await makeService(self.temp.store)
             self.groups = GroupService(repository: self.temp.store)
-            let recorder = self.events
-            self.temp.store.onCommittedEvents { recorder.record($0) }
+            self.events = EventRecorder(self.temp.store)
         }
 
         func user(_ name: String) async throws -> Caller {
@@ -28,10 +27,20 @@ struct GroupServiceTests {
         var admin: Caller { Caller(peer: .init(uid: 0, gid: 0, pid: 1), isAdmin: true) }
     }
 
+    /// Every event the store publishes; reading waits for the fan-out queue to hand over what is committed.
     final class EventRecorder: Sendable {
         let events = Mutex<[CommittedEvent]>([])
-        func record(_ batch: [CommittedEvent]) { self.events.withLock { $0.append(contentsOf: batch) } }
-        var all: [CommittedEvent] { self.events.withLock { $0 } }
+        let store: SQLiteStore
+
+        init(_ store: SQLiteStore) {
+            self.store = store
+            store.onCommittedEvents { [weak self] batch in self?.events.withLock { $0.append(contentsOf: batch) } }
+        }
+
+        var all: [CommittedEvent] {
+            self.store.waitForPublishedEvents()
+            return self.events.withLock { $0 }
+        }
     }
 
     @Test func createReportsUnknownMembersAndValidatesIDs() async throws {

@@ -12,7 +12,7 @@ struct IMGroupServiceTests {
         let clock = TestClock()
         let users: UserService
         let groups: GroupService
-        let events = GroupServiceTests.EventRecorder()
+        let events: GroupServiceTests.EventRecorder
 
         init(attributeWritesPerSecond: Int = 5, maximumGroupsPerUser: Int = 10_000) async throws {
             self.temp = try TemporaryStore()
@@ -24,8 +24,7 @@ struct IMGroupServiceTests {
                 maximumGroupsPerUser: maximumGroupsPerUser,
                 attributeWritesPerSecond: attributeWritesPerSecond
             )
-            let recorder = self.events
-            self.temp.store.onCommittedEvents { recorder.record($0) }
+            self.events = GroupServiceTests.EventRecorder(self.temp.store)
         }
 
         func user(_ name: String) async throws -> Caller {

@@ -57,7 +57,7 @@ final class GroupCommitWriter: Sendable {
                 try await self.writer.write { db in
                     for operation in batch { operation.run(db) }
                 }
-                // Publish before the next batch can commit, so subscribers see events in sequence order.
+                // Hand the events on before the next batch can commit, so subscribers see them in sequence order.
                 self.publisher.publish(batch.flatMap { $0.events })
                 for operation in batch { operation.committed() }
             } catch {

@@ -74,6 +74,12 @@ public final class SQLiteStore: Sendable {
         self.publisher.set(sink)
     }
 
+    /// Returns once the events of every commit so far have reached the ``onCommittedEvents(_:)`` sink (which
+    /// runs on a queue of its own, after each commit).
+    public func waitForPublishedEvents() {
+        self.publisher.waitUntilDelivered()
+    }
+
     /// Runs `work` in a read-only snapshot, on the calling task's thread.
     ///
     /// Reads are short (an index lookup or a page of rows) and, in WAL mode, never wait for the writer, so
