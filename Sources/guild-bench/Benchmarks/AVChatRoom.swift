@@ -14,10 +14,8 @@ import Synchronization
 /// (or `group.quit`). A batch holding a session-changing method runs its entries in order, and guildd runs
 /// such a batch before anything after it on that connection starts, so each join runs as its user and the
 /// cost of binding the session is part of what is measured: it is what a gateway multiplexing many users over
-/// few connections pays. Two separate pipelined lines (authenticate, then join) would not be safe: guildd
-/// makes later requests wait for a session change, but not a session change for earlier requests still
-/// running, so the next authenticate can rebind the connection before the previous join reads its session
-/// (seen: 44% of pipelined calls ran as the next line's user).
+/// few connections pays. (Two pipelined lines would do the same: each request acts as the session bound when
+/// it arrived, tested in SessionOrderingTests; this benchmark found the bug that made that untrue.)
 ///
 /// Because those batches run one after another on a connection, the number of writer connections caps the
 /// calls in flight; 128 (about 16 calls/s each) keeps that cap from being what is measured: with 32, calls
