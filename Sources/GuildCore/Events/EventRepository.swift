@@ -5,6 +5,8 @@ public struct StoredEvent: Sendable {
     public var groupID: String
     /// `{"seq":...,...}`, exactly as subscribers receive it.
     public var json: [UInt8]
+    /// The end of its `events.event` notification (see ``EventBody/notificationTail(seq:json:)``).
+    public var notificationTail: [UInt8] { EventBody.notificationTail(seq: self.seq, json: self.json) }
 
     /// Creates a stored event.
     public init(seq: Int64, kind: GroupEvent.Kind, groupID: String, json: [UInt8]) {

@@ -105,12 +105,15 @@ public struct CommittedEvent: Sendable {
     public var event: GroupEvent
     /// `{"seq":...,"kind":...,...}`, exactly as subscribers receive it.
     public var json: [UInt8]
+    /// The end of its `events.event` notification, the same for every subscriber (see ``EventBody/notificationTail(seq:json:)``).
+    public var notificationTail: [UInt8]
 
     /// Creates a committed event.
     public init(seq: Int64, event: GroupEvent, json: [UInt8]) {
         self.seq = seq
         self.event = event
         self.json = json
+        self.notificationTail = EventBody.notificationTail(seq: seq, json: json)
     }
 }
 
@@ -133,6 +136,16 @@ public struct EventBody: Codable, Sendable {
         self.users = event.users
         self.changes = event.changes
         self.time = event.time
+    }
+
+    /// What follows the subscription id in an `events.event` notification: `,"seq":N,"event":<json>}}` and the
+    /// newline. Built once per event; each subscriber writes only its own head before it.
+    public static func notificationTail(seq: Int64, json: [UInt8]) -> [UInt8] {
+        var bytes = Array(#","seq":\#(seq),"event":"#.utf8)
+        bytes.reserveCapacity(bytes.count + json.count + 3)
+        bytes.append(contentsOf: json)
+        bytes.append(contentsOf: [UInt8(ascii: "}"), UInt8(ascii: "}"), UInt8(ascii: "\n")])
+        return bytes
     }
 
     /// The event's wire JSON with its sequence number first: `{"seq":N,<body members>}`.

@@ -49,7 +49,8 @@ final class Subscription: Sendable {
     let since: Int64?
     let queueLimit: Int
     private let state: Mutex<State>
-    private let idBytes: [UInt8]
+    /// `{"jsonrpc":"2.0","method":"events.event","params":{"subscription":"<id>"`: what precedes each event's tail.
+    private let notificationHead: [UInt8]
 
     init(id: String, connection: ConnectionState, userID: String?, filter: Filter, since: Int64?, queueLimit: Int) {
         self.id = id
@@ -59,9 +60,9 @@ final class Subscription: Sendable {
         self.since = since
         self.queueLimit = queueLimit
         self.state = Mutex(State())
-        var idBytes: [UInt8] = []
-        JSONText.appendString(id, to: &idBytes)
-        self.idBytes = idBytes
+        var head = Array(#"{"jsonrpc":"2.0","method":"events.event","params":{"subscription":"#.utf8)
+        JSONText.appendString(id, to: &head)
+        self.notificationHead = head
     }
 
     var isEnded: Bool { self.state.withLock { $0.phase == .ended } }
@@ -128,7 +129,7 @@ final class Subscription: Sendable {
         if lagged {
             self.sendEnded(reason: "LAGGED")
         } else if !batch.isEmpty {
-            self.write(batch.map { ($0.seq, $0.json) })
+            self.write(batch.map(\.notificationTail))
         }
         return lagged
     }
@@ -159,7 +160,7 @@ final class Subscription: Sendable {
                 if !wanted.isEmpty {
                     self.state.withLock { $0.lastSent = wanted[wanted.count - 1].seq }
                     // Wait for each page to reach the socket: a slow reader slows its own replay only.
-                    try? await self.writeAndWait(wanted.map { ($0.seq, $0.json) })
+                    try? await self.writeAndWait(wanted.map(\.notificationTail))
                 }
                 cursor = last.seq
                 if page.count < 1000 { break }
@@ -177,7 +178,7 @@ final class Subscription: Sendable {
             return (buffered, false)
         }
         if lagged { self.sendEnded(reason: "LAGGED") }
-        if !buffered.isEmpty { self.write(buffered.map { ($0.seq, $0.json) }) }
+        if !buffered.isEmpty { self.write(buffered.map(\.notificationTail)) }
     }
 
     /// Ends the subscription without a notification (unsubscribe, connection closed).
@@ -190,28 +191,25 @@ final class Subscription: Sendable {
 
     // MARK: - Writing
 
-    private func notifications(_ events: [(seq: Int64, json: [UInt8])]) -> ByteBuffer {
-        var buffer = self.connection.channel.allocator.buffer(capacity: events.reduce(0) { $0 + $1.json.count + 96 })
-        for (seq, json) in events {
-            buffer.writeString(#"{"jsonrpc":"2.0","method":"events.event","params":{"subscription":"#)
-            buffer.writeBytes(self.idBytes)
-            buffer.writeString(#","seq":"#)
-            buffer.writeString(String(seq))
-            buffer.writeString(#","event":"#)
-            buffer.writeBytes(json)
-            buffer.writeString("}}\n")
+    /// The notifications for events, given their shared tails: only the head with this subscription's id is
+    /// written per subscriber.
+    private func notifications(_ tails: [[UInt8]]) -> ByteBuffer {
+        var buffer = self.connection.channel.allocator.buffer(capacity: tails.reduce(0) { $0 + $1.count + self.notificationHead.count })
+        for tail in tails {
+            buffer.writeBytes(self.notificationHead)
+            buffer.writeBytes(tail)
         }
         return buffer
     }
 
-    private func write(_ events: [(seq: Int64, json: [UInt8])]) {
+    private func write(_ events: [[UInt8]]) {
         let count = events.count
         self.connection.channel.writeAndFlush(self.notifications(events)).whenComplete { _ in
             self.state.withLock { $0.outstanding -= count }
         }
     }
 
-    private func writeAndWait(_ events: [(seq: Int64, json: [UInt8])]) async throws {
+    private func writeAndWait(_ events: [[UInt8]]) async throws {
         try await self.connection.channel.writeAndFlush(self.notifications(events)).get()
     }
 
