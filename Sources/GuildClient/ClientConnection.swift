@@ -9,10 +9,10 @@ final class ClientConnection: Sendable {
     typealias EventContinuation = AsyncThrowingStream<GuildEvent, any Error>.Continuation
 
     private enum Waiter {
-        case single(CheckedContinuation<Reply, any Error>)
+        case single(UnsafeContinuation<Reply, any Error>)
         /// A subscribe call: its event route is installed (on the event loop) before the reply is delivered,
         /// so no event of the subscription can arrive unrouted.
-        case subscribe(CheckedContinuation<Reply, any Error>, EventContinuation)
+        case subscribe(UnsafeContinuation<Reply, any Error>, EventContinuation)
         case batch(BatchCollector, index: Int)
     }
 
@@ -35,7 +35,7 @@ final class ClientConnection: Sendable {
     }
 
     /// Registers a waiter for `id`; false when the connection is already closed.
-    func await(_ id: RequestID, _ continuation: CheckedContinuation<Reply, any Error>) -> Bool {
+    func await(_ id: RequestID, _ continuation: UnsafeContinuation<Reply, any Error>) -> Bool {
         self.state.withLock { state in
             guard !state.closed else { return false }
             state.waiters[id] = .single(continuation)
@@ -44,7 +44,7 @@ final class ClientConnection: Sendable {
     }
 
     /// Registers a subscribe call's waiter and its event stream; false when the connection is closed.
-    func await(subscribe id: RequestID, _ continuation: CheckedContinuation<Reply, any Error>, events: EventContinuation) -> Bool {
+    func await(subscribe id: RequestID, _ continuation: UnsafeContinuation<Reply, any Error>, events: EventContinuation) -> Bool {
         self.state.withLock { state in
             guard !state.closed else { return false }
             state.waiters[id] = .subscribe(continuation, events)

@@ -20,10 +20,13 @@ public final class GuildClient: Sendable {
     private let channel: any Channel
     let connection: ClientConnection
     private let nextID = Atomic<Int>(1)
+    /// Where a call waiting for its reply resumes: the event loop that reads the reply.
+    private let taskExecutor: EventLoopTaskExecutor
 
     private init(channel: any Channel, connection: ClientConnection) {
         self.channel = channel
         self.connection = connection
+        self.taskExecutor = EventLoopTaskExecutor(channel.eventLoop)
     }
 
     /// Connects to the daemon's socket.
@@ -98,18 +101,16 @@ public final class GuildClient: Sendable {
         var bytes: [UInt8] = []
         RPCMessageWriter.appendRequest(id: id, method: method, params: params, to: &bytes)
         bytes.append(UInt8(ascii: "\n"))
-        let reply = try await withCheckedThrowingContinuation { continuation in
-            let registered =
-                if let routing {
-                    self.connection.await(subscribe: id, continuation, events: routing)
-                } else {
-                    self.connection.await(id, continuation)
-                }
-            guard registered else {
-                continuation.resume(throwing: GuildClientError.disconnected)
-                return
+        let reply: ClientConnection.Reply
+        if self.channel.eventLoop.inEventLoop {
+            // The caller runs on this connection's event loop (an actor that uses `executor`): with the event
+            // loop as the preferred task executor, the reply resumes the call right where it is read, with no
+            // thread hop. Other callers resume on the cooperative pool as usual, never on the event loop.
+            reply = try await withTaskExecutorPreference(self.taskExecutor) {
+                try await self.exchange(id, bytes, routing: routing)
             }
-            self.send(bytes, failing: id)
+        } else {
+            reply = try await self.exchange(id, bytes, routing: routing)
         }
         return try reply.get()
     }
@@ -183,6 +184,29 @@ public final class GuildClient: Sendable {
     public var executor: any SerialExecutor { self.channel.eventLoop.executor }
 
     // MARK: - Helpers
+
+    /// Registers a waiter for `id`, sends the request and waits for the reply.
+    private func exchange(
+        _ id: RequestID,
+        _ bytes: [UInt8],
+        routing: ClientConnection.EventContinuation?
+    ) async throws -> ClientConnection.Reply {
+        // Every waiter is resumed exactly once: by its reply, by a failed write, or when the connection closes
+        // (each takes it out of the connection's table first), so an unchecked continuation is safe.
+        try await withUnsafeThrowingContinuation { continuation in
+            let registered =
+                if let routing {
+                    self.connection.await(subscribe: id, continuation, events: routing)
+                } else {
+                    self.connection.await(id, continuation)
+                }
+            guard registered else {
+                continuation.resume(throwing: GuildClientError.disconnected)
+                return
+            }
+            self.send(bytes, failing: id)
+        }
+    }
 
     private func send(_ bytes: [UInt8], failing id: RequestID) {
         let connection = self.connection

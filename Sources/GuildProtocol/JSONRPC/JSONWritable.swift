@@ -1,3 +1,5 @@
+import Foundation
+
 /// A value that writes its own compact JSON, for large results on hot paths (lists of groups and members).
 /// What it writes must decode to the same value as `JSONEncoder`'s output; `RPCCoding.encode` uses it
 /// instead of `JSONEncoder` when a value conforms.
@@ -107,11 +109,9 @@ extension JSONValue: JSONWritable {
         case .bool(let value): bytes.append(contentsOf: (value ? "true" : "false").utf8)
         case .int(let value): JSONText.appendInteger(value, to: &bytes)
         case .double(let value):
-            if value.isFinite, value.rounded() == value, abs(value) < 1e15 {
-                JSONText.appendInteger(Int64(value), to: &bytes)
-            } else {
-                bytes.append(contentsOf: (value.isFinite ? String(value) : "null").utf8)
-            }
+            // Numbers as JSONEncoder writes them (it throws only for NaN and infinity, which JSON cannot hold).
+            let encoder = JSONEncoder()
+            bytes.append(contentsOf: (try? encoder.encode(value)) ?? Data("null".utf8))
         case .string(let value): JSONText.appendString(value, to: &bytes)
         case .array(let values): JSONText.appendArray(values, to: &bytes)
         case .object(let members):
@@ -120,7 +120,7 @@ extension JSONValue: JSONWritable {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
                 JSONText.appendString(key, to: &bytes)
                 bytes.append(UInt8(ascii: ":"))
-                members[key]!.writeJSON(to: &bytes)
+                members[key]?.writeJSON(to: &bytes)
             }
             bytes.append(UInt8(ascii: "}"))
         }

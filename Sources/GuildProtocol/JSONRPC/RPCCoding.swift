@@ -14,13 +14,16 @@ public enum RPCCoding: Sendable {
         return Array(try encoder.encode(value))
     }
 
-    /// Decodes a value from JSON text.
+    /// Decodes a value from JSON text (through its own reader when it is ``JSONReadable`` and the reader
+    /// handles the text).
     public static func decode<T: Decodable>(_ type: T.Type, from bytes: some Collection<UInt8>) throws -> T {
-        try JSONDecoder().decode(type, from: Data(bytes))
+        if let value = Self.read(type, from: bytes) { return value }
+        return try JSONDecoder().decode(type, from: Data(bytes))
     }
 
     /// Decodes method parameters, turning a decoding failure into a -32602 error that names the field.
     public static func decodeParams<T: Decodable>(_ type: T.Type, from bytes: some Collection<UInt8>) throws(RPCError) -> T {
+        if let value = Self.read(type, from: bytes) { return value }
         do {
             return try JSONDecoder().decode(type, from: Data(bytes))
         } catch let error as DecodingError {

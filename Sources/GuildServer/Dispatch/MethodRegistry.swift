@@ -72,6 +72,13 @@ public struct MethodRegistry: Sendable {
         self.entries[M.name] = Entry(name: M.name, access: .anyone, execution: .inline { _, _ in json })
     }
 
+    /// Registers an inline method whose result is fixed JSON text made on first use by `json` (which should
+    /// read a lazily initialized constant, such as a `static let`).
+    public mutating func registerConstant<M: RPCMethod>(_ method: M.Type, json: @escaping @Sendable () -> [UInt8]) {
+        precondition(self.entries[M.name] == nil, "\(M.name) registered twice")
+        self.entries[M.name] = Entry(name: M.name, access: .anyone, execution: .inline { _, _ in json() })
+    }
+
     // MARK: - Params
 
     /// Decodes a method's params: by name from an object; from an array by position where the method names

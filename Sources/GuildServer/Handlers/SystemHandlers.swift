@@ -9,7 +9,8 @@ extension MethodRegistry {
         started: ContinuousClock.Instant
     ) {
         self.registerConstant(SystemMethods.Ping.self, json: Array(#""pong""#.utf8))
-        self.registerConstant(SystemMethods.Discover.self, json: OpenRPCDocument.compactJSON)
+        // Built on first use: parsing the 69 KB document at start-up would cost every idle daemon its memory.
+        self.registerConstant(SystemMethods.Discover.self) { OpenRPCDocument.compactJSON }
         let pid = ProcessInfo.processInfo.processIdentifier
         self.registerInline(SystemMethods.Status.self) { _, _ in
             let elapsed = ContinuousClock.now - started

@@ -113,10 +113,15 @@ struct SQLiteGroupTransaction: GroupTransaction {
     }
 
     func memberPage(groupID: String, after cursor: Int64, limit: Int) throws -> [Membership] {
-        try Row.fetchAll(
-            self.db.cachedStatement(sql: "SELECT * FROM membership WHERE groupID = ? AND id > ? ORDER BY id LIMIT ?"),
-            arguments: [groupID, cursor, limit]
-        ).map(Self.membership)
+        // The columns of `SELECT *`, in the order `membership(from:)` reads them.
+        let page = try self.db.cachedStatement(
+            sql: "SELECT id, groupID, userID, role, joinedAt FROM membership WHERE groupID = ? AND id > ? ORDER BY id LIMIT ?"
+        )
+        var members: [Membership] = []
+        members.reserveCapacity(limit)
+        let rows = try Row.fetchCursor(page, arguments: [groupID, cursor, limit])
+        while let row = try rows.next() { members.append(Self.membership(from: row)) }
+        return members
     }
 
     func memberships(userID: String) throws -> [Membership] {

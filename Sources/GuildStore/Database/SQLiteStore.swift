@@ -103,9 +103,13 @@ extension SQLiteStore.Configuration {
         let mode = ["OFF", "NORMAL", "FULL", "EXTRA"].contains(synchronous.uppercased()) ? synchronous.uppercased() : "FULL"
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(mode)")
-            // Reads through a memory map (up to 128 MiB) instead of pread: lists come straight from the page
-            // cache. Mapped pages count in RSS but are the kernel's file cache, not the daemon's heap.
-            try db.execute(sql: "PRAGMA mmap_size = 134217728")
+            // A page cache of up to 16 MiB per connection (allocated as pages are read), and no memory map: a
+            // list of 1,000 groups walks a few thousand random pages, which SQLite finds in its own cache far
+            // faster than through a memory map (where every page access goes through the pager's mapping
+            // objects) or through pread on a 2 MiB cache (measured on 1,000,000 memberships: 2.3 ms against
+            // 5-7 ms for either).
+            try db.execute(sql: "PRAGMA cache_size = -16384")
+            try db.execute(sql: "PRAGMA mmap_size = 0")
         }
         return config
     }

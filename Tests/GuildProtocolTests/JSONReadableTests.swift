@@ -1,0 +1,97 @@
+import Foundation
+import GuildProtocol
+import Testing
+
+/// Hand-written readers and writers of the profile path must agree with JSONDecoder and JSONEncoder.
+struct JSONReadableTests {
+    static let profiles = [
+        UserProfile(userID: "u1", isPseudo: true, createdAt: 1),
+        UserProfile(
+            userID: "u2",
+            username: "ada\"/\\",
+            email: "a@b.c",
+            phone: "+1",
+            displayName: "Ada ünï\n\u{1}",
+            fields: [:],
+            isPseudo: false,
+            createdAt: -5,
+            modifiedAt: 1_795_348_702_624
+        ),
+        UserProfile(
+            userID: "u3",
+            displayName: "x",
+            fields: ["a": 1, "b": [true, nil, "s"], "c": ["d": 2.5], "e": 1e-7],
+            isPseudo: false,
+            createdAt: Int64.max,
+            modifiedAt: Int64.min
+        ),
+    ]
+
+    func encoder(_ value: some Encodable) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(value))
+    }
+
+    func foundation<T: Decodable>(_ type: T.Type, _ bytes: [UInt8]) throws -> T {
+        try JSONDecoder().decode(type, from: Data(bytes))
+    }
+
+    @Test func profilesWriteWhatJSONEncoderWrites() throws {
+        for profile in Self.profiles {
+            let written = try RPCCoding.encode(profile)
+            #expect(try self.foundation(JSONValue.self, written) == (try self.foundation(JSONValue.self, try self.encoder(profile))))
+            #expect(try self.foundation(UserProfile.self, written) == profile)
+            #expect(try RPCCoding.decode(UserProfile.self, from: written) == profile)
+        }
+    }
+
+    @Test func profilesReadWhatJSONDecoderReads() throws {
+        let texts = [
+            #"{"userID":"u","isPseudo":true,"createdAt":3}"#,
+            #"{ "createdAt" : -3 , "isPseudo":false, "userID":"a\u00e9\"b", "email":null, "fields":{ }, "extra":[1,{}] }"#,
+            #"{"userID":"u","isPseudo":true,"createdAt":3,"fields":{"k":[1,2.5,"x"]},"modifiedAt":9}"#,
+            #"{"userID":"u","isPseudo":true,"createdAt":3.0}"#,
+        ]
+        for text in texts {
+            let bytes = Array(text.utf8)
+            #expect(try RPCCoding.decode(UserProfile.self, from: bytes) == (try self.foundation(UserProfile.self, bytes)))
+        }
+    }
+
+    @Test func malformedProfilesFailAsBefore() {
+        for text in [#"{"userID":"u","isPseudo":1,"createdAt":3}"#, #"{"userID":"u","isPseudo":true}"#, "[]", "{"] {
+            #expect(throws: (any Error).self) { try RPCCoding.decode(UserProfile.self, from: Array(text.utf8)) }
+        }
+    }
+
+    @Test func updateParamsRoundTrip() throws {
+        let all = [
+            UserMethods.Update.Params(),
+            UserMethods.Update.Params(displayName: "n1"),
+            UserMethods.Update.Params(userID: "u", displayName: "d", email: "e", phone: "p", fields: ["a": "b", "n": nil]),
+        ]
+        for params in all {
+            let written = try RPCCoding.encode(params)
+            #expect(try self.foundation(JSONValue.self, written) == (try self.foundation(JSONValue.self, try self.encoder(params))))
+            #expect(try RPCCoding.decodeParams(UserMethods.Update.Params.self, from: written) == params)
+        }
+    }
+
+    @Test func updateParamsErrorsStillNameTheField() {
+        #expect(throws: RPCError.self) {
+            try RPCCoding.decodeParams(UserMethods.Update.Params.self, from: Array(#"{"displayName":5}"#.utf8))
+        }
+        do {
+            _ = try RPCCoding.decodeParams(UserMethods.Update.Params.self, from: Array(#"{"displayName":5}"#.utf8))
+        } catch {
+            #expect(error.field == "displayName")
+        }
+    }
+
+    @Test func stringsReadWithoutJSONDecoder() throws {
+        #expect(try RPCCoding.decode(String.self, from: Array(#""pong""#.utf8)) == "pong")
+        #expect(try RPCCoding.decode(String.self, from: Array(#""a\nb\u00e9""#.utf8)) == "a\nb\u{e9}")
+        #expect(throws: (any Error).self) { try RPCCoding.decode(String.self, from: Array("5".utf8)) }
+    }
+}
