@@ -25,7 +25,16 @@ struct LifecycleTests {
         }
         // Listening, but guildd has not been started yet.
         #expect(processName(activator.pid).hasPrefix("systemd-socket"))
-        let client = try await GuildClient.connect(path: scratch.socket)
+        // The file appears at bind(), a moment before listen(): retry a refused connect briefly.
+        var connected: GuildClient?
+        while connected == nil {
+            do {
+                connected = try await GuildClient.connect(path: scratch.socket)
+            } catch  where deadline.timeIntervalSinceNow > 0 {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        let client = try #require(connected)
         #expect(try await client.call(SystemMethods.Ping.self) == "pong")
         let status = try await client.call(SystemMethods.Status.self)
         #expect(status.activation == .socketActivated)
