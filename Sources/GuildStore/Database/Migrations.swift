@@ -146,6 +146,30 @@ enum Migrations {
                     """
             )
         }
+        migrator.registerMigration("v5: the owner on the group row; a covering index for a user's groups") { db in
+            // Lists of a user's groups read the owner from the group row instead of looking up the owner's
+            // membership per group. Triggers keep it equal to the membership whose role is 'owner' (system.check
+            // verifies it), whatever changes memberships.
+            try db.execute(
+                sql: """
+                    ALTER TABLE "group" ADD COLUMN ownerID TEXT;
+                    UPDATE "group" SET ownerID = (SELECT m.userID FROM membership m WHERE m.groupID = "group".id AND m.role = 'owner');
+                    CREATE TRIGGER membership_owner_insert AFTER INSERT ON membership WHEN NEW.role = 'owner' BEGIN
+                        UPDATE "group" SET ownerID = NEW.userID WHERE id = NEW.groupID;
+                    END;
+                    CREATE TRIGGER membership_owner_update AFTER UPDATE OF role ON membership
+                    WHEN NEW.role = 'owner' OR OLD.role = 'owner' BEGIN
+                        UPDATE "group" SET ownerID = (SELECT m.userID FROM membership m WHERE m.groupID = NEW.groupID AND m.role = 'owner')
+                        WHERE id = NEW.groupID;
+                    END;
+                    CREATE TRIGGER membership_owner_delete AFTER DELETE ON membership WHEN OLD.role = 'owner' BEGIN
+                        UPDATE "group" SET ownerID = NULL WHERE id = OLD.groupID;
+                    END;
+                    CREATE INDEX membership_user_cover ON membership(userID, id, groupID, role);
+                    DROP INDEX membership_user_order;
+                    """
+            )
+        }
         return migrator
     }
 }

@@ -10,7 +10,7 @@ struct SQLiteGroupTransaction: GroupTransaction {
 
     static let groupColumns = """
         g.id, g.name, g.type, g.memberCount, g.createdAt, g.modifiedAt,
-        (SELECT o.userID FROM membership o WHERE o.groupID = g.id AND o.role = 'owner') AS ownerID,
+        g.ownerID,
         g.introduction, g.notification, g.faceURL, g.addOption, g.allMuted, g.custom
         """
 

@@ -58,7 +58,7 @@ extension SQLiteStore: GroupRepository {
                         SELECT json_object(
                             'createdAt', g.createdAt, 'groupID', g.id, 'memberCount', g.memberCount,
                             'modifiedAt', g.modifiedAt, 'name', g.name,
-                            'owner', (SELECT o.userID FROM membership o WHERE o.groupID = g.id AND o.role = 'owner'),
+                            'owner', g.ownerID,
                             'type', g.type) AS item
                         FROM membership m JOIN "group" g ON g.id = m.groupID
                         WHERE m.userID = ?1 AND (?2 = 0 OR m.role = 'owner')
@@ -73,6 +73,15 @@ extension SQLiteStore: GroupRepository {
     public func checkInvariants() async throws -> [String] {
         try await self.read { db in
             var violations: [String] = []
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT g.id FROM "group" g
+                    WHERE g.ownerID IS NOT (SELECT m.userID FROM membership m WHERE m.groupID = g.id AND m.role = 'owner')
+                    """
+            ) {
+                violations.append("group \(row[0] as String)'s owner column disagrees with its owner's membership")
+            }
             for row in try Row.fetchAll(db, sql: "SELECT groupID, count(*) AS n FROM membership WHERE role = 'owner' GROUP BY groupID HAVING n > 1") {
                 violations.append("group \(row["groupID"] as String) has \(row["n"] as Int) owners")
             }
