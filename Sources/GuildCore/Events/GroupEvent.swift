@@ -98,15 +98,18 @@ public struct GroupEvent: Sendable, Hashable {
 }
 
 /// An event as committed: its sequence number and its wire JSON, encoded once for every subscriber.
-public struct CommittedEvent: Sendable {
+///
+/// A class: one committed event is offered to every subscription, and passing a reference costs one retain
+/// where copying a struct of arrays and strings would cost a dozen.
+public final class CommittedEvent: Sendable {
     /// The global, gap-free sequence number.
-    public var seq: Int64
+    public let seq: Int64
     /// The event.
-    public var event: GroupEvent
+    public let event: GroupEvent
     /// `{"seq":...,"kind":...,...}`, exactly as subscribers receive it.
-    public var json: [UInt8]
+    public let json: [UInt8]
     /// The end of its `events.event` notification, the same for every subscriber (see ``EventBody/notificationTail(seq:json:)``).
-    public var notificationTail: [UInt8]
+    public let notificationTail: [UInt8]
 
     /// Creates a committed event.
     public init(seq: Int64, event: GroupEvent, json: [UInt8]) {

@@ -82,7 +82,7 @@ final class Subscription: Sendable {
             let raw = state.raw
             state.raw = []
             for committed in raw where committed.seq > state.head {
-                if self.visible(committed.event, groups: &state.groups) { state.buffer.append(committed) }
+                if self.visible(committed, groups: &state.groups) { state.buffer.append(committed) }
             }
         }
     }
@@ -102,7 +102,7 @@ final class Subscription: Sendable {
             }
             var deliverable: [CommittedEvent] = []
             for committed in events where committed.seq > state.head {
-                if self.visible(committed.event, groups: &state.groups) { deliverable.append(committed) }
+                if self.visible(committed, groups: &state.groups) { deliverable.append(committed) }
             }
             guard !deliverable.isEmpty else { return ([], false) }
             switch state.phase {
@@ -136,13 +136,17 @@ final class Subscription: Sendable {
 
     /// Whether the principal may see `event`, updating its groups as membership changes (joins count
     /// before the event, so a joiner sees it; leaves after, so a leaver sees it too).
-    private func visible(_ event: GroupEvent, groups: inout Set<String>) -> Bool {
-        let wanted = self.filter.accepts(kind: event.kind, groupID: event.groupID)
+    private func visible(_ committed: CommittedEvent, groups: inout Set<String>) -> Bool {
+        // Read through the reference: copying the event struct out would retain each of its fields.
+        let wanted = self.filter.accepts(kind: committed.event.kind, groupID: committed.event.groupID)
         guard let userID = self.userID else { return wanted }
-        if event.joined.contains(userID) { groups.insert(event.groupID) }
-        let entitled = event.isVisible(to: userID, member: groups.contains(event.groupID))
-        if event.left.contains(userID) { groups.remove(event.groupID) }
-        return wanted && entitled
+        if !committed.event.joined.isEmpty, committed.event.joined.contains(userID) { groups.insert(committed.event.groupID) }
+        let entitled =
+            wanted
+            && (committed.event.audience == .members && groups.contains(committed.event.groupID)
+                || committed.event.isVisible(to: userID, member: false))
+        if !committed.event.left.isEmpty, committed.event.left.contains(userID) { groups.remove(committed.event.groupID) }
+        return entitled
     }
 
     /// After the subscribe reply is written: replays missed events (when `since` was given), then sends
