@@ -1,3 +1,4 @@
+import Foundation
 import GuildCore
 import GuildProtocol
 import GuildStore
@@ -294,5 +295,53 @@ struct GroupServiceTests {
             )
         }
         #expect(try await world.groups.groupListJSON(caller: world.admin, userID: "nobody", ownedOnly: false) == Array("[]".utf8))
+    }
+}
+
+/// `user.memberOfGroups` is written straight from SQLite's column buffers; it must say what encoding the groups
+/// with `JSONEncoder` says, for any text.
+struct GroupListJSONTests {
+    @Test func theFastListIsTheEncodedList() async throws {
+        let world = try await GroupServiceTests.World()
+        defer { world.temp.remove() }
+        let alice = try await world.user("alice")
+        let bob = try await world.user("bob")
+        for (index, name) in ["Plain", "Quote \" and \\ back", "Tab\tnew\nline \u{1}", "名前 ü /slash/"].enumerated() {
+            _ = try await world.groups.create(
+                caller: alice,
+                name: name,
+                groupID: "g\(index)",
+                type: .basic,
+                members: [.init(userID: bob.session!.user.id)]
+            )
+        }
+        _ = try await world.groups.create(
+            caller: world.admin,
+            name: "Ownerless",
+            groupID: "none",
+            type: .basic,
+            members: [.init(userID: bob.session!.user.id)]
+        )
+        for (caller, ownedOnly) in [(bob, false), (alice, false), (alice, true), (bob, true)] {
+            let fast = try await world.groups.groupListJSON(caller: caller, userID: nil, ownedOnly: ownedOnly)
+            let groups = try await ownedOnly ? world.groups.ownerOf(caller: caller, userID: nil) : world.groups.memberOf(caller: caller, userID: nil)
+            let decoded = try JSONDecoder().decode([GroupInfoShape].self, from: Data(fast))
+            #expect(decoded == groups.map(GroupInfoShape.init))
+        }
+    }
+
+    struct GroupInfoShape: Codable, Equatable {
+        var groupID: String
+        var name: String
+        var type: String
+        var owner: String?
+        var memberCount: Int
+        var createdAt: Int64
+        var modifiedAt: Int64
+
+        init(_ group: Group) {
+            (self.groupID, self.name, self.type, self.owner) = (group.id, group.name, group.type.rawValue, group.ownerID)
+            (self.memberCount, self.createdAt, self.modifiedAt) = (group.memberCount, group.createdAt, group.modifiedAt)
+        }
     }
 }

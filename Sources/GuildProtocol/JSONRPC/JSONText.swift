@@ -2,8 +2,14 @@
 public enum JSONText: Sendable {
     /// Appends `value` as a JSON string literal (quoted and escaped).
     public static func appendString(_ value: String, to bytes: inout [UInt8]) {
+        var value = value
+        value.withUTF8 { Self.appendString(utf8: $0, to: &bytes) }
+    }
+
+    /// Appends UTF-8 text as a JSON string literal (quoted and escaped).
+    public static func appendString(utf8 value: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
+        for byte in value {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
             case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])

@@ -1,5 +1,7 @@
 import GRDB
+import GRDBSQLite
 import GuildCore
+import GuildProtocol
 
 extension SQLiteStore: GroupRepository {
     public func groupTransaction<T: Sendable>(_ body: @escaping @Sendable (any GroupTransaction) throws -> T) async throws -> T {
@@ -49,24 +51,55 @@ extension SQLiteStore: GroupRepository {
 
     public func groupListJSON(userID: String, ownedOnly: Bool) async throws -> [UInt8] {
         try await self.read { db in
-            // SQLite writes the JSON itself, keys in the order the wire uses (GroupInfo, sorted). Each item is
-            // json_object's compact text, so joining them with commas makes the array without parsing every
-            // item again (as json_group_array(json(item)) did).
+            // Rows are stepped through SQLite's C API and written as JSON straight from its column buffers: for
+            // a user in a thousand groups, building each object with json_object or through GRDB's Row costs
+            // more than finding the rows. Keys in the order the wire uses (GroupInfo, sorted).
             let statement = try db.cachedStatement(
                 sql: """
-                    SELECT '[' || coalesce(group_concat(item, ','), '') || ']' FROM (
-                        SELECT json_object(
-                            'createdAt', g.createdAt, 'groupID', g.id, 'memberCount', g.memberCount,
-                            'modifiedAt', g.modifiedAt, 'name', g.name,
-                            'owner', g.ownerID,
-                            'type', g.type) AS item
-                        FROM membership m JOIN "group" g ON g.id = m.groupID
-                        WHERE m.userID = ?1 AND (?2 = 0 OR m.role = 'owner')
-                        ORDER BY m.id
-                    )
+                    SELECT g.createdAt, g.id, g.memberCount, g.modifiedAt, g.name, g.ownerID, g.type
+                    FROM membership m JOIN "group" g ON g.id = m.groupID
+                    WHERE m.userID = ?1 AND (?2 = 0 OR m.role = 'owner')
+                    ORDER BY m.id
                     """
             )
-            return Array((try String.fetchOne(statement, arguments: [userID, ownedOnly ? 1 : 0]) ?? "[]").utf8)
+            try statement.setArguments([userID, ownedOnly ? 1 : 0])
+            let handle = statement.sqliteStatement
+            defer { sqlite3_reset(handle) }
+            var bytes: [UInt8] = [UInt8(ascii: "[")]
+            func text(_ column: Int32) -> UnsafeBufferPointer<UInt8> {
+                UnsafeBufferPointer(start: sqlite3_column_text(handle, column), count: Int(sqlite3_column_bytes(handle, column)))
+            }
+            var first = true
+            while true {
+                let code = sqlite3_step(handle)
+                if code == SQLITE_DONE { break }
+                guard code == SQLITE_ROW else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                }
+                if !first { bytes.append(UInt8(ascii: ",")) }
+                first = false
+                bytes.append(contentsOf: #"{"createdAt":"#.utf8)
+                JSONText.appendInteger(sqlite3_column_int64(handle, 0), to: &bytes)
+                bytes.append(contentsOf: #","groupID":"#.utf8)
+                JSONText.appendString(utf8: text(1), to: &bytes)
+                bytes.append(contentsOf: #","memberCount":"#.utf8)
+                JSONText.appendInteger(sqlite3_column_int64(handle, 2), to: &bytes)
+                bytes.append(contentsOf: #","modifiedAt":"#.utf8)
+                JSONText.appendInteger(sqlite3_column_int64(handle, 3), to: &bytes)
+                bytes.append(contentsOf: #","name":"#.utf8)
+                JSONText.appendString(utf8: text(4), to: &bytes)
+                bytes.append(contentsOf: #","owner":"#.utf8)
+                if sqlite3_column_type(handle, 5) == SQLITE_NULL {
+                    bytes.append(contentsOf: "null".utf8)
+                } else {
+                    JSONText.appendString(utf8: text(5), to: &bytes)
+                }
+                bytes.append(contentsOf: #","type":"#.utf8)
+                JSONText.appendString(utf8: text(6), to: &bytes)
+                bytes.append(UInt8(ascii: "}"))
+            }
+            bytes.append(UInt8(ascii: "]"))
+            return bytes
         }
     }
 
