@@ -72,3 +72,12 @@ struct JSONTextTests {
         #expect(bytes == Array(#"["x""#.utf8))
     }
 }
+
+struct JSONIntegerTests {
+    @Test(arguments: [Int64.min, Int64.min + 1, -1_000_000, -10, -9, -1, 0, 1, 9, 10, 99, 100, 1_795_348_702_624, Int64.max])
+    func int64IsWrittenAsItsDecimal(value: Int64) {
+        var bytes: [UInt8] = [UInt8(ascii: "x")]
+        JSONText.appendInt64(value, to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == "x" + String(value))
+    }
+}

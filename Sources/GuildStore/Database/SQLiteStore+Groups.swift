@@ -65,7 +65,9 @@ extension SQLiteStore: GroupRepository {
             try statement.setArguments([userID, ownedOnly ? 1 : 0])
             let handle = statement.sqliteStatement
             defer { sqlite3_reset(handle) }
-            var bytes: [UInt8] = [UInt8(ascii: "[")]
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(64 * 1024)
+            bytes.append(UInt8(ascii: "["))
             func text(_ column: Int32) -> UnsafeBufferPointer<UInt8> {
                 UnsafeBufferPointer(start: sqlite3_column_text(handle, column), count: Int(sqlite3_column_bytes(handle, column)))
             }
@@ -79,13 +81,13 @@ extension SQLiteStore: GroupRepository {
                 if !first { bytes.append(UInt8(ascii: ",")) }
                 first = false
                 bytes.append(contentsOf: #"{"createdAt":"#.utf8)
-                JSONText.appendInteger(sqlite3_column_int64(handle, 0), to: &bytes)
+                JSONText.appendInt64(sqlite3_column_int64(handle, 0), to: &bytes)
                 bytes.append(contentsOf: #","groupID":"#.utf8)
                 JSONText.appendString(utf8: text(1), to: &bytes)
                 bytes.append(contentsOf: #","memberCount":"#.utf8)
-                JSONText.appendInteger(sqlite3_column_int64(handle, 2), to: &bytes)
+                JSONText.appendInt64(sqlite3_column_int64(handle, 2), to: &bytes)
                 bytes.append(contentsOf: #","modifiedAt":"#.utf8)
-                JSONText.appendInteger(sqlite3_column_int64(handle, 3), to: &bytes)
+                JSONText.appendInt64(sqlite3_column_int64(handle, 3), to: &bytes)
                 bytes.append(contentsOf: #","name":"#.utf8)
                 JSONText.appendString(utf8: text(4), to: &bytes)
                 bytes.append(contentsOf: #","owner":"#.utf8)
