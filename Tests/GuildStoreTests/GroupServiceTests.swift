@@ -322,11 +322,41 @@ struct GroupListJSONTests {
             type: .basic,
             members: [.init(userID: bob.session!.user.id)]
         )
-        for (caller, ownedOnly) in [(bob, false), (alice, false), (alice, true), (bob, true)] {
-            let fast = try await world.groups.groupListJSON(caller: caller, userID: nil, ownedOnly: ownedOnly)
-            let groups = try await ownedOnly ? world.groups.ownerOf(caller: caller, userID: nil) : world.groups.memberOf(caller: caller, userID: nil)
-            let decoded = try JSONDecoder().decode([GroupInfoShape].self, from: Data(fast))
-            #expect(decoded == groups.map(GroupInfoShape.init))
+        try await Self.expectListsAgree(world, [alice, bob])
+        // Lists are cached per group: every kind of change shows in the next list.
+        let carol = try await world.user("carol")
+        _ = try await world.groups.rename(caller: alice, groupID: "g0", name: "Renamed")
+        _ = try await world.groups.addMembers(caller: alice, groupID: "g1", userIDs: [carol.session!.user.id])
+        _ = try await world.groups.changeOwner(caller: alice, groupID: "g2", userID: bob.session!.user.id)
+        try await world.groups.delete(caller: alice, groupID: "g3")
+        try await Self.expectListsAgree(world, [alice, bob, carol])
+        // Lists read while writes commit never keep a stale summary.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for round in 0..<100 { _ = try await world.groups.rename(caller: alice, groupID: "g0", name: "Round \(round)") }
+            }
+            group.addTask {
+                for _ in 0..<200 { _ = try await world.groups.groupListJSON(caller: bob, userID: nil, ownedOnly: false) }
+            }
+            try await group.waitForAll()
+        }
+        try await Self.expectListsAgree(world, [alice, bob, carol])
+        let last = try JSONDecoder().decode(
+            [GroupInfoShape].self,
+            from: Data(try await world.groups.groupListJSON(caller: bob, userID: nil, ownedOnly: false))
+        )
+        #expect(last.first { $0.groupID == "g0" }?.name == "Round 99")
+    }
+
+    static func expectListsAgree(_ world: GroupServiceTests.World, _ callers: [Caller]) async throws {
+        for caller in callers {
+            for ownedOnly in [false, true] {
+                let fast = try await world.groups.groupListJSON(caller: caller, userID: nil, ownedOnly: ownedOnly)
+                let groups =
+                    try await ownedOnly ? world.groups.ownerOf(caller: caller, userID: nil) : world.groups.memberOf(caller: caller, userID: nil)
+                let decoded = try JSONDecoder().decode([GroupInfoShape].self, from: Data(fast))
+                #expect(decoded == groups.map(GroupInfoShape.init))
+            }
         }
     }
 

@@ -16,13 +16,15 @@ final class GroupCommitWriter: Sendable {
 
     private let writer: any DatabaseWriter
     private let publisher: EventPublisher
+    private let summaries: GroupSummaryCache
     private let state = Mutex(State())
     /// The most operations one transaction takes, so no batch makes its callers wait too long.
     private let maximumBatch: Int
 
-    init(writer: any DatabaseWriter, publisher: EventPublisher, maximumBatch: Int = 256) {
+    init(writer: any DatabaseWriter, publisher: EventPublisher, summaries: GroupSummaryCache, maximumBatch: Int = 256) {
         self.writer = writer
         self.publisher = publisher
+        self.summaries = summaries
         self.maximumBatch = maximumBatch
     }
 
@@ -57,6 +59,8 @@ final class GroupCommitWriter: Sendable {
                 try await self.writer.write { db in
                     for operation in batch { operation.run(db) }
                 }
+                // Stale summaries go before any caller hears of the commit.
+                self.summaries.committed(touching: batch.reduce(into: Set<String>()) { $0.formUnion($1.touchedGroups) })
                 // Hand the events on before the next batch can commit, so subscribers see them in sequence order.
                 self.publisher.publish(batch.flatMap { $0.events })
                 for operation in batch { operation.committed() }
@@ -69,6 +73,7 @@ final class GroupCommitWriter: Sendable {
 
 private protocol PendingWrite: Sendable {
     var events: [CommittedEvent] { get }
+    var touchedGroups: Set<String> { get }
     func run(_ db: Database)
     func committed()
     func failed(_ error: any Error)
@@ -93,6 +98,9 @@ private final class TypedWrite<T: Sendable>: PendingWrite {
 
     /// The events appended by the operation, if it succeeded (read after the batch ran).
     var events: [CommittedEvent] { self.log.events }
+
+    /// The groups the operation changed (kept even when it failed: dropping a cached summary is always safe).
+    var touchedGroups: Set<String> { self.log.touchedGroups }
 
     func run(_ db: Database) {
         var outcome: Result<T, any Error>

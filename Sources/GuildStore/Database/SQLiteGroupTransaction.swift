@@ -131,6 +131,7 @@ struct SQLiteGroupTransaction: GroupTransaction {
     }
 
     func insertGroup(id: String, name: String, type: GroupType, now: Int64) throws {
+        self.log.touchedGroups.insert(id)
         do {
             try self.db.cachedStatement(sql: #"INSERT INTO "group" (id, name, type, memberCount, createdAt, modifiedAt) VALUES (?, ?, ?, 0, ?, ?)"#)
                 .execute(arguments: [id, name, type.rawValue, now, now]
@@ -141,6 +142,7 @@ struct SQLiteGroupTransaction: GroupTransaction {
     }
 
     func insertMember(groupID: String, userID: String, role: GroupRole, now: Int64) throws {
+        self.log.touchedGroups.insert(groupID)
         try self.db.cachedStatement(sql: "INSERT INTO membership (groupID, userID, role, joinedAt) VALUES (?, ?, ?, ?)").execute(arguments: [
             groupID, userID, role.rawValue, now,
         ]
@@ -149,6 +151,7 @@ struct SQLiteGroupTransaction: GroupTransaction {
     }
 
     func setRole(groupID: String, userID: String, role: GroupRole) throws {
+        self.log.touchedGroups.insert(groupID)
         try self.db.cachedStatement(sql: "UPDATE membership SET role = ? WHERE groupID = ? AND userID = ?").execute(arguments: [
             role.rawValue, groupID, userID,
         ]
@@ -156,6 +159,7 @@ struct SQLiteGroupTransaction: GroupTransaction {
     }
 
     func deleteMember(groupID: String, userID: String) throws {
+        self.log.touchedGroups.insert(groupID)
         try self.db.cachedStatement(sql: "DELETE FROM membership WHERE groupID = ? AND userID = ?").execute(arguments: [groupID, userID])
         if self.db.changesCount > 0 {
             try self.db.cachedStatement(sql: #"UPDATE "group" SET memberCount = memberCount - 1 WHERE id = ?"#).execute(arguments: [groupID])
@@ -163,14 +167,17 @@ struct SQLiteGroupTransaction: GroupTransaction {
     }
 
     func renameGroup(id: String, name: String, now: Int64) throws {
+        self.log.touchedGroups.insert(id)
         try self.db.cachedStatement(sql: #"UPDATE "group" SET name = ?, modifiedAt = ? WHERE id = ?"#).execute(arguments: [name, now, id])
     }
 
     func touchGroup(id: String, now: Int64) throws {
+        self.log.touchedGroups.insert(id)
         try self.db.cachedStatement(sql: #"UPDATE "group" SET modifiedAt = ? WHERE id = ?"#).execute(arguments: [now, id])
     }
 
     func deleteGroup(id: String) throws {
+        self.log.touchedGroups.insert(id)
         try self.db.cachedStatement(sql: #"DELETE FROM "group" WHERE id = ?"#).execute(arguments: [id])
     }
 
@@ -188,6 +195,7 @@ struct SQLiteGroupTransaction: GroupTransaction {
     }
 
     func saveProfile(_ group: Group) throws {
+        self.log.touchedGroups.insert(group.id)
         try self.db.cachedStatement(
             sql: """
                 UPDATE "group" SET name = ?, introduction = ?, notification = ?, faceURL = ?, addOption = ?, allMuted = ?,

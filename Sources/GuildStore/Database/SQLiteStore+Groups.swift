@@ -50,58 +50,92 @@ extension SQLiteStore: GroupRepository {
     }
 
     public func groupListJSON(userID: String, ownedOnly: Bool) async throws -> [UInt8] {
-        try await self.read { db in
-            // Rows are stepped through SQLite's C API and written as JSON straight from its column buffers: for
-            // a user in a thousand groups, building each object with json_object or through GRDB's Row costs
-            // more than finding the rows. Keys in the order the wire uses (GroupInfo, sorted).
-            let statement = try db.cachedStatement(
-                sql: """
-                    SELECT g.createdAt, g.id, g.memberCount, g.modifiedAt, g.name, g.ownerID, g.type
-                    FROM membership m JOIN "group" g ON g.id = m.groupID
-                    WHERE m.userID = ?1 AND (?2 = 0 OR m.role = 'owner')
-                    ORDER BY m.id
-                    """
+        let generation = self.groupSummaries.generation
+        return try await self.read { db in
+            // The user's groups in join order from the covering index, then each group's JSON from the summary
+            // cache, or from its row (written straight from SQLite's column buffers, then cached).
+            let ids = try Self.columnStrings(
+                db.cachedStatement(sql: "SELECT groupID FROM membership WHERE userID = ?1 AND (?2 = 0 OR role = 'owner') ORDER BY id"),
+                arguments: [userID, ownedOnly ? 1 : 0]
             )
-            try statement.setArguments([userID, ownedOnly ? 1 : 0])
-            let handle = statement.sqliteStatement
-            defer { sqlite3_reset(handle) }
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(64 * 1024)
-            bytes.append(UInt8(ascii: "["))
-            func text(_ column: Int32) -> UnsafeBufferPointer<UInt8> {
-                UnsafeBufferPointer(start: sqlite3_column_text(handle, column), count: Int(sqlite3_column_bytes(handle, column)))
+            var summaries = self.groupSummaries.lookup(ids)
+            var found: [String: [UInt8]] = [:]
+            let row = try db.cachedStatement(
+                sql: #"SELECT createdAt, id, memberCount, modifiedAt, name, ownerID, type FROM "group" WHERE id = ?"#
+            )
+            for index in ids.indices where summaries[index] == nil {
+                guard let json = try Self.summaryJSON(row, id: ids[index]) else { continue }
+                summaries[index] = json
+                found[ids[index]] = json
             }
+            self.groupSummaries.store(found, generation: generation)
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(summaries.reduce(2) { $0 + ($1?.count ?? 0) + 1 })
+            bytes.append(UInt8(ascii: "["))
             var first = true
-            while true {
-                let code = sqlite3_step(handle)
-                if code == SQLITE_DONE { break }
-                guard code == SQLITE_ROW else {
-                    throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-                }
+            for summary in summaries {
+                guard let summary else { continue }
                 if !first { bytes.append(UInt8(ascii: ",")) }
                 first = false
-                bytes.append(contentsOf: #"{"createdAt":"#.utf8)
-                JSONText.appendInt64(sqlite3_column_int64(handle, 0), to: &bytes)
-                bytes.append(contentsOf: #","groupID":"#.utf8)
-                JSONText.appendString(utf8: text(1), to: &bytes)
-                bytes.append(contentsOf: #","memberCount":"#.utf8)
-                JSONText.appendInt64(sqlite3_column_int64(handle, 2), to: &bytes)
-                bytes.append(contentsOf: #","modifiedAt":"#.utf8)
-                JSONText.appendInt64(sqlite3_column_int64(handle, 3), to: &bytes)
-                bytes.append(contentsOf: #","name":"#.utf8)
-                JSONText.appendString(utf8: text(4), to: &bytes)
-                bytes.append(contentsOf: #","owner":"#.utf8)
-                if sqlite3_column_type(handle, 5) == SQLITE_NULL {
-                    bytes.append(contentsOf: "null".utf8)
-                } else {
-                    JSONText.appendString(utf8: text(5), to: &bytes)
-                }
-                bytes.append(contentsOf: #","type":"#.utf8)
-                JSONText.appendString(utf8: text(6), to: &bytes)
-                bytes.append(UInt8(ascii: "}"))
+                bytes.append(contentsOf: summary)
             }
             bytes.append(UInt8(ascii: "]"))
             return bytes
+        }
+    }
+
+    /// The first column of every row, stepping SQLite's C API directly.
+    private static func columnStrings(_ statement: Statement, arguments: StatementArguments) throws -> [String] {
+        try statement.setArguments(arguments)
+        let handle = statement.sqliteStatement
+        defer { sqlite3_reset(handle) }
+        var strings: [String] = []
+        while try Self.step(handle) {
+            strings.append(String(cString: sqlite3_column_text(handle, 0)))
+        }
+        return strings
+    }
+
+    /// A group's wire JSON (GroupInfo, keys sorted) written from its row's column buffers; nil when no row.
+    private static func summaryJSON(_ statement: Statement, id: String) throws -> [UInt8]? {
+        try statement.setArguments([id])
+        let handle = statement.sqliteStatement
+        defer { sqlite3_reset(handle) }
+        guard try Self.step(handle) else { return nil }
+        func text(_ column: Int32) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(start: sqlite3_column_text(handle, column), count: Int(sqlite3_column_bytes(handle, column)))
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        bytes.append(contentsOf: #"{"createdAt":"#.utf8)
+        JSONText.appendInt64(sqlite3_column_int64(handle, 0), to: &bytes)
+        bytes.append(contentsOf: #","groupID":"#.utf8)
+        JSONText.appendString(utf8: text(1), to: &bytes)
+        bytes.append(contentsOf: #","memberCount":"#.utf8)
+        JSONText.appendInt64(sqlite3_column_int64(handle, 2), to: &bytes)
+        bytes.append(contentsOf: #","modifiedAt":"#.utf8)
+        JSONText.appendInt64(sqlite3_column_int64(handle, 3), to: &bytes)
+        bytes.append(contentsOf: #","name":"#.utf8)
+        JSONText.appendString(utf8: text(4), to: &bytes)
+        bytes.append(contentsOf: #","owner":"#.utf8)
+        if sqlite3_column_type(handle, 5) == SQLITE_NULL {
+            bytes.append(contentsOf: "null".utf8)
+        } else {
+            JSONText.appendString(utf8: text(5), to: &bytes)
+        }
+        bytes.append(contentsOf: #","type":"#.utf8)
+        JSONText.appendString(utf8: text(6), to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
+
+    /// Steps a statement: true for a row, false when done.
+    private static func step(_ handle: SQLiteStatement) throws -> Bool {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let code:
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))))
         }
     }
 

@@ -29,6 +29,7 @@ public final class SQLiteStore: Sendable {
     let pool: DatabasePool
     let writer: GroupCommitWriter
     let publisher = EventPublisher()
+    let groupSummaries = GroupSummaryCache(capacity: 50_000)
     private let closed = Atomic<Bool>(false)
 
     /// Opens (creating and migrating when needed) the database.
@@ -40,7 +41,12 @@ public final class SQLiteStore: Sendable {
         config.label = "guild"
         self.pool = try DatabasePool(path: configuration.path, configuration: config)
         try Migrations.migrator.migrate(self.pool)
-        self.writer = GroupCommitWriter(writer: self.pool, publisher: self.publisher, maximumBatch: configuration.maximumWriteBatch)
+        self.writer = GroupCommitWriter(
+            writer: self.pool,
+            publisher: self.publisher,
+            summaries: self.groupSummaries,
+            maximumBatch: configuration.maximumWriteBatch
+        )
     }
 
     /// Runs `PRAGMA integrity_check` and returns its messages (`["ok"]` when the file is sound).
