@@ -86,4 +86,30 @@ struct IMEventAudienceTests {
             #expect(attributes.changes?["attributes"] == ["seat": "1"])
         }
     }
+
+    /// Enumerated params take any letter case, and the join option Tencent's other names for it.
+    @Test func enumeratedParamsForgiveCaseAndTakeTencentsNames() async throws {
+        try await TestDaemon.run { socket, _ in
+            let owner = try await Member.join(socket, "owner")
+            let bob = try await Member.join(socket, "bob")
+            let created = try await owner.client.call(
+                "group.create",
+                params: ["name": "Club", "groupID": "club", "type": "public", "addOpt": "FreeAccess"]
+            )
+            #expect(created["group"]?["type"] == "Public")
+            #expect(try await bob.client.call("group.join", params: ["groupID": "club"])["status"] == "JOINED")
+            _ = try await owner.client.call("group.setMemberRole", params: ["groupID": "club", "userID": .string(bob.id), "role": "ADMIN"])
+            let admins = try await owner.client.call("group.memberList", params: ["groupID": "club", "filter": "admin"])
+            if case .array(let members)? = admins["members"], case .object(let first)? = members.first {
+                #expect(members.count == 1 && first["userID"] == .string(bob.id))
+            } else {
+                Issue.record("no admins listed: \(admins)")
+            }
+            let info = try await owner.client.call("group.setInfo", params: ["groupID": "club", "addOpt": "1"])
+            #expect(info["addOpt"] == "AUTH")
+            await #expect(throws: RPCError.self) {
+                _ = try await owner.client.call("group.setInfo", params: ["groupID": "club", "addOpt": "sometimes"])
+            }
+        }
+    }
 }

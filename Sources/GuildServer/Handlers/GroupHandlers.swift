@@ -94,9 +94,18 @@ extension MethodRegistry {
 }
 
 /// A string param that must be one of an enumeration's raw values; otherwise `INVALID_PARAMS` naming the field.
+/// Letter case does not matter (`work`, `ADMIN`); the join option also takes Tencent's REST names
+/// (`DisableApply`, `NeedPermission`, `FreeAccess`) and numbers (`0`, `1`, `2`).
 func choice<E: RawRepresentable & CaseIterable>(_ value: String, field: String) throws -> E where E.RawValue == String {
-    guard let known = E(rawValue: value) else {
+    if let exact = E(rawValue: value) { return exact }
+    let folded = choiceAliases[value.lowercased()] ?? value.lowercased()
+    guard let known = E.allCases.first(where: { $0.rawValue.lowercased() == folded }) else {
         throw RPCError.invalidParams("\(field) must be one of \(E.allCases.map(\.rawValue).joined(separator: ", "))", field: field)
     }
     return known
 }
+
+/// Other names clients use for Tencent's join options (REST and SDK enum values).
+private let choiceAliases: [String: String] = [
+    "disableapply": "forbid", "needpermission": "auth", "freeaccess": "any", "0": "forbid", "1": "auth", "2": "any",
+]
