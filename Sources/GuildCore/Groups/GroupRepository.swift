@@ -78,8 +78,6 @@ public protocol GroupRepository: Sendable {
     func groupTransaction<T: Sendable>(_ body: @escaping @Sendable (any GroupTransaction) throws -> T) async throws -> T
     /// Runs `body` on a read-only snapshot (writes through it fail).
     func groupRead<T: Sendable>(_ body: @escaping @Sendable (any GroupTransaction) throws -> T) async throws -> T
-    /// A group by id.
-    func group(id: String) async throws -> Group?
     /// The groups a user is a member of (owned ones included).
     func groups(memberOf userID: String) async throws -> [Group]
     /// The groups a user owns.

@@ -26,6 +26,15 @@ public enum GroupRules {
         }
     }
 
+    /// A group name under its type's rules: Kii's 1 to 190 characters, or Tencent's 1 to 30 bytes.
+    public static func validateName(_ name: String, _ policy: GroupPolicy) throws(GuildError) {
+        if policy.kiiRules {
+            try validateName(name)
+        } else {
+            try validateBytes(name, max: Limit.name, field: "name", allowEmpty: false)
+        }
+    }
+
     /// Basic group names: 1 to 190 characters.
     public static func validateName(_ name: String) throws(GuildError) {
         guard (1...190).contains(name.count) else {

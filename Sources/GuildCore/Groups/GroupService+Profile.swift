@@ -25,13 +25,7 @@ extension GroupService {
         return try await self.repository.groupTransaction { tx in
             let context = try self.load(tx, caller, groupID)
             let policy = context.policy
-            if let name = change.name {
-                if policy.kiiRules {
-                    try GroupRules.validateName(name)
-                } else {
-                    try GroupRules.validateBytes(name, max: GroupRules.Limit.name, field: "name", allowEmpty: false)
-                }
-            }
+            if let name = change.name { try GroupRules.validateName(name, policy) }
             if change.editsProfile || change.addOption != nil { try context.require(policy.editProfile, "edit the profile") }
             if let option = change.addOption, option != context.group.addOption, policy.join == .addedOnly {
                 throw GuildError(.unsupported, "\(policy.type.rawValue) groups are joined only by being added", field: "addOpt")

@@ -106,12 +106,9 @@ public struct GroupService: Sendable {
         profile: ProfileChange = ProfileChange()
     ) async throws -> (group: Group, notFound: [String]) {
         let policy = GroupPolicy.of(type)
-        if policy.kiiRules {
-            try GroupRules.validateName(name)
-            if let groupID { try GroupRules.validateGroupID(groupID) }
-        } else {
-            try GroupRules.validateBytes(name, max: GroupRules.Limit.name, field: "name", allowEmpty: false)
-            if let groupID { try GroupRules.validateIMGroupID(groupID, type: type) }
+        try GroupRules.validateName(name, policy)
+        if let groupID {
+            if policy.kiiRules { try GroupRules.validateGroupID(groupID) } else { try GroupRules.validateIMGroupID(groupID, type: type) }
         }
         try profile.validate()
         if let option = profile.addOption, option != policy.defaultAddOption, policy.join == .addedOnly {
@@ -120,7 +117,7 @@ public struct GroupService: Sendable {
         if profile.allMuted != nil {
             throw GuildError(.imInvalidParameters, "allMuted is set with group.setInfo, not at creation", field: "allMuted")
         }
-        let initial = Self.unique(members)
+        let initial = Self.unique(members, by: \.userID)
         for member in initial {
             guard member.role != .owner else {
                 throw GuildError(.imInvalidParameters, "the owner role is given only by transferOwner", field: "members")
@@ -334,14 +331,13 @@ public struct GroupService: Sendable {
             : GuildError(.groupIDInUse, "the group id \(id) is in use (or was, by a dismissed group)", field: "groupID")
     }
 
-    static func unique(_ ids: [String]) -> [String] {
-        var seen = Set<String>()
-        return ids.filter { seen.insert($0).inserted }
-    }
+    /// Each id once, in order of first appearance.
+    static func unique(_ ids: [String]) -> [String] { Self.unique(ids, by: { $0 }) }
 
-    static func unique(_ members: [InitialMember]) -> [InitialMember] {
+    /// The first item of each user, in order.
+    static func unique<T>(_ items: [T], by userID: (T) -> String) -> [T] {
         var seen = Set<String>()
-        return members.filter { seen.insert($0.userID).inserted }
+        return items.filter { seen.insert(userID($0)).inserted }
     }
 
     /// A generated id: Kii style for Basic, `@TGS#...` (Community `@TGS#_...`) for the IM types.

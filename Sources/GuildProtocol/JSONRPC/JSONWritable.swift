@@ -20,7 +20,11 @@ extension JSONText {
     /// Appends an integer.
     @inlinable
     public static func appendInteger(_ value: some BinaryInteger, to bytes: inout [UInt8]) {
-        bytes.append(contentsOf: String(value).utf8)
+        if let value = Int64(exactly: value) {
+            Self.appendInt64(value, to: &bytes)
+        } else {
+            bytes.append(contentsOf: String(value).utf8)
+        }
     }
 
     /// Appends a JSON array of writable values.

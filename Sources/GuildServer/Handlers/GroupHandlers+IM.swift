@@ -141,7 +141,7 @@ extension MethodRegistry {
                 introduction: params.introduction,
                 notification: params.notification,
                 faceURL: params.faceURL,
-                addOption: try params.addOpt.map { try choice($0, field: "addOpt") },
+                addOption: try params.addOpt.map { try choice($0, field: "addOpt", aliases: addOptionAliases) },
                 allMuted: params.allMuted,
                 custom: params.custom
             )

@@ -1,20 +1,6 @@
 import GuildCore
 import GuildProtocol
 
-extension GroupInfo {
-    init(_ group: Group) {
-        self.init(
-            groupID: group.id,
-            name: group.name,
-            type: group.type.rawValue,
-            owner: group.ownerID,
-            memberCount: group.memberCount,
-            createdAt: group.createdAt,
-            modifiedAt: group.modifiedAt
-        )
-    }
-}
-
 extension MemberResultEntry {
     init(_ outcome: MemberOutcome) {
         self.init(userID: outcome.userID, result: outcome.result.rawValue, reason: outcome.reason)
@@ -33,7 +19,7 @@ extension MethodRegistry {
                 introduction: params.introduction,
                 notification: params.notification,
                 faceURL: params.faceURL,
-                addOption: try params.addOpt.map { try choice($0, field: "addOpt") },
+                addOption: try params.addOpt.map { try choice($0, field: "addOpt", aliases: addOptionAliases) },
                 custom: params.custom
             )
             let (group, notFound) = try await groups.create(
@@ -94,18 +80,21 @@ extension MethodRegistry {
 }
 
 /// A string param that must be one of an enumeration's raw values; otherwise `INVALID_PARAMS` naming the field.
-/// Letter case does not matter (`work`, `ADMIN`); the join option also takes Tencent's REST names
-/// (`DisableApply`, `NeedPermission`, `FreeAccess`) and numbers (`0`, `1`, `2`).
-func choice<E: RawRepresentable & CaseIterable>(_ value: String, field: String) throws -> E where E.RawValue == String {
+/// Letter case does not matter (`work`, `ADMIN`); `aliases` maps other names (lowercased) to raw values.
+func choice<E: RawRepresentable & CaseIterable>(
+    _ value: String,
+    field: String,
+    aliases: [String: String] = [:]
+) throws -> E where E.RawValue == String {
     if let exact = E(rawValue: value) { return exact }
-    let folded = choiceAliases[value.lowercased()] ?? value.lowercased()
+    let folded = aliases[value.lowercased()] ?? value.lowercased()
     guard let known = E.allCases.first(where: { $0.rawValue.lowercased() == folded }) else {
         throw RPCError.invalidParams("\(field) must be one of \(E.allCases.map(\.rawValue).joined(separator: ", "))", field: field)
     }
     return known
 }
 
-/// Other names clients use for Tencent's join options (REST and SDK enum values).
-private let choiceAliases: [String: String] = [
+/// Other names clients use for Tencent's join options: the REST names and the SDK's numbers.
+let addOptionAliases: [String: String] = [
     "disableapply": "forbid", "needpermission": "auth", "freeaccess": "any", "0": "forbid", "1": "auth", "2": "any",
 ]

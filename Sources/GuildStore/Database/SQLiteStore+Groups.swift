@@ -1,5 +1,4 @@
 import GRDB
-import GRDBSQLite
 import GuildCore
 import GuildProtocol
 
@@ -13,13 +12,6 @@ extension SQLiteStore: GroupRepository {
     public func groupRead<T: Sendable>(_ body: @escaping @Sendable (any GroupTransaction) throws -> T) async throws -> T {
         try await self.read { db in
             try body(SQLiteGroupTransaction(db: db, log: EventLog()))
-        }
-    }
-
-    public func group(id: String) async throws -> Group? {
-        try await self.read { db in
-            try Row.fetchOne(db, sql: "SELECT \(SQLiteGroupTransaction.groupColumns) FROM \"group\" g WHERE g.id = ?", arguments: [id])
-                .map(SQLiteGroupTransaction.group)
         }
     }
 
@@ -53,18 +45,18 @@ extension SQLiteStore: GroupRepository {
         let generation = self.groupSummaries.generation
         return try await self.read { db in
             // The user's groups in join order from the covering index, then each group's JSON from the summary
-            // cache, or from its row (written straight from SQLite's column buffers, then cached).
-            let ids = try Self.columnStrings(
+            // cache, or from its row (then cached).
+            let ids = try String.fetchAll(
                 db.cachedStatement(sql: "SELECT groupID FROM membership WHERE userID = ?1 AND (?2 = 0 OR role = 'owner') ORDER BY id"),
                 arguments: [userID, ownedOnly ? 1 : 0]
             )
             var summaries = self.groupSummaries.lookup(ids)
             var found: [String: [UInt8]] = [:]
-            let row = try db.cachedStatement(
-                sql: #"SELECT createdAt, id, memberCount, modifiedAt, name, ownerID, type FROM "group" WHERE id = ?"#
-            )
+            let rows = SQLiteGroupTransaction(db: db, log: EventLog())
             for index in ids.indices where summaries[index] == nil {
-                guard let json = try Self.summaryJSON(row, id: ids[index]) else { continue }
+                guard let group = try rows.group(ids[index]) else { continue }
+                var json: [UInt8] = []
+                GroupInfo(group).writeJSON(to: &json)
                 summaries[index] = json
                 found[ids[index]] = json
             }
@@ -72,70 +64,12 @@ extension SQLiteStore: GroupRepository {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(summaries.reduce(2) { $0 + ($1?.count ?? 0) + 1 })
             bytes.append(UInt8(ascii: "["))
-            var first = true
-            for summary in summaries {
-                guard let summary else { continue }
-                if !first { bytes.append(UInt8(ascii: ",")) }
-                first = false
+            for (index, summary) in summaries.compactMap({ $0 }).enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
                 bytes.append(contentsOf: summary)
             }
             bytes.append(UInt8(ascii: "]"))
             return bytes
-        }
-    }
-
-    /// The first column of every row, stepping SQLite's C API directly.
-    private static func columnStrings(_ statement: Statement, arguments: StatementArguments) throws -> [String] {
-        try statement.setArguments(arguments)
-        let handle = statement.sqliteStatement
-        defer { sqlite3_reset(handle) }
-        var strings: [String] = []
-        while try Self.step(handle) {
-            strings.append(String(cString: sqlite3_column_text(handle, 0)))
-        }
-        return strings
-    }
-
-    /// A group's wire JSON (GroupInfo, keys sorted) written from its row's column buffers; nil when no row.
-    private static func summaryJSON(_ statement: Statement, id: String) throws -> [UInt8]? {
-        try statement.setArguments([id])
-        let handle = statement.sqliteStatement
-        defer { sqlite3_reset(handle) }
-        guard try Self.step(handle) else { return nil }
-        func text(_ column: Int32) -> UnsafeBufferPointer<UInt8> {
-            UnsafeBufferPointer(start: sqlite3_column_text(handle, column), count: Int(sqlite3_column_bytes(handle, column)))
-        }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(256)
-        bytes.append(contentsOf: #"{"createdAt":"#.utf8)
-        JSONText.appendInt64(sqlite3_column_int64(handle, 0), to: &bytes)
-        bytes.append(contentsOf: #","groupID":"#.utf8)
-        JSONText.appendString(utf8: text(1), to: &bytes)
-        bytes.append(contentsOf: #","memberCount":"#.utf8)
-        JSONText.appendInt64(sqlite3_column_int64(handle, 2), to: &bytes)
-        bytes.append(contentsOf: #","modifiedAt":"#.utf8)
-        JSONText.appendInt64(sqlite3_column_int64(handle, 3), to: &bytes)
-        bytes.append(contentsOf: #","name":"#.utf8)
-        JSONText.appendString(utf8: text(4), to: &bytes)
-        bytes.append(contentsOf: #","owner":"#.utf8)
-        if sqlite3_column_type(handle, 5) == SQLITE_NULL {
-            bytes.append(contentsOf: "null".utf8)
-        } else {
-            JSONText.appendString(utf8: text(5), to: &bytes)
-        }
-        bytes.append(contentsOf: #","type":"#.utf8)
-        JSONText.appendString(utf8: text(6), to: &bytes)
-        bytes.append(UInt8(ascii: "}"))
-        return bytes
-    }
-
-    /// Steps a statement: true for a row, false when done.
-    private static func step(_ handle: SQLiteStatement) throws -> Bool {
-        switch sqlite3_step(handle) {
-        case SQLITE_ROW: return true
-        case SQLITE_DONE: return false
-        case let code:
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))))
         }
     }
 

@@ -538,71 +538,46 @@ struct AVChatRoom: Benchmark {
         let wallStart = monotonicNanos()
         let cpuStart = FanOut.threadCPUSeconds()
         var tally = Tally(connections: connections.count)
-        var descriptors = connections.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
-        var lastProgress = monotonicNanos()
         let kindMarker = Array(#""kind":"\#(kind)""#.utf8)
         var resubscribe: [(index: Int, since: Int64)] = []
-        try FanOut.eventPrefix.withUnsafeBytes { prefix in
-            try FanOut.seqKey.withUnsafeBytes { seqKey in
-                try FanOut.timeKey.withUnsafeBytes { timeKey in
-                    while true {
-                        let ready = poll(&descriptors, nfds_t(descriptors.count), 20)
-                        if ready < 0 {
-                            if errno == EINTR { continue }
-                            throw RawSocket.Failure("poll")
-                        }
-                        if ready > 0 {
-                            let before = tally.notifications
-                            for index in descriptors.indices where descriptors[index].revents != 0 {
-                                let now = wallClockMilliseconds()
-                                let open = try connections[index].drain { line in
-                                    guard line.count > prefix.count, memcmp(line.baseAddress!, prefix.baseAddress!, prefix.count) == 0,
-                                        let seq = RawRPC.integer(after: seqKey, in: line, from: prefix.count),
-                                        let time = RawRPC.integer(after: timeKey, in: line, from: seq.end)
-                                    else {
-                                        if RawRPC.contains(line, FanOut.endedMarker) {
-                                            tally.ended += 1
-                                            let since = Self.lastSeqKey.withUnsafeBytes { RawRPC.integer(after: $0, in: line)?.value }
-                                            resubscribe.append((index, since ?? tally.lastSeq[index]))
-                                        } else if RawRPC.contains(line, Self.subscribeReply) {
-                                            tally.resubscribed += 1
-                                        } else {
-                                            tally.other += 1
-                                            if tally.firstUnexpected == nil { tally.firstUnexpected = RawRPC.preview(line) }
-                                        }
-                                        return
-                                    }
-                                    tally.notifications += 1
-                                    tally.perConnection[index] += 1
-                                    if seq.value <= tally.lastSeq[index] { tally.outOfOrder += 1 }
-                                    tally.lastSeq[index] = seq.value
-                                    if !RawRPC.contains(line, kindMarker) { tally.wrongKind += 1 }
-                                    tally.latency.add(now - Double(time.value))
-                                }
-                                if !open {
-                                    throw DaemonError(
-                                        "guildd closed subscriber connection \(index) (after \(tally.perConnection[index]) notifications)"
-                                    )
-                                }
-                            }
-                            for (index, since) in resubscribe {
-                                try connections[index].send(EventMethods.Subscribe.self, .init(groupIDs: [Self.groupID], since: since))
-                            }
-                            resubscribe.removeAll()
-                            if tally.notifications != before {
-                                lastProgress = monotonicNanos()
-                                tally.lastReceive = lastProgress
-                            }
-                        }
-                        let expected = expectation.total.load(ordering: .acquiring)
-                        if expected >= 0 {
-                            if tally.notifications >= expected { return }
-                            if monotonicNanos() - lastProgress > 20_000_000_000 { return }
-                        }
-                    }
+        try SubscriberPoll.run(
+            connections,
+            event: { event in
+                tally.notifications += 1
+                tally.perConnection[event.index] += 1
+                if event.seq <= tally.lastSeq[event.index] { tally.outOfOrder += 1 }
+                tally.lastSeq[event.index] = event.seq
+                if !RawRPC.contains(event.line, kindMarker) { tally.wrongKind += 1 }
+                tally.latency.add(event.receivedAt - Double(event.time))
+            },
+            other: { index, line in
+                if RawRPC.contains(line, FanOut.endedMarker) {
+                    tally.ended += 1
+                    let since = Self.lastSeqKey.withUnsafeBytes { RawRPC.integer(after: $0, in: line)?.value }
+                    resubscribe.append((index, since ?? tally.lastSeq[index]))
+                } else if RawRPC.contains(line, Self.subscribeReply) {
+                    tally.resubscribed += 1
+                } else {
+                    tally.other += 1
+                    if tally.firstUnexpected == nil { tally.firstUnexpected = RawRPC.preview(line) }
                 }
+            },
+            afterRound: {
+                for (index, since) in resubscribe {
+                    try connections[index].send(EventMethods.Subscribe.self, .init(groupIDs: [Self.groupID], since: since))
+                }
+                resubscribe.removeAll()
+            },
+            closed: { index in
+                DaemonError("guildd closed subscriber connection \(index) (after \(tally.perConnection[index]) notifications)")
+            },
+            done: { lastEvent in
+                if tally.notifications > 0 { tally.lastReceive = lastEvent }
+                let expected = expectation.total.load(ordering: .acquiring)
+                guard expected >= 0 else { return false }
+                return tally.notifications >= expected || monotonicNanos() - lastEvent > 20_000_000_000
             }
-        }
+        )
         tally.readerCores = (FanOut.threadCPUSeconds() - cpuStart) / (Double(monotonicNanos() - wallStart) / 1e9)
         return tally
     }

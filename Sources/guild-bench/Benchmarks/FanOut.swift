@@ -300,56 +300,29 @@ struct FanOut: Benchmark {
 
     private static func readLoop(_ connections: [LineConnection], expectation: Expectation) throws -> Tally {
         var tally = Tally(connections: connections.count)
-        var descriptors = connections.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
-        var lastProgress = monotonicNanos()
-        try Self.eventPrefix.withUnsafeBytes { prefix in
-            try Self.seqKey.withUnsafeBytes { seqKey in
-                try Self.timeKey.withUnsafeBytes { timeKey in
-                    while true {
-                        let ready = poll(&descriptors, nfds_t(descriptors.count), 20)
-                        if ready < 0 {
-                            if errno == EINTR { continue }
-                            throw RawSocket.Failure("poll")
-                        }
-                        if ready > 0 {
-                            let before = tally.notifications
-                            for index in descriptors.indices where descriptors[index].revents != 0 {
-                                let now = wallClockMilliseconds()
-                                let open = try connections[index].drain { line in
-                                    guard line.count > prefix.count, memcmp(line.baseAddress!, prefix.baseAddress!, prefix.count) == 0,
-                                        let seq = RawRPC.integer(after: seqKey, in: line, from: prefix.count),
-                                        let time = RawRPC.integer(after: timeKey, in: line, from: seq.end)
-                                    else {
-                                        if RawRPC.contains(line, Self.endedMarker) { tally.ended += 1 } else { tally.other += 1 }
-                                        if tally.firstUnexpected == nil { tally.firstUnexpected = RawRPC.preview(line) }
-                                        return
-                                    }
-                                    tally.notifications += 1
-                                    tally.perConnection[index] += 1
-                                    if seq.value <= tally.lastSeq[index] { tally.outOfOrder += 1 }
-                                    tally.lastSeq[index] = seq.value
-                                    tally.latencies.append(now - Double(time.value))
-                                }
-                                if !open {
-                                    throw DaemonError(
-                                        "guildd closed subscriber connection \(index) (after \(tally.perConnection[index]) notifications)"
-                                    )
-                                }
-                            }
-                            if tally.notifications != before {
-                                lastProgress = monotonicNanos()
-                                tally.lastReceive = lastProgress
-                            }
-                        }
-                        let expected = expectation.total.load(ordering: .acquiring)
-                        if expected >= 0 {
-                            if tally.notifications >= expected || tally.ended > 0 { return }
-                            if monotonicNanos() - lastProgress > 10_000_000_000 { return }
-                        }
-                    }
-                }
+        try SubscriberPoll.run(
+            connections,
+            event: { event in
+                tally.notifications += 1
+                tally.perConnection[event.index] += 1
+                if event.seq <= tally.lastSeq[event.index] { tally.outOfOrder += 1 }
+                tally.lastSeq[event.index] = event.seq
+                tally.latencies.append(event.receivedAt - Double(event.time))
+            },
+            other: { _, line in
+                if RawRPC.contains(line, Self.endedMarker) { tally.ended += 1 } else { tally.other += 1 }
+                if tally.firstUnexpected == nil { tally.firstUnexpected = RawRPC.preview(line) }
+            },
+            closed: { index in
+                DaemonError("guildd closed subscriber connection \(index) (after \(tally.perConnection[index]) notifications)")
+            },
+            done: { lastEvent in
+                if tally.notifications > 0 { tally.lastReceive = lastEvent }
+                let expected = expectation.total.load(ordering: .acquiring)
+                guard expected >= 0 else { return false }
+                return tally.notifications >= expected || tally.ended > 0 || monotonicNanos() - lastEvent > 10_000_000_000
             }
-        }
+        )
         return tally
     }
 
