@@ -21,8 +21,6 @@ public protocol GroupTransaction {
     func setRole(groupID: String, userID: String, role: GroupRole) throws
     /// Removes a member.
     func deleteMember(groupID: String, userID: String) throws
-    /// Renames a group.
-    func renameGroup(id: String, name: String, now: Int64) throws
     /// Marks a group changed (owner change).
     func touchGroup(id: String, now: Int64) throws
     /// Deletes a group and its memberships.

@@ -1,7 +1,7 @@
 import Foundation
 import GuildProtocol
 
-/// Group rules for every type, read from ``GroupPolicy/table``: creation, profile, membership, roles,
+/// Group rules for every type, read from ``GroupPolicy`` (its `Rules` table): creation, profile, membership, roles,
 /// ownership, attributes, messages, and the events each change appends in its own transaction.
 ///
 /// The operations are grouped by concern in extensions: `+Membership` (add, kick, join, quit, applications),

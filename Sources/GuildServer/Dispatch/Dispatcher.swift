@@ -49,7 +49,7 @@ public final class Dispatcher: Sendable {
     func execute(
         _ request: RPCRequest,
         on connection: ConnectionState,
-        session: SessionAtArrival = .live,
+        session: SessionAtArrival,
         afterReply: AfterReply
     ) async -> [UInt8]? {
         guard let entry = self.registry[request.method] else {
@@ -101,9 +101,9 @@ public final class Dispatcher: Sendable {
     func executeBatch(
         _ entries: [RPCFrame.Entry],
         on connection: ConnectionState,
-        session: SessionAtArrival = .live,
+        session: SessionAtArrival,
         afterReply: AfterReply,
-        sequential: Bool = false
+        sequential: Bool
     ) async -> [UInt8]? {
         // In order, each entry sees the session the entries before it left; concurrently, all act as the batch's.
         let entrySession: SessionAtArrival = sequential ? .live : session

@@ -166,11 +166,6 @@ struct SQLiteGroupTransaction: GroupTransaction {
         }
     }
 
-    func renameGroup(id: String, name: String, now: Int64) throws {
-        self.log.touchedGroups.insert(id)
-        try self.db.cachedStatement(sql: #"UPDATE "group" SET name = ?, modifiedAt = ? WHERE id = ?"#).execute(arguments: [name, now, id])
-    }
-
     func touchGroup(id: String, now: Int64) throws {
         self.log.touchedGroups.insert(id)
         try self.db.cachedStatement(sql: #"UPDATE "group" SET modifiedAt = ? WHERE id = ?"#).execute(arguments: [now, id])
