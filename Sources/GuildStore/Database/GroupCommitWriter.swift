@@ -6,8 +6,9 @@ import Synchronization
 ///
 /// Every operation runs inside its own SAVEPOINT, so one that throws rolls back alone; the transaction
 /// that holds them commits once, with one fsync for all of them. No caller returns before the commit that
-/// contains its operation is durable. Whichever caller finds the writer idle becomes the leader and drains
-/// the queue, batch after batch, until it is empty: there is no background task to own or to stop.
+/// contains its operation is durable. Whichever caller finds the writer idle starts a drain on the database's
+/// writer thread, which commits batch after batch until the queue is empty: there is no background task to
+/// own or to stop.
 final class GroupCommitWriter: Sendable {
     private struct State {
         var queue: [any PendingWrite] = []
@@ -32,17 +33,21 @@ final class GroupCommitWriter: Sendable {
     /// is committed. Events `work` appends to its log are published after the commit, in commit order.
     func write<T: Sendable>(_ work: @escaping @Sendable (Database, EventLog) throws -> T) async throws -> T {
         let operation = TypedWrite(work)
-        let leads = self.state.withLock { state in
+        let starts = self.state.withLock { state in
             state.queue.append(operation)
             if state.draining { return false }
             state.draining = true
             return true
         }
-        if leads { await self.drain() }
+        if starts {
+            // Drain on the writer's own thread, batch after batch, until the queue is empty: no batch waits
+            // for a hop back to a caller's thread before the next one starts.
+            self.writer.asyncWriteWithoutTransaction { db in self.drain(db) }
+        }
         return try await operation.value()
     }
 
-    private func drain() async {
+    private func drain(_ db: Database) {
         while true {
             let batch: [any PendingWrite]? = self.state.withLock { state in
                 if state.queue.isEmpty {
@@ -56,8 +61,9 @@ final class GroupCommitWriter: Sendable {
             }
             guard let batch else { return }
             do {
-                try await self.writer.write { db in
+                try db.inTransaction(.immediate) {
                     for operation in batch { operation.run(db) }
+                    return .commit
                 }
                 // Stale summaries go before any caller hears of the commit.
                 self.summaries.committed(touching: batch.reduce(into: Set<String>()) { $0.formUnion($1.touchedGroups) })
