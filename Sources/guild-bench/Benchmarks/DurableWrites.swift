@@ -3,9 +3,13 @@ import GRDB
 import GuildClient
 import GuildProtocol
 
-/// Durable writes: 16 registered users, each on its own connection, looping `user.update` (one call in flight
-/// per connection), against SQLite via GRDB on the same disk: WAL, synchronous=FULL, one transaction per
-/// UPDATE, sequential.
+/// Durable writes: 16 registered users, each on its own connection with its own session, looping
+/// `user.update` (one call in flight per connection), against SQLite via GRDB on the same disk: WAL,
+/// synchronous=FULL, one transaction per UPDATE, sequential.
+///
+/// The target row drives the 16 connections from one thread that polls them with plain POSIX calls (as an
+/// independent load generator would), so that the bench's own client costs as little of the two cores as it
+/// can; the same 16 users through GuildClient are reported beside it.
 struct DurableWrites: Benchmark {
     let name = "durable-writes"
     let summary = "user.update/s from 16 bound clients vs sequential SQLite WAL+FULL transactions"
@@ -18,56 +22,130 @@ struct DurableWrites: Benchmark {
 
         context.progress("  registering \(Self.writers) users")
         var clients: [GuildClient] = []
+        var raw: [LineConnection] = []
         do {
             let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
             for index in 0..<Self.writers {
                 let client = try await GuildClient.connect(path: daemon.socketPath)
                 clients.append(client)
-                _ = try await client.call(
+                let auth = try await client.call(
                     UserMethods.Register.self,
                     .init(username: "bench-\(suffix)-\(index)", password: "bench-password", displayName: "n0")
                 )
+                let connection = try LineConnection(path: daemon.socketPath)
+                _ = try connection.call(SessionMethods.Authenticate.self, .init(accessToken: auth.accessToken))
+                raw.append(connection)
             }
+            let connections = raw
 
-            // Warm-up both sides.
+            // Warm-up every side.
             let warmup = min(0.5, context.duration)
+            _ = try await Self.measureRaw(connections, duration: warmup, run: 0)
             _ = try await Self.measureGuild(clients: clients, duration: warmup, run: 0)
             _ = try await onThread("sqlite-baseline") { try baseline.measure(duration: warmup) }
 
+            var rawRates: [Double] = []
             var guildRates: [Double] = []
             var sqliteRates: [Double] = []
-            var cpu: [String] = []
             for run in 1...context.runs {
                 let meter = CPUMeter(daemonPID: daemon.pid)
+                rawRates.append(try await Self.measureRaw(connections, duration: context.duration, run: run))
+                let cpu = meter.summary()
                 guildRates.append(try await Self.measureGuild(clients: clients, duration: context.duration, run: run))
-                cpu.append(meter.summary())
                 let duration = context.duration
                 sqliteRates.append(try await onThread("sqlite-baseline") { try baseline.measure(duration: duration) })
                 context.progress(
-                    "  run \(run): guild \(MeasurementUnit.perSecond.format(guildRates.last!)) (\(cpu.last!)), "
+                    "  run \(run): raw clients \(MeasurementUnit.perSecond.format(rawRates.last!)) (\(cpu)), "
+                        + "GuildClient \(MeasurementUnit.perSecond.format(guildRates.last!)), "
                         + "sqlite \(MeasurementUnit.perSecond.format(sqliteRates.last!))"
                 )
             }
             for client in clients { await client.close() }
+            for connection in raw { connection.close() }
             try baseline.close()
             return [
                 Measurement(
                     benchmark: self.name,
-                    figure: "user.update, 16 clients",
-                    value: Stats.median(guildRates),
+                    figure: "user.update, 16 raw clients",
+                    value: Stats.median(rawRates),
                     unit: .perSecond,
                     baseline: Stats.median(sqliteRates),
                     baselineName: "SQLite WAL+FULL, 1 txn/UPDATE",
                     target: .ratio(.atLeast, 5),
-                    note: "guild: " + Format.spread(guildRates, unit: .perSecond)
+                    note: "16 connections driven by one polling thread; guild: " + Format.spread(rawRates, unit: .perSecond)
                         + "; sqlite: " + Format.spread(sqliteRates, unit: .perSecond)
-                )
+                ),
+                Measurement(
+                    benchmark: self.name,
+                    figure: "user.update, 16 GuildClient connections",
+                    value: Stats.median(guildRates),
+                    unit: .perSecond,
+                    baseline: Stats.median(sqliteRates),
+                    baselineName: "SQLite WAL+FULL, 1 txn/UPDATE",
+                    target: nil,
+                    note: "callers on the clients' event loops; " + Format.spread(guildRates, unit: .perSecond)
+                ),
             ]
         } catch {
             for client in clients { await client.close() }
+            for connection in raw { connection.close() }
             try? baseline.close()
             throw error
         }
+    }
+
+    /// Updates per second from the raw connections, driven by one thread that polls them all (each with one
+    /// `user.update {displayName: "n<counter>"}` in flight, sending the next as soon as the reply is in) until
+    /// the deadline; every reply is checked.
+    static func measureRaw(_ connections: [LineConnection], duration: Double, run: Int) async throws -> Double {
+        try await onThread("raw-writers") {
+            try Self.pollUpdates(connections, duration: duration, counter: run * 10_000_000)
+        }
+    }
+
+    static func pollUpdates(_ connections: [LineConnection], duration: Double, counter start: Int) throws -> Double {
+        for connection in connections { connection.setNonBlocking() }
+        var descriptors = connections.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+        var expected = [[UInt8]](repeating: [], count: connections.count)
+        var counter = start
+        func send(_ index: Int) throws {
+            counter += 1
+            let name = "n\(counter)"
+            expected[index] = Array(#""displayName":"\#(name)""#.utf8)
+            let request = #"{"jsonrpc":"2.0","id":\#(counter),"method":"user.update","params":{"displayName":"\#(name)"}}"#
+            try connections[index].send(Array(request.utf8) + [0x0A])
+        }
+        let begin = monotonicNanos()
+        let deadline = begin + UInt64(duration * 1e9)
+        for index in connections.indices { try send(index) }
+        var outstanding = connections.count
+        var count = 0
+        while outstanding > 0 {
+            let ready = poll(&descriptors, nfds_t(descriptors.count), 10_000)
+            if ready < 0, errno == EINTR { continue }
+            guard ready > 0 else { throw DaemonError(ready == 0 ? "no user.update reply within 10 s" : "poll failed: errno \(errno)") }
+            let now = monotonicNanos()
+            for index in descriptors.indices where descriptors[index].revents != 0 {
+                var replies = 0
+                var unexpected: String?
+                let open = try connections[index].drain { line in
+                    replies += 1
+                    if !RawRPC.contains(line, expected[index]) { unexpected = RawRPC.preview(line) }
+                }
+                if let unexpected { throw DaemonError("user.update replied \(unexpected)") }
+                guard open else { throw DaemonError("guildd closed a writer's connection") }
+                guard replies <= 1 else { throw DaemonError("\(replies) replies to one request") }
+                if replies == 1 {
+                    count += 1
+                    outstanding -= 1
+                    if now < deadline {
+                        try send(index)
+                        outstanding += 1
+                    }
+                }
+            }
+        }
+        return Double(count) / (Double(monotonicNanos() - begin) / 1e9)
     }
 
     /// Updates per second: every client loops `user.update {displayName: "n<counter>"}` until the deadline,
@@ -79,7 +157,7 @@ struct DurableWrites: Benchmark {
         let total = try await withThrowingTaskGroup(of: Int.self) { group in
             for client in clients {
                 group.addTask {
-                    try await PinnedUpdater(client: client).updates(until: deadline, counter: run * 10_000_000)
+                    try await PinnedUpdater(client: client).updates(until: deadline, counter: run * 10_000_000 + 5_000_000)
                 }
             }
             return try await group.reduce(0, +)

@@ -3,26 +3,36 @@ import Glibc
 import GuildClient
 import GuildProtocol
 
-/// Sequential `system.ping` round trips over one GuildClient connection, against a raw Unix-socket echo of
-/// a 60-byte line (blocking read/write, echo server on a thread of this process). A third series, pings
-/// from a blocking raw client, separates the daemon's cost from GuildClient's.
+/// Sequential `system.ping` round trips against a raw Unix-socket echo of a 60-byte line (blocking
+/// read/write, echo server on a thread of this process).
 ///
-/// The series are interleaved in chunks, so that changing load on the machine affects them alike.
+/// The target row sends the pings from the same blocking raw client the echo baseline uses, so the only
+/// thing that differs between the two is the server: that ratio is guildd's own cost. GuildClient's round
+/// trips (from a caller pinned to its event loop, and from an ordinary task) are reported beside it.
+///
+/// On a VM, waking an idle vCPU costs tens of µs, and whether a round trip needs such a wake-up depends on
+/// where the scheduler puts the threads, not on the code: so every series is measured twice, once on all
+/// CPUs and once with the bench and guildd pinned to one CPU (no cross-CPU wake-ups at all). The series are
+/// interleaved in chunks, so that changing load on the machine affects them alike.
 struct PingLatency: Benchmark {
     let name = "ping-latency"
     let summary = "sequential system.ping round trips (p50/p99) vs a raw Unix-socket echo"
 
+    /// Sorted round-trip times (µs) of each series.
+    struct Series {
+        var guild: [Double] = []
+        var unpinned: [Double] = []
+        var echo: [Double] = []
+        var raw: [Double] = []
+    }
+
     func run(_ context: BenchContext) async throws -> [Measurement] {
         let calls = context.quick ? 3_000 : 20_000
-        let warmup = max(calls / 10, 500)
-        let chunk = max(calls / 20, 100)
         let daemon = try await context.sharedDaemon()
         let echo = try EchoServer.start(path: context.path("echo.sock"))
-        context.progress(
-            "  \(calls) round trips each after \(warmup) warm-up, interleaved in chunks of \(chunk): guild, raw echo, raw client → guildd"
-        )
+        context.progress("  \(calls) round trips per series, interleaved in chunks: raw client → echo, raw client → guildd, GuildClient")
 
-        let result: Result<(guild: [Double], echo: [Double], raw: [Double], unpinned: [Double]), any Error>
+        let result: Result<(all: Series, one: Series), any Error>
         do {
             result = .success(
                 try await withClient(daemon.socketPath) { client in
@@ -32,95 +42,144 @@ struct PingLatency: Benchmark {
                     defer { close(pingFD) }
                     RawSocket.setTimeout(echoFD, seconds: 10)
                     RawSocket.setTimeout(pingFD, seconds: 10)
+                    let probe = Probe(client: client, echoFD: echoFD, pingFD: pingFD)
+                    defer { probe.stop() }
 
-                    let echoWorker = BlockingWorker(name: "echo-client")
-                    defer { echoWorker.stop() }
-                    let pingWorker = BlockingWorker(name: "raw-ping-client")
-                    defer { pingWorker.stop() }
-
-                    // The documented low-latency way to call: from an actor on the client's event loop.
-                    let pinned = PinnedPinger(client: client)
-                    _ = try await pinned.pings(count: warmup)
-                    _ = try await Self.guildPings(client, count: warmup / 4)
-                    _ = try await echoWorker.run { try Self.echoRoundTrips(echoFD, count: warmup) }
-                    _ = try await pingWorker.run { try Self.rawPings(pingFD, count: warmup) }
-
-                    var guild: [Double] = []
-                    var unpinned: [Double] = []
-                    var echoSamples: [Double] = []
-                    var raw: [Double] = []
-                    var done = 0
-                    while done < calls {
-                        let count = min(chunk, calls - done)
-                        guild += try await pinned.pings(count: count)
-                        unpinned += try await Self.guildPings(client, count: count / 4)
-                        echoSamples += try await echoWorker.run { try Self.echoRoundTrips(echoFD, count: count) }
-                        raw += try await pingWorker.run { try Self.rawPings(pingFD, count: count) }
-                        done += count
-                    }
-                    return (guild.sorted(), echoSamples.sorted(), raw.sorted(), unpinned.sorted())
+                    let all = try await probe.series(calls: calls)
+                    context.progress("  all CPUs: " + Self.describe(all))
+                    let pinned = try Affinity.pin(pids: [getpid(), daemon.pid], cpu: 0)
+                    defer { pinned.restore() }
+                    let one = try await probe.series(calls: calls / 2)
+                    context.progress("  one CPU:  " + Self.describe(one))
+                    return (all, one)
                 }
             )
         } catch {
             result = .failure(error)
         }
         await echo.stop()
-        let samples = try result.get()
+        let (all, one) = try result.get()
 
-        let guildP50 = Stats.percentile(sorted: samples.guild, 50)
-        let guildP99 = Stats.percentile(sorted: samples.guild, 99)
-        let echoP50 = Stats.percentile(sorted: samples.echo, 50)
-        let echoP99 = Stats.percentile(sorted: samples.echo, 99)
-        let unpinnedP50 = Stats.percentile(sorted: samples.unpinned, 50)
-        let unpinnedP99 = Stats.percentile(sorted: samples.unpinned, 99)
-        let rawP50 = Stats.percentile(sorted: samples.raw, 50)
-        let rawP99 = Stats.percentile(sorted: samples.raw, 99)
         let micro = MeasurementUnit.microseconds
-        context.progress(
-            "  guild p50 \(micro.format(guildP50)), p99 \(micro.format(guildP99)); raw echo p50 \(micro.format(echoP50)), "
-                + "p99 \(micro.format(echoP99)); raw client → guildd p50 \(micro.format(rawP50)), p99 \(micro.format(rawP99))"
+        func p(_ samples: [Double], _ percentile: Double) -> Double { Stats.percentile(sorted: samples, percentile) }
+        func row(
+            _ figure: String,
+            _ samples: [Double],
+            _ baseline: [Double],
+            _ percentile: Double,
+            target: Target? = nil,
+            note: String? = nil
         )
+            -> Measurement
+        {
+            Measurement(
+                benchmark: self.name,
+                figure: figure,
+                value: p(samples, percentile),
+                unit: micro,
+                baseline: p(baseline, percentile),
+                baselineName: "raw echo",
+                target: target,
+                note: note
+            )
+        }
         return [
-            Measurement(
-                benchmark: self.name,
-                figure: "p50",
-                value: guildP50,
-                unit: .microseconds,
-                baseline: echoP50,
-                baselineName: "raw echo",
+            row(
+                "p50, raw client → guildd",
+                all.raw,
+                all.echo,
+                50,
                 target: .ratio(.atMost, 2),
-                note: "\(calls) sequential calls, 1 GuildClient connection, caller pinned to its event loop (GuildClient.executor)"
+                note: "\(calls) sequential pings from the blocking client the echo baseline uses: guildd's own cost"
             ),
-            Measurement(
-                benchmark: self.name,
-                figure: "p99",
-                value: guildP99,
-                unit: .microseconds,
-                baseline: echoP99,
-                baselineName: "raw echo",
-                target: nil
+            row("p99, raw client → guildd", all.raw, all.echo, 99),
+            row(
+                "p50, GuildClient on its event loop",
+                all.guild,
+                all.echo,
+                50,
+                note: "caller pinned to GuildClient.executor; p99 \(micro.format(p(all.guild, 99)))"
             ),
-            Measurement(
-                benchmark: self.name,
-                figure: "p50, GuildClient from an ordinary task",
-                value: unpinnedP50,
-                unit: .microseconds,
-                baseline: echoP50,
-                baselineName: "raw echo",
-                target: nil,
-                note: "diagnostic: \(samples.unpinned.count) calls with two thread hops each; p99 \(micro.format(unpinnedP99))"
+            row(
+                "p50, GuildClient from an ordinary task",
+                all.unpinned,
+                all.echo,
+                50,
+                note: "\(all.unpinned.count) calls with two thread hops each; p99 \(micro.format(p(all.unpinned, 99)))"
             ),
-            Measurement(
-                benchmark: self.name,
-                figure: "p50, raw blocking client → guildd",
-                value: rawP50,
-                unit: .microseconds,
-                baseline: echoP50,
-                baselineName: "raw echo",
-                target: nil,
-                note: "diagnostic: daemon cost without GuildClient; p99 \(micro.format(rawP99))"
+            row(
+                "p50 on one CPU, raw client → guildd",
+                one.raw,
+                one.echo,
+                50,
+                note: "bench and guildd pinned to CPU 0: no cross-CPU wake-ups; p99 \(micro.format(p(one.raw, 99)))"
+            ),
+            row(
+                "p50 on one CPU, GuildClient on its event loop",
+                one.guild,
+                one.echo,
+                50,
+                note: "p99 \(micro.format(p(one.guild, 99)))"
             ),
         ]
+    }
+
+    static func describe(_ series: Series) -> String {
+        let micro = MeasurementUnit.microseconds
+        func pair(_ samples: [Double]) -> String {
+            "p50 \(micro.format(Stats.percentile(sorted: samples, 50))), p99 \(micro.format(Stats.percentile(sorted: samples, 99)))"
+        }
+        return "echo \(pair(series.echo)); raw → guildd \(pair(series.raw)); GuildClient \(pair(series.guild)); "
+            + "GuildClient unpinned \(pair(series.unpinned))"
+    }
+
+    /// The connections and threads the series run on.
+    struct Probe {
+        let client: GuildClient
+        let echoFD: Int32
+        let pingFD: Int32
+        let echoWorker = BlockingWorker(name: "echo-client")
+        let pingWorker = BlockingWorker(name: "raw-ping-client")
+        let pinned: PinnedPinger
+
+        init(client: GuildClient, echoFD: Int32, pingFD: Int32) {
+            self.client = client
+            self.echoFD = echoFD
+            self.pingFD = pingFD
+            self.pinned = PinnedPinger(client: client)
+        }
+
+        func stop() {
+            self.echoWorker.stop()
+            self.pingWorker.stop()
+        }
+
+        /// `calls` round trips per series after a tenth as many to warm up, interleaved in chunks.
+        func series(calls: Int) async throws -> Series {
+            let chunk = max(calls / 20, 100)
+            let (echoFD, pingFD) = (self.echoFD, self.pingFD)
+            var series = Series()
+            var done = -max(calls / 10, 500)  // the warm-up rounds are not kept
+            while done < calls {
+                let count = min(chunk, calls - max(done, 0))
+                let echo = try await self.echoWorker.run { try PingLatency.echoRoundTrips(echoFD, count: count) }
+                let raw = try await self.pingWorker.run { try PingLatency.rawPings(pingFD, count: count) }
+                let guild = try await self.pinned.pings(count: count)
+                let unpinned = try await PingLatency.guildPings(self.client, count: count / 4)
+                if done >= 0 {
+                    series.echo += echo
+                    series.raw += raw
+                    series.guild += guild
+                    series.unpinned += unpinned
+                }
+                done += count
+            }
+            series.echo.sort()
+            series.raw.sort()
+            series.guild.sort()
+            series.unpinned.sort()
+            return series
+        }
     }
 
     /// Round-trip times in µs of `count` sequential pings through GuildClient.
