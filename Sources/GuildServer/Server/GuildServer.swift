@@ -19,8 +19,6 @@ public final class GuildServer: Service, Sendable {
     private let logger: Logger
     private let ready: @Sendable () -> Void
     private let listener = Mutex<(any Channel)?>(nil)
-    /// Each event loop as a task executor: a connection's requests run on its loop.
-    private let executors: [ObjectIdentifier: EventLoopTaskExecutor]
 
     /// Creates a server.
     /// - Parameters:
@@ -37,7 +35,6 @@ public final class GuildServer: Service, Sendable {
         self.dispatcher = dispatcher
         self.connections = connections
         self.group = group
-        self.executors = EventLoopTaskExecutor.executors(for: group)
         self.logger = logger
         self.ready = ready
     }
@@ -68,9 +65,7 @@ public final class GuildServer: Service, Sendable {
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 for await connection in accepted {
-                    let loop = connection.channel.eventLoop
-                    let executor = self.executors[ObjectIdentifier(loop)] ?? EventLoopTaskExecutor(loop)
-                    group.addTask(executorPreference: executor) {
+                    group.addTask {
                         await connection.run(dispatcher: self.dispatcher)
                         self.connections.remove(connection.id)
                     }

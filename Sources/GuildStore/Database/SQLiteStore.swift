@@ -90,8 +90,8 @@ public final class SQLiteStore: Sendable {
     ///
     /// Reads are short (an index lookup or a page of rows) and, in WAL mode, never wait for the writer, so
     /// running them in place is cheaper than two thread hand-offs through a reader queue, which cost more
-    /// than the read itself. At most as many reads run at once as the cooperative pool has threads, fewer
-    /// than the pool's readers, so a read never waits for another task.
+    /// than the read itself. Tasks run on the cooperative pool, one thread per CPU, and the database pool keeps
+    /// at least as many readers (created as needed), so a read never waits for another.
     func read<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try self.readInPlace(work)
     }
@@ -106,6 +106,7 @@ extension SQLiteStore.Configuration {
         var config = GRDB.Configuration()
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(10)
+        config.maximumReaderCount = max(5, ProcessInfo.processInfo.activeProcessorCount + 1)
         let mode = ["OFF", "NORMAL", "FULL", "EXTRA"].contains(synchronous.uppercased()) ? synchronous.uppercased() : "FULL"
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(mode)")
