@@ -74,7 +74,10 @@ struct GuildBench: AsyncParsableCommand {
     mutating func run() async throws {
         let guilddPath = try self.guilddPath()
         guard FileManager.default.isExecutableFile(atPath: guilddPath) else {
-            throw ValidationError("guildd not found at \(guilddPath); build it (swift build -c release --static-swift-stdlib --product guildd) or pass --guildd")
+            throw ValidationError(
+                "guildd not found at \(guilddPath); build it (swift build -c release --static-swift-stdlib --product guildd) "
+                    + "or pass --guildd"
+            )
         }
         let workDir = try Self.makeWorkDir(in: self.workDir ?? "/tmp")
         // The longest socket path used is cold-sN.sock.
