@@ -128,6 +128,10 @@ struct GuildDaemon: AsyncParsableCommand {
             storage: store,
             hasher: OffloadedPasswordHasher(PasswordHasher(logN: self.scryptLogN)),
             integrityCheck: { try await store.integrityCheck() },
+            writeStatistics: {
+                let (commits, operations) = store.writeStatistics
+                return SystemStatus.Writes(commits: commits, operations: operations)
+            },
             logger: logger
         ) {
             Systemd.notify("READY=1\nSTATUS=Serving JSON-RPC (\(listen.activation.rawValue)), database \(databasePath)")

@@ -39,6 +39,13 @@ struct LifecycleTests {
         let status = try await client.call(SystemMethods.Status.self)
         #expect(status.activation == .socketActivated)
         #expect(status.pid == activator.pid)
+        // A registration is counted: more operations, more commits, never more commits than operations.
+        let writes = try #require(status.writes)
+        _ = try await client.call(UserMethods.RegisterPseudo.self, .init(displayName: "counted"))
+        let later = try #require(try await client.call(SystemMethods.Status.self).writes)
+        #expect(later.operations > writes.operations)
+        #expect(later.commits > writes.commits)
+        #expect(later.commits <= later.operations)
         #expect(processName(activator.pid) == "guildd")
         await client.close()
         activator.signal(SIGTERM)

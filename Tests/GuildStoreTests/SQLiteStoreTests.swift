@@ -53,6 +53,7 @@ struct SQLiteStoreTests {
         }
         let counter = CommitCounter()
         temp.store.pool.add(transactionObserver: counter, extent: .databaseLifetime)
+        let before = temp.store.writeStatistics
         let outcomes = await withTaskGroup(of: Bool.self) { group in
             for index in 0..<400 {
                 group.addTask {
@@ -76,6 +77,10 @@ struct SQLiteStoreTests {
         #expect(stored == 360)
         // 400 concurrent writes needed far fewer commits than writes.
         #expect(counter.commits.load(ordering: .relaxed) < 400)
+        // The store counts the same commits, and every write (the failed ones ran in committed transactions too).
+        let after = temp.store.writeStatistics
+        #expect(after.operations - before.operations == 400)
+        #expect(after.commits - before.commits == counter.commits.load(ordering: .relaxed))
     }
 }
 

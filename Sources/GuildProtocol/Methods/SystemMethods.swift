@@ -61,6 +61,22 @@ public struct SystemStatus: Codable, Hashable, Sendable {
     public var databasePath: String
     /// The daemon's process id.
     public var pid: Int32
+    /// Writes since the daemon started (absent from daemons that do not count them).
+    public var writes: Writes?
+
+    /// How the store's group commit has gone since the daemon started.
+    public struct Writes: Codable, Hashable, Sendable {
+        /// Transactions committed, each made durable with one fsync.
+        public var commits: Int
+        /// Write operations those transactions held (each mutating call is one or more).
+        public var operations: Int
+
+        /// Creates write counts.
+        public init(commits: Int, operations: Int) {
+            self.commits = commits
+            self.operations = operations
+        }
+    }
 
     /// Creates a status.
     public init(
@@ -69,7 +85,8 @@ public struct SystemStatus: Codable, Hashable, Sendable {
         activation: Activation,
         connections: Int,
         databasePath: String,
-        pid: Int32
+        pid: Int32,
+        writes: Writes? = nil
     ) {
         self.version = version
         self.uptimeSeconds = uptimeSeconds
@@ -77,5 +94,6 @@ public struct SystemStatus: Codable, Hashable, Sendable {
         self.connections = connections
         self.databasePath = databasePath
         self.pid = pid
+        self.writes = writes
     }
 }

@@ -6,7 +6,8 @@ extension MethodRegistry {
     mutating func registerSystemMethods(
         configuration: ServerConfiguration,
         connections: ConnectionRegistry,
-        started: ContinuousClock.Instant
+        started: ContinuousClock.Instant,
+        writes: @escaping @Sendable () -> SystemStatus.Writes?
     ) {
         self.registerConstant(SystemMethods.Ping.self, json: Array(#""pong""#.utf8))
         // Built on first use: parsing the 69 KB document at start-up would cost every idle daemon its memory.
@@ -20,7 +21,8 @@ extension MethodRegistry {
                 activation: configuration.listen.activation,
                 connections: connections.count,
                 databasePath: configuration.databasePath,
-                pid: pid
+                pid: pid,
+                writes: writes()
             )
         }
     }

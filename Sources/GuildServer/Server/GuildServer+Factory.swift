@@ -1,4 +1,5 @@
 import GuildCore
+import GuildProtocol
 import Logging
 import NIOCore
 import NIOPosix
@@ -13,6 +14,7 @@ extension GuildServer {
         storage: any Storage,
         hasher: any PasswordHashing,
         integrityCheck: @escaping @Sendable () async throws -> [String],
+        writeStatistics: @escaping @Sendable () -> SystemStatus.Writes? = { nil },
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger,
         ready: @escaping @Sendable () -> Void = {}
@@ -30,7 +32,12 @@ extension GuildServer {
         )
         let connections = ConnectionRegistry()
         var registry = MethodRegistry()
-        registry.registerSystemMethods(configuration: configuration, connections: connections, started: .now)
+        registry.registerSystemMethods(
+            configuration: configuration,
+            connections: connections,
+            started: .now,
+            writes: writeStatistics
+        )
         registry.registerCheckMethod(groups: storage, integrity: integrityCheck)
         registry.registerSessionMethods(users)
         registry.registerUserMethods(users)

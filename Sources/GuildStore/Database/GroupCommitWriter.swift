@@ -19,6 +19,8 @@ final class GroupCommitWriter: Sendable {
     private let publisher: EventPublisher
     private let summaries: GroupSummaryCache
     private let state = Mutex(State())
+    private let commitCount = Atomic<Int>(0)
+    private let operationCount = Atomic<Int>(0)
     /// The most operations one transaction takes, so no batch makes its callers wait too long.
     private let maximumBatch: Int
 
@@ -47,6 +49,11 @@ final class GroupCommitWriter: Sendable {
         return try await operation.value()
     }
 
+    /// Transactions committed so far, and the operations they held.
+    var statistics: (commits: Int, operations: Int) {
+        (self.commitCount.load(ordering: .relaxed), self.operationCount.load(ordering: .relaxed))
+    }
+
     private func drain(_ db: Database) {
         while true {
             let batch: [any PendingWrite]? = self.state.withLock { state in
@@ -65,6 +72,8 @@ final class GroupCommitWriter: Sendable {
                     for operation in batch { operation.run(db) }
                     return .commit
                 }
+                self.commitCount.add(1, ordering: .relaxed)
+                self.operationCount.add(batch.count, ordering: .relaxed)
                 // Stale summaries go before any caller hears of the commit.
                 self.summaries.committed(touching: batch.reduce(into: Set<String>()) { $0.formUnion($1.touchedGroups) })
                 // Hand the events on before the next batch can commit, so subscribers see them in sequence order.

@@ -49,6 +49,9 @@ public final class SQLiteStore: Sendable {
         )
     }
 
+    /// Group commit so far: transactions committed (one fsync each) and the write operations they held.
+    public var writeStatistics: (commits: Int, operations: Int) { self.writer.statistics }
+
     /// Runs `PRAGMA integrity_check` and returns its messages (`["ok"]` when the file is sound).
     public func integrityCheck() async throws -> [String] {
         try await self.pool.read { db in
