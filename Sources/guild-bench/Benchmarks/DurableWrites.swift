@@ -47,10 +47,15 @@ struct DurableWrites: Benchmark {
             var rawRates: [Double] = []
             var guildRates: [Double] = []
             var sqliteRates: [Double] = []
+            var writesPerCommit: [Double] = []
             for run in 1...context.runs {
                 let meter = CPUMeter(daemonPID: daemon.pid)
+                let before = try await clients[0].call(SystemMethods.Status.self).writes
                 rawRates.append(try await Self.measureRaw(connections, duration: context.duration, run: run))
                 let cpu = meter.summary()
+                if let before, let after = try await clients[0].call(SystemMethods.Status.self).writes, after.commits > before.commits {
+                    writesPerCommit.append(Double(after.operations - before.operations) / Double(after.commits - before.commits))
+                }
                 guildRates.append(try await Self.measureGuild(clients: clients, duration: context.duration, run: run))
                 let duration = context.duration
                 sqliteRates.append(try await onThread("sqlite-baseline") { try baseline.measure(duration: duration) })
@@ -72,7 +77,9 @@ struct DurableWrites: Benchmark {
                     baseline: Stats.median(sqliteRates),
                     baselineName: "SQLite WAL+FULL, 1 txn/UPDATE",
                     target: .ratio(.atLeast, 5),
-                    note: "16 connections driven by one polling thread; guild: " + Format.spread(rawRates, unit: .perSecond)
+                    note: "16 connections driven by one polling thread; "
+                        + (writesPerCommit.isEmpty ? "" : String(format: "%.1f writes per commit (fsync); ", Stats.median(writesPerCommit)))
+                        + "guild: " + Format.spread(rawRates, unit: .perSecond)
                         + "; sqlite: " + Format.spread(sqliteRates, unit: .perSecond)
                 ),
                 Measurement(
