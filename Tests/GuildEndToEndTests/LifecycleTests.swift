@@ -95,10 +95,12 @@ struct LifecycleTests {
     @Test func idleExitWaitsForTheLastConnection() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try await startDaemon(scratch, ["--idle-exit", "1"])
+        // Three idle seconds: between startDaemon's ping and the connection below the daemon is idle, and on a
+        // loaded machine that gap alone has exceeded one second.
+        let daemon = try await startDaemon(scratch, ["--idle-exit", "3"])
         defer { daemon.terminate() }
         let client = try await GuildClient.connect(path: scratch.socket)
-        try await Task.sleep(for: .seconds(2.5))
+        try await Task.sleep(for: .seconds(4))
         #expect(daemon.process.isRunning, "exited while a client was connected")
         #expect(try await client.call(SystemMethods.Ping.self) == "pong")
         await client.close()

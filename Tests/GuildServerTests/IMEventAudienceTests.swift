@@ -87,6 +87,50 @@ struct IMEventAudienceTests {
         }
     }
 
+    /// A member whose receive option is NOT_RECEIVE gets no copy of the group's messages, live or on replay,
+    /// but still every other event of the group; setting RECEIVE again brings the messages back. The app
+    /// admin watching everything sees every message.
+    @Test func notReceiveKeepsMessagesAwayFromThatMemberOnly() async throws {
+        try await TestDaemon.run { socket, _ in
+            let owner = try await Member.join(socket, "owner")
+            let quiet = try await Member.join(socket, "quiet")
+            let other = try await Member.join(socket, "other")
+            let group: JSONValue = "chat"
+            _ = try await owner.client.call(
+                "group.create",
+                params: ["name": "Chat", "groupID": group, "type": "Work", "members": [.string(quiet.id), .string(other.id)]]
+            )
+            let quietLive = try await quiet.client.subscribe(groupIDs: ["chat"])
+            let otherLive = try await other.client.subscribe(groupIDs: ["chat"])
+            let watcher = try await GuildClient.connect(path: socket)
+            let everything = try await watcher.subscribe(all: true)
+
+            _ = try await quiet.client.call("group.setReceiveOption", params: ["groupID": group, "option": "NOT_RECEIVE"])
+            _ = try await owner.client.call("group.sendMessage", params: ["groupID": group, "text": "one"])
+            _ = try await other.client.call("group.sendMessage", params: ["groupID": group, "text": "two"])
+            _ = try await owner.client.call("group.setInfo", params: ["groupID": group, "introduction": "still told"])
+            _ = try await quiet.client.call("group.setReceiveOption", params: ["groupID": group, "option": "RECEIVE"])
+            _ = try await owner.client.call("group.sendMessage", params: ["groupID": group, "text": "three"])
+
+            func summary(_ events: [GuildEvent]) -> [String] {
+                events.map { event in
+                    if case .string(let text)? = event.changes?["text"] { return "\(event.kind):\(text)" }
+                    return event.kind
+                }
+            }
+            // The receive option is the member's own setting: changing it tells nobody.
+            let quietExpected = ["groupInfoChanged", "newMessage:three"]
+            let otherExpected = ["newMessage:one", "newMessage:two", "groupInfoChanged", "newMessage:three"]
+            #expect(summary(try await EventTests().take(quietExpected.count, from: quietLive)) == quietExpected)
+            #expect(summary(try await EventTests().take(otherExpected.count, from: otherLive)) == otherExpected)
+            let quietReplay = try await EventTests().take(1 + quietExpected.count, from: quiet.client.subscribe(groupIDs: ["chat"], since: 0))
+            #expect(summary(quietReplay) == ["groupCreated"] + quietExpected)
+            let otherReplay = try await EventTests().take(1 + otherExpected.count, from: other.client.subscribe(groupIDs: ["chat"], since: 0))
+            #expect(summary(otherReplay) == ["groupCreated"] + otherExpected)
+            #expect(summary(try await EventTests().take(4, from: everything)) == otherExpected)
+        }
+    }
+
     /// Enumerated params take any letter case, and the join option Tencent's other names for it.
     @Test func enumeratedParamsForgiveCaseAndTakeTencentsNames() async throws {
         try await TestDaemon.run { socket, _ in

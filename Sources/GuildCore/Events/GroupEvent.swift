@@ -54,6 +54,9 @@ public struct GroupEvent: Sendable, Hashable {
     public var joined: [String]
     /// Users who stopped being members with this event (applied after delivering, so they see it).
     public var left: [String]
+    /// Members who get no copy although the audience includes them: a `newMessage` skips members whose
+    /// receive option is `NOT_RECEIVE`. Never on the wire (it would tell others about those members).
+    public var excluded: [String]
 
     /// The users entitled to the event by name: its recipients, else the users it names; nobody for `.admins`.
     public var namedRecipients: [String] {
@@ -62,7 +65,8 @@ public struct GroupEvent: Sendable, Hashable {
 
     /// Whether a user subscriber receives the event, given whether they are a member of the group now.
     public func isVisible(to userID: String, member: Bool) -> Bool {
-        switch self.audience {
+        if !self.excluded.isEmpty, self.excluded.contains(userID) { return false }
+        return switch self.audience {
         case .admins: false
         case .named: self.namedRecipients.contains(userID)
         case .members: member || self.users.contains(userID)
@@ -81,7 +85,8 @@ public struct GroupEvent: Sendable, Hashable {
         recipients: [String]? = nil,
         time: Int64,
         joined: [String] = [],
-        left: [String] = []
+        left: [String] = [],
+        excluded: [String] = []
     ) {
         self.kind = kind
         self.groupID = groupID
@@ -94,6 +99,7 @@ public struct GroupEvent: Sendable, Hashable {
         self.time = time
         self.joined = joined
         self.left = left
+        self.excluded = excluded
     }
 }
 

@@ -44,6 +44,8 @@ public protocol GroupTransaction {
     func memberInfos(groupID: String, userIDs: [String]) throws -> [MemberInfo]
     /// Changes a member's name card, custom fields or receive option (nil leaves one as it is).
     func updateMember(groupID: String, userID: String, nameCard: String?, custom: [String: String]?, receiveOption: ReceiveOption?) throws
+    /// The members whose receive option is `NOT_RECEIVE` (they get no copy of the group's messages).
+    func membersNotReceiving(groupID: String) throws -> [String]
     /// Until when a user is muted in a group (0 when not); survives leaving and re-joining.
     func muteUntil(groupID: String, userID: String) throws -> Int64
     /// Mutes a user until a time; 0 unmutes.

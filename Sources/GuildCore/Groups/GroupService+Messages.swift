@@ -2,7 +2,8 @@ import GuildProtocol
 
 extension GroupService {
     /// Sends a text message to a group's members (`newMessage`); returns its per-group sequence number
-    /// (1, 2, ...). A muted member, or an ordinary member while the whole group is muted, gets 10017.
+    /// (1, 2, ...). A muted member, or an ordinary member while the whole group is muted, gets 10017. Members
+    /// whose receive option is `NOT_RECEIVE` do not receive it.
     public func sendMessage(caller: Caller, groupID: String, text: String) async throws -> Int64 {
         let userID = try caller.requireUserID()
         try GroupRules.validateBytes(text, max: GroupRules.Limit.message, field: "text", allowEmpty: false)
@@ -19,7 +20,10 @@ extension GroupService {
                 throw GuildError(.muted, "every ordinary member of \(groupID) is muted")
             }
             let seq = try tx.nextMessageSeq(groupID: groupID)
-            try tx.append(context.event(.newMessage, changes: ["messageSeq": .int(seq), "text": .string(text)]))
+            var event = context.event(.newMessage, changes: ["messageSeq": .int(seq), "text": .string(text)])
+            // Members who chose NOT_RECEIVE get no copy, live or on replay.
+            event.excluded = try tx.membersNotReceiving(groupID: groupID)
+            try tx.append(event)
             return seq
         }
     }

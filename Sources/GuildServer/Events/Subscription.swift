@@ -143,6 +143,7 @@ final class Subscription: Sendable {
         if !committed.event.joined.isEmpty, committed.event.joined.contains(userID) { groups.insert(committed.event.groupID) }
         let entitled =
             wanted
+            && (committed.event.excluded.isEmpty || !committed.event.excluded.contains(userID))
             && (committed.event.audience == .members && groups.contains(committed.event.groupID)
                 || committed.event.isVisible(to: userID, member: false))
         if !committed.event.left.isEmpty, committed.event.left.contains(userID) { groups.remove(committed.event.groupID) }

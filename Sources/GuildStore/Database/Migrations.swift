@@ -170,6 +170,20 @@ enum Migrations {
                     """
             )
         }
+        migrator.registerMigration("v6: members who receive no copy of an event (NOT_RECEIVE)") { db in
+            // A newMessage is not delivered to members whose receive option is NOT_RECEIVE: they are listed per
+            // event, so replay skips them too. The partial index finds a group's opted-out members at once.
+            try db.execute(
+                sql: """
+                    CREATE TABLE event_excluded (
+                        seq INTEGER NOT NULL REFERENCES event(seq) ON DELETE CASCADE,
+                        userID TEXT NOT NULL,
+                        PRIMARY KEY (seq, userID)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX membership_not_receive ON membership(groupID, userID) WHERE receiveOption = 'NOT_RECEIVE';
+                    """
+            )
+        }
         return migrator
     }
 }

@@ -250,6 +250,13 @@ struct SQLiteGroupTransaction: GroupTransaction {
         )
     }
 
+    func membersNotReceiving(groupID: String) throws -> [String] {
+        try String.fetchAll(
+            self.db.cachedStatement(sql: "SELECT userID FROM membership WHERE groupID = ? AND receiveOption = 'NOT_RECEIVE'"),
+            arguments: [groupID]
+        )
+    }
+
     func muteUntil(groupID: String, userID: String) throws -> Int64 {
         try Int64.fetchOne(
             self.db.cachedStatement(sql: "SELECT muteUntil FROM group_mute WHERE groupID = ? AND userID = ?"),
@@ -355,6 +362,9 @@ struct SQLiteGroupTransaction: GroupTransaction {
         let seq = self.db.lastInsertedRowID
         for user in Set(event.namedRecipients) {
             try self.db.cachedStatement(sql: "INSERT OR IGNORE INTO event_subject (userID, seq) VALUES (?, ?)").execute(arguments: [user, seq])
+        }
+        for user in Set(event.excluded) {
+            try self.db.cachedStatement(sql: "INSERT INTO event_excluded (seq, userID) VALUES (?, ?)").execute(arguments: [seq, user])
         }
         for user in event.joined {
             try self.db.cachedStatement(sql: "INSERT INTO membership_history (groupID, userID, fromSeq, toSeq) VALUES (?, ?, ?, NULL)").execute(

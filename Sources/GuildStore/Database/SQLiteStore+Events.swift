@@ -30,6 +30,7 @@ extension SQLiteStore: EventRepository {
                                 WHERE h.userID = :user AND h.groupID = e.groupID AND h.fromSeq <= e.seq
                                   AND (h.toSeq IS NULL OR h.toSeq >= e.seq)))
                         )
+                        AND NOT EXISTS (SELECT 1 FROM event_excluded x WHERE x.seq = e.seq AND x.userID = :user)
                         ORDER BY e.seq LIMIT :limit
                         """,
                     arguments: ["after": after, "through": through, "user": userID, "limit": limit]
