@@ -75,8 +75,7 @@ struct GuildBench: AsyncParsableCommand {
         let guilddPath = try self.guilddPath()
         guard FileManager.default.isExecutableFile(atPath: guilddPath) else {
             throw ValidationError(
-                "guildd not found at \(guilddPath); build it (swift build -c release --static-swift-stdlib --product guildd) "
-                    + "or pass --guildd"
+                "guildd not found at \(guilddPath); build it (scripts/build-release guildd) or pass --guildd"
             )
         }
         let workDir = try Self.makeWorkDir(in: self.workDir ?? "/tmp")
