@@ -141,11 +141,7 @@ final class Subscription: Sendable {
         let wanted = self.filter.accepts(kind: committed.event.kind, groupID: committed.event.groupID)
         guard let userID = self.userID else { return wanted }
         if !committed.event.joined.isEmpty, committed.event.joined.contains(userID) { groups.insert(committed.event.groupID) }
-        let entitled =
-            wanted
-            && (committed.event.excluded.isEmpty || !committed.event.excluded.contains(userID))
-            && (committed.event.audience == .members && groups.contains(committed.event.groupID)
-                || committed.event.isVisible(to: userID, member: false))
+        let entitled = wanted && committed.event.isVisible(to: userID, member: groups.contains(committed.event.groupID))
         if !committed.event.left.isEmpty, committed.event.left.contains(userID) { groups.remove(committed.event.groupID) }
         return entitled
     }

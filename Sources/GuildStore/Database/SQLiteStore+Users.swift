@@ -19,18 +19,17 @@ extension SQLiteStore: UserRepository {
 
     public func credentials(for identity: LoginIdentity) async throws -> (user: User, passwordHash: String?)? {
         try await self.read { db in
-            let request: QueryInterfaceRequest<UserRecord>
+            let record: UserRecord?
             if let username = identity.username {
-                request = UserRecord.filter(UserRecord.Columns.username == username)
+                record = try UserRecord.fetchOne(db, where: .username, is: username)
             } else if let email = identity.email {
-                request = UserRecord.filter(UserRecord.Columns.email == email)
+                record = try UserRecord.fetchOne(db, where: .email, is: email)
             } else if let phone = identity.phone {
-                request = UserRecord.filter(UserRecord.Columns.phone == phone)
+                record = try UserRecord.fetchOne(db, where: .phone, is: phone)
             } else {
                 return nil
             }
-            guard let record = try request.fetchOne(db) else { return nil }
-            return (record.user, record.passwordHash)
+            return record.map { ($0.user, $0.passwordHash) }
         }
     }
 

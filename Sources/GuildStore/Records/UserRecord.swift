@@ -56,43 +56,32 @@ struct UserRecord: Codable, Sendable {
 }
 
 extension UserRecord {
-    /// The columns in the order ``init(row:)`` reads them.
+    /// The columns in the order ``init(statement:)`` reads them.
     static let selection = "id, username, email, phone, displayName, fields, passwordHash, isPseudo, createdAt, modifiedAt"
 
-    /// Reads a row of ``selection`` by position: no column-name lookups, no Decodable machinery.
-    init(row: Row) throws {
-        self.id = row[0]
-        self.username = row[1]
-        self.email = row[2]
-        self.phone = row[3]
-        self.displayName = row[4]
-        // JSON text (GRDB may have stored it as text or as a blob).
-        let json: [UInt8] =
-            switch (row[5] as DatabaseValue).storage {
-            case .string(let text): Array(text.utf8)
-            case .blob(let data): Array(data)
-            default: Array("{}".utf8)
-            }
-        self.fields = json == Array("{}".utf8) ? [:] : try RPCCoding.decode([String: JSONValue].self, from: json)
-        self.passwordHash = row[6]
-        self.isPseudo = row[7]
-        self.createdAt = row[8]
-        self.modifiedAt = row[9]
+    /// The user with this id.
+    static func find(_ db: Database, id: String) throws -> UserRecord? {
+        try Self.fetchOne(db, where: .id, is: id)
     }
 
-    /// The user with this id, through a statement prepared once per connection.
+    /// A column a user is found by.
+    enum Key: String {
+        case id, username, email, phone
+    }
+
+    /// The user whose `key` column equals `value`, through a statement prepared once per connection.
     ///
     /// Every write that changes a user reads it first on the single writer thread, so this reads the columns
     /// straight from SQLite: no row copy, no column-name table, no generic decoding.
-    static func find(_ db: Database, id: String) throws -> UserRecord? {
-        let statement = try db.cachedStatement(sql: "SELECT \(Self.selection) FROM \"user\" WHERE id = ?")
+    static func fetchOne(_ db: Database, where key: Key, is value: String) throws -> UserRecord? {
+        let statement = try db.cachedStatement(sql: "SELECT \(Self.selection) FROM \"user\" WHERE \(key.rawValue) = ?")
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
         defer {
             sqlite3_reset(handle)
             sqlite3_clear_bindings(handle)
         }
-        let step = id.utf8CString.withUnsafeBufferPointer { text -> Int32 in
+        let step = value.utf8CString.withUnsafeBufferPointer { text -> Int32 in
             // SQLITE_STATIC: the text outlives the step, which is the only use of the binding.
             guard sqlite3_bind_text(handle, 1, text.baseAddress, Int32(text.count - 1), nil) == SQLITE_OK else {
                 return SQLITE_ERROR
@@ -133,13 +122,6 @@ extension UserRecord {
     }
 }
 
-extension UserRecord: FetchableRecord, PersistableRecord {
+extension UserRecord: PersistableRecord {
     static let databaseTableName = "user"
-
-    enum Columns {
-        static let id = Column(CodingKeys.id)
-        static let username = Column(CodingKeys.username)
-        static let email = Column(CodingKeys.email)
-        static let phone = Column(CodingKeys.phone)
-    }
 }

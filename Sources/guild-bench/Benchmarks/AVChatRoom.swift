@@ -221,15 +221,11 @@ struct AVChatRoom: Benchmark {
         var writers: [LineConnection] = []
         do {
             // One pseudo user per subscriber connection, registered on it (which binds it).
-            for index in 0..<plan.subscribers {
-                let connection = try LineConnection(path: socketPath, capacity: 64 * 1024)
-                subscribers.append(connection)
-                try connection.send(UserMethods.RegisterPseudo.self, .init(displayName: "watcher \(index)"))
+            for _ in 0..<plan.subscribers {
+                subscribers.append(try LineConnection(path: socketPath, capacity: 64 * 1024))
             }
-            var subscriberIDs: [String] = []
-            for connection in subscribers {
-                subscriberIDs.append(try RawRPC.decode(UserMethods.RegisterPseudo.self, try connection.readLine()).user.userID)
-            }
+            let subscriberIDs = try subscribers.callEach(UserMethods.RegisterPseudo.self) { .init(displayName: "watcher \($0)") }
+                .map(\.user.userID)
 
             // The group, created by an admin peer for subscriber 0; the others join it on their connections.
             let admin = try LineConnection(path: socketPath)
@@ -239,23 +235,14 @@ struct AVChatRoom: Benchmark {
                 .init(name: "av chat room", groupID: Self.groupID, type: "AVChatRoom", owner: subscriberIDs[0])
             )
             guard created.group.type == "AVChatRoom" else { throw DaemonError("group.create made a \(created.group.type) group") }
-            for connection in subscribers.dropFirst() {
-                try connection.send(GroupMethods.Join.self, .init(groupID: Self.groupID))
-            }
-            for connection in subscribers.dropFirst() {
-                let joined = try RawRPC.decode(GroupMethods.Join.self, try connection.readLine())
+            for joined in try Array(subscribers.dropFirst()).callEach(GroupMethods.Join.self, { _ in .init(groupID: Self.groupID) }) {
                 guard joined.status == "JOINED" else { throw DaemonError("a subscriber's group.join gave \(joined.status)") }
             }
             let group = try admin.call(GroupMethods.Get.self, .init(groupID: Self.groupID))
             guard group.memberCount == plan.subscribers else {
                 throw DaemonError("the group has \(group.memberCount) members after the subscribers joined, expected \(plan.subscribers)")
             }
-            for connection in subscribers {
-                try connection.send(EventMethods.Subscribe.self, .init(groupIDs: [Self.groupID]))
-            }
-            for connection in subscribers {
-                _ = try RawRPC.decode(EventMethods.Subscribe.self, try connection.readLine())
-            }
+            _ = try subscribers.callEach(EventMethods.Subscribe.self) { _ in .init(groupIDs: [Self.groupID]) }
 
             let users = try IMSetup.registerPseudoUsers(socketPath, count: plan.members, namePrefix: "viewer")
             for _ in 0..<Self.writers {

@@ -154,15 +154,10 @@ struct FanOut: Benchmark {
         do {
             // One pseudo user per subscriber connection, registered on it (which binds it); all requests sent
             // before the replies are read, so group commit takes them together.
-            for index in 0..<Self.members {
-                let connection = try LineConnection(path: socketPath, capacity: 32 * 1024)
-                subscribers.append(connection)
-                try connection.send(UserMethods.RegisterPseudo.self, .init(displayName: "member \(index)"))
+            for _ in 0..<Self.members {
+                subscribers.append(try LineConnection(path: socketPath, capacity: 32 * 1024))
             }
-            var userIDs: [String] = []
-            for connection in subscribers {
-                userIDs.append(try RawRPC.decode(UserMethods.RegisterPseudo.self, try connection.readLine()).user.userID)
-            }
+            let userIDs = try subscribers.callEach(UserMethods.RegisterPseudo.self) { .init(displayName: "member \($0)") }.map(\.user.userID)
 
             // The extra users (their registering connection is bound to each in turn, then closed).
             let registrar = try LineConnection(path: socketPath)
@@ -183,13 +178,8 @@ struct FanOut: Benchmark {
                 throw DaemonError("group.create made \(created.group.memberCount) members (not found: \(created.notFoundUsers.count))")
             }
 
-            for connection in subscribers {
-                try connection.send(EventMethods.Subscribe.self, .init(groupIDs: [Self.groupID]))
-            }
-            for connection in subscribers {
-                _ = try RawRPC.decode(EventMethods.Subscribe.self, try connection.readLine())
-                connection.setNonBlocking()
-            }
+            _ = try subscribers.callEach(EventMethods.Subscribe.self) { _ in .init(groupIDs: [Self.groupID]) }
+            for connection in subscribers { connection.setNonBlocking() }
 
             for _ in 0..<Self.writers {
                 writers.append(try LineConnection(path: socketPath))

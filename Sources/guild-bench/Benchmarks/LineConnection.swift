@@ -152,6 +152,17 @@ final class LineConnection: @unchecked Sendable {
     }
 }
 
+extension [LineConnection] {
+    /// Blocking: one call on every connection, all sent before any reply is read, so that they are in flight
+    /// together (and their writes share commits); the results in the connections' order.
+    func callEach<M: RPCMethod>(_ method: M.Type, _ params: (Int) throws -> M.Params) throws -> [M.Result] {
+        for (index, connection) in self.enumerated() {
+            try connection.send(method, try params(index))
+        }
+        return try self.map { try RawRPC.decode(method, try $0.readLine()) }
+    }
+}
+
 /// Request lines, reply decoding and byte scanning for ``LineConnection``.
 enum RawRPC {
     /// A request line (with its `\n`), params encoded like GuildClient does.
