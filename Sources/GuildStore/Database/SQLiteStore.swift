@@ -15,12 +15,24 @@ public final class SQLiteStore: Sendable {
         public var synchronous: String
         /// The most operations one group-commit transaction takes.
         public var maximumWriteBatch: Int
+        /// Reader connections (and threads): the bound on concurrent reads. Keep the server's bound on
+        /// expensive calls below it, so cheap reads always find a reader.
+        public var maximumReaders: Int
+
+        /// The default reader count: two more than the CPUs, at least 6.
+        public static var defaultReaders: Int { max(6, ProcessInfo.processInfo.activeProcessorCount + 2) }
 
         /// Creates a configuration.
-        public init(path: String, synchronous: String = "FULL", maximumWriteBatch: Int = 256) {
+        public init(
+            path: String,
+            synchronous: String = "FULL",
+            maximumWriteBatch: Int = 256,
+            maximumReaders: Int = Configuration.defaultReaders
+        ) {
             self.path = path
             self.synchronous = synchronous
             self.maximumWriteBatch = maximumWriteBatch
+            self.maximumReaders = maximumReaders
         }
     }
 
@@ -31,13 +43,14 @@ public final class SQLiteStore: Sendable {
     let publisher = EventPublisher()
     let groupSummaries = GroupSummaryCache(capacity: 50_000)
     private let closed = Atomic<Bool>(false)
+    private let readDelay = Atomic<Int>(0)
 
     /// Opens (creating and migrating when needed) the database.
     public init(configuration: Configuration) throws {
         self.configuration = configuration
         let directory = URL(fileURLWithPath: configuration.path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        var config = Configuration.grdb(synchronous: configuration.synchronous)
+        var config = Configuration.grdb(synchronous: configuration.synchronous, readers: configuration.maximumReaders)
         config.label = "guild"
         self.pool = try DatabasePool(path: configuration.path, configuration: config)
         try Migrations.migrator.migrate(self.pool)
@@ -89,27 +102,44 @@ public final class SQLiteStore: Sendable {
         self.publisher.waitUntilDelivered()
     }
 
-    /// Runs `work` in a read-only snapshot, on the calling task's thread.
+    /// Runs `work` in a read-only snapshot on one of the database pool's reader threads, never on the
+    /// calling task's thread.
     ///
-    /// Reads are short (an index lookup or a page of rows) and, in WAL mode, never wait for the writer, so
-    /// running them in place is cheaper than two thread hand-offs through a reader queue, which cost more
-    /// than the read itself. Tasks run on the cooperative pool, one thread per CPU, and the database pool keeps
-    /// at least as many readers (created as needed), so a read never waits for another.
+    /// Swift's cooperative pool has one thread per CPU: a read that ran (or waited for a free reader) there
+    /// would hold a thread every other task needs, and a handful of slow reads would stop the daemon, shutdown
+    /// included. GRDB's asynchronous read waits for a reader on a queue of its own and runs `work` on that
+    /// reader's serial queue, so the bound on concurrent reads is the pool's reader count and a slow read
+    /// delays only other reads (see protocol/liveness.md).
     func read<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try self.readInPlace(work)
+        let delay = self.readDelay.load(ordering: .relaxed)
+        if delay > 0 {
+            return try await self.pool.read { db in
+                usleep(UInt32(min(delay, 60_000)) * 1000)
+                return try work(db)
+            }
+        }
+        return try await self.pool.read(work)
     }
 
-    private func readInPlace<T>(_ work: (Database) throws -> T) throws -> T {
-        try self.pool.read(work)
+    /// Sets a failpoint (for liveness tests, `guildd --test-failpoints`): `store.readDelay` makes every read
+    /// block its reader thread `milliseconds` longer, like a slow query; 0 turns it off.
+    public func setFailpoint(_ name: String, milliseconds: Int) throws {
+        guard name == "store.readDelay" else {
+            throw GuildError.invalidInput("unknown failpoint \(name); known: store.readDelay", field: "name")
+        }
+        guard (0...60_000).contains(milliseconds) else {
+            throw GuildError.invalidInput("milliseconds must be 0 to 60000", field: "milliseconds")
+        }
+        self.readDelay.store(milliseconds, ordering: .relaxed)
     }
 }
 
 extension SQLiteStore.Configuration {
-    fileprivate static func grdb(synchronous: String) -> GRDB.Configuration {
+    fileprivate static func grdb(synchronous: String, readers: Int) -> GRDB.Configuration {
         var config = GRDB.Configuration()
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(10)
-        config.maximumReaderCount = max(5, ProcessInfo.processInfo.activeProcessorCount + 1)
+        config.maximumReaderCount = max(1, readers)
         let mode = ["OFF", "NORMAL", "FULL", "EXTRA"].contains(synchronous.uppercased()) ? synchronous.uppercased() : "FULL"
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(mode)")
