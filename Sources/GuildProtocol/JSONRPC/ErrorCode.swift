@@ -39,6 +39,14 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let tooManyConnections = ErrorCode(rawValue: -32002)
     /// The daemon is shutting down and did not start the request.
     public static let shuttingDown = ErrorCode(rawValue: -32003)
+    /// An expensive method's concurrency bound (per connection, per principal or for the daemon) is reached;
+    /// retry later. `data.scope` says which bound, `data.limit` its value.
+    public static let serverBusy = ErrorCode(rawValue: -32004)
+    /// A batch's replies would exceed `--max-batch-reply-bytes`; the entries past it get this error.
+    public static let responseTooLarge = ErrorCode(rawValue: -32005)
+    /// The connection sat idle without a session, a subscription or admin rights for `--idle-timeout`; it is
+    /// closed after this error (sent with `"id": null`).
+    public static let idleTimeout = ErrorCode(rawValue: -32006)
 
     // MARK: - Application
 

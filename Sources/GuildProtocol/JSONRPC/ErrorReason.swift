@@ -6,13 +6,18 @@ public enum ErrorReason: Sendable {
     public static let emptyBatch = "EMPTY_BATCH"
     public static let batchTooLarge = "BATCH_TOO_LARGE"
     public static let frameTooLarge = "FRAME_TOO_LARGE"
+    public static let frameTimeout = "FRAME_TIMEOUT"
     public static let methodNotFound = "METHOD_NOT_FOUND"
     public static let invalidParams = "INVALID_PARAMS"
     public static let invalidInputData = "INVALID_INPUT_DATA"
+    public static let tooManyItems = "TOO_MANY_ITEMS"
     public static let internalError = "INTERNAL_ERROR"
     public static let tooManyRequests = "TOO_MANY_REQUESTS"
     public static let tooManyConnections = "TOO_MANY_CONNECTIONS"
     public static let shuttingDown = "SHUTTING_DOWN"
+    public static let serverBusy = "SERVER_BUSY"
+    public static let responseTooLarge = "RESPONSE_TOO_LARGE"
+    public static let idleTimeout = "IDLE_TIMEOUT"
     public static let unauthorized = "UNAUTHORIZED"
     public static let invalidCredentials = "INVALID_CREDENTIALS"
     public static let invalidToken = "INVALID_TOKEN"
@@ -44,13 +49,16 @@ public enum ErrorReason: Sendable {
     /// Every code with the reasons it may carry: the catalog `protocol/errors.md` documents (a test checks both agree).
     public static let catalog: [(code: ErrorCode, reasons: [String])] = [
         (.parseError, [parseError, nestingTooDeep]),
-        (.invalidRequest, [invalidRequest, emptyBatch, batchTooLarge, frameTooLarge]),
+        (.invalidRequest, [invalidRequest, emptyBatch, batchTooLarge, frameTooLarge, frameTimeout]),
         (.methodNotFound, [methodNotFound]),
-        (.invalidParams, [invalidParams, invalidInputData]),
+        (.invalidParams, [invalidParams, invalidInputData, tooManyItems]),
         (.internalError, [internalError]),
         (.tooManyRequests, [tooManyRequests]),
         (.tooManyConnections, [tooManyConnections]),
         (.shuttingDown, [shuttingDown]),
+        (.serverBusy, [serverBusy]),
+        (.responseTooLarge, [responseTooLarge]),
+        (.idleTimeout, [idleTimeout]),
         (.unauthorized, [unauthorized]),
         (.invalidCredentials, [invalidCredentials]),
         (.invalidToken, [invalidToken]),

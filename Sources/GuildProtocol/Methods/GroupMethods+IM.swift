@@ -116,6 +116,8 @@ extension GroupMethods {
         public typealias Params = OptionalUser
         public typealias Result = ProfileList
         public static let name = "group.joinedList"
+        public static var isExpensive: Bool { true }
+        public static var adminOnlyParameters: [String] { ["userID"] }
     }
 
     /// `group.getInfo`: profiles of several groups at once.

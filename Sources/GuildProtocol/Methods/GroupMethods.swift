@@ -47,6 +47,7 @@ public enum GroupMethods: Sendable {
             }
         }
         public static let name = "group.create"
+        public static var adminOnlyParameters: [String] { ["owner"] }
     }
 
     /// An initial member: a userID string (role `member`), or `{"userID": ..., "role": "admin" | "member"}`.
@@ -166,6 +167,7 @@ public enum GroupMethods: Sendable {
             }
         }
         public static let name = "group.members"
+        public static var isExpensive: Bool { true }
     }
 
     /// `group.owner`: the owner's userID, or null when ownerless.

@@ -11,10 +11,22 @@ public protocol RPCMethod: Sendable {
     static var name: String { get }
     /// Names for by-position params, in order. Empty: params are by name only.
     static var positionalParameters: [String] { get }
+    /// Top-level params that only an admin peer may set to anything but the caller's own user id. The
+    /// dispatcher refuses them for everyone else (`PERMISSION_DENIED`, `data.field`), before the method runs.
+    static var adminOnlyParameters: [String] { get }
+    /// The most items each list-valued (array or object) top-level param may hold; past it the call gets
+    /// -32602 `TOO_MANY_ITEMS` with `data.field` and `data.limit`, before the params are decoded.
+    static var itemLimits: [String: Int] { get }
+    /// Whether a call may take long or read a lot (an integrity check, a large page, a query). Such calls run
+    /// under the daemon's admission bounds and get -32004 `SERVER_BUSY` past them.
+    static var isExpensive: Bool { get }
 }
 
 extension RPCMethod {
     public static var positionalParameters: [String] { [] }
+    public static var adminOnlyParameters: [String] { [] }
+    public static var itemLimits: [String: Int] { [:] }
+    public static var isExpensive: Bool { false }
 }
 
 /// The params of a method that takes none. Sent as `{}`; `[]` and an absent `params` are accepted too.

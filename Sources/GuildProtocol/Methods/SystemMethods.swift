@@ -14,6 +14,28 @@ public enum SystemMethods: Sendable {
         public static let name = "system.status"
     }
 
+    /// `system.health`: a liveness check that goes where requests go (dispatch, a database read, a reply),
+    /// unlike `system.ping`, which the connection answers by itself. The systemd watchdog is fed from it.
+    public enum Health: RPCMethod {
+        public typealias Params = NoParams
+        public typealias Result = Health.Report
+        public static let name = "system.health"
+
+        /// What a health probe read.
+        public struct Report: Codable, Hashable, Sendable {
+            /// Always `"ok"` (a daemon that is not healthy does not answer).
+            public var status: String
+            /// The event log's head, read from the database.
+            public var seq: Int64
+
+            /// Creates a report.
+            public init(status: String = "ok", seq: Int64) {
+                self.status = status
+                self.seq = seq
+            }
+        }
+    }
+
     /// `system.check` (admins): SQLite's integrity check and Guild's group invariants (at most one owner,
     /// the owner is a member, member counts and both directions of the user-group links agree).
     public enum Check: RPCMethod {
@@ -29,6 +51,7 @@ public enum SystemMethods: Sendable {
             }
         }
         public static let name = "system.check"
+        public static var isExpensive: Bool { true }
     }
 
     /// `rpc.discover`: the OpenRPC document describing every method (`protocol/openrpc.json`).
@@ -36,6 +59,24 @@ public enum SystemMethods: Sendable {
         public typealias Params = NoParams
         public typealias Result = JSONValue
         public static let name = "rpc.discover"
+    }
+
+    /// `debug.setFailpoint` (admins; served only by a daemon started with `--test-failpoints`): injects a
+    /// fault, for tests of liveness. Not part of the published contract.
+    public enum SetFailpoint: RPCMethod {
+        public struct Params: Codable, Hashable, Sendable {
+            /// The failpoint: `store.readDelay` (every database read takes `milliseconds` longer, blocking its
+            /// reader thread like a slow query).
+            public var name: String
+            /// The delay; 0 turns the failpoint off.
+            public var milliseconds: Int
+            public init(name: String, milliseconds: Int) {
+                self.name = name
+                self.milliseconds = milliseconds
+            }
+        }
+        public typealias Result = Bool
+        public static let name = "debug.setFailpoint"
     }
 }
 

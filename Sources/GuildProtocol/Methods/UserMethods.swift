@@ -179,6 +179,7 @@ public enum UserMethods: Sendable {
             }
         }
         public static let name = "user.memberOfGroups"
+        public static var isExpensive: Bool { true }
     }
 
     /// `user.ownerOfGroups`: the groups a user owns (always a subset of `user.memberOfGroups`).
@@ -186,5 +187,6 @@ public enum UserMethods: Sendable {
         public typealias Params = Get.Params
         public typealias Result = MemberOfGroups.Result
         public static let name = "user.ownerOfGroups"
+        public static var isExpensive: Bool { true }
     }
 }

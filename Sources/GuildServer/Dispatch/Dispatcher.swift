@@ -10,15 +10,29 @@ public final class Dispatcher: Sendable {
     let users: UserService
     let hub: EventHub?
     let logger: Logger
+    /// Bounds on expensive calls.
+    let admission: Admission
+    /// The most bytes one batch's replies may take together.
+    let maximumBatchReplyBytes: Int
     /// The most entries of one batch that run at once.
     let batchConcurrency: Int
 
     /// Creates a dispatcher.
-    init(registry: MethodRegistry, users: UserService, hub: EventHub?, logger: Logger, batchConcurrency: Int = 64) {
+    init(
+        registry: MethodRegistry,
+        users: UserService,
+        hub: EventHub?,
+        logger: Logger,
+        admission: Admission,
+        maximumBatchReplyBytes: Int,
+        batchConcurrency: Int = 64
+    ) {
         self.registry = registry
         self.users = users
         self.hub = hub
         self.logger = logger
+        self.admission = admission
+        self.maximumBatchReplyBytes = maximumBatchReplyBytes
         self.batchConcurrency = batchConcurrency
     }
 
@@ -62,7 +76,13 @@ public final class Dispatcher: Sendable {
                 result = .success(try body(request.params, InlineContext(peer: connection.peer, isAdmin: connection.isAdmin)))
             case .async(let body):
                 let context = try await self.context(for: request, access: entry.access, on: connection, session: session, afterReply: afterReply)
-                result = .success(try await body(request.params, context))
+                if entry.isExpensive {
+                    let permit = try self.admission.admit(connection: connection.id, principal: context.caller.principal)
+                    defer { self.admission.release(permit) }
+                    result = .success(try await body(request.params, context))
+                } else {
+                    result = .success(try await body(request.params, context))
+                }
             }
         } catch {
             result = .failure(self.wireError(error, method: request.method))
@@ -113,9 +133,10 @@ public final class Dispatcher: Sendable {
             case .request(let request): await self.execute(request, on: connection, session: entrySession, afterReply: afterReply)
             }
         }
+        var budget = BatchReplyBudget(limit: self.maximumBatchReplyBytes)
         if sequential {
             var replies: [[UInt8]?] = []
-            for entry in entries { replies.append(await run(entry)) }
+            for entry in entries { replies.append(budget.admit(await run(entry), id: entry.id)) }
             return Self.batchReply(replies)
         }
         let replies = await withTaskGroup(of: (Int, [UInt8]?).self) { group in
@@ -130,7 +151,7 @@ public final class Dispatcher: Sendable {
                 next += 1
             }
             for await (index, reply) in group {
-                replies[index] = reply
+                replies[index] = budget.admit(reply, id: entries[index].id)
                 if next < entries.count {
                     start(next)
                     next += 1

@@ -18,6 +18,8 @@ public struct MethodRegistry: Sendable {
         var name: String
         var access: AccessRequirement
         var execution: Execution
+        /// Runs under the daemon's admission bounds (``RPCMethod/isExpensive``).
+        var isExpensive = false
     }
 
     private(set) var entries: [String: Entry] = [:]
@@ -44,9 +46,11 @@ public struct MethodRegistry: Sendable {
             name: M.name,
             access: access,
             execution: .async { params, context in
+                try Self.checkDeclaredLimits(M.self, params, caller: context.caller)
                 let decoded = try Self.decodeParams(M.self, params)
                 return try RPCCoding.encode(try await body(decoded, context))
-            }
+            },
+            isExpensive: M.isExpensive
         )
     }
 
@@ -80,6 +84,62 @@ public struct MethodRegistry: Sendable {
     }
 
     // MARK: - Params
+
+    /// The most items a list-valued param (an array or an object) may hold unless its method declares
+    /// another limit in ``RPCMethod/itemLimits``.
+    public static let defaultItemLimit = 1000
+
+    /// Enforces what the method type declares about its params, on the raw params before decoding: item
+    /// limits of list-valued params (`TOO_MANY_ITEMS`) and admin-only params (`PERMISSION_DENIED`).
+    static func checkDeclaredLimits<M: RPCMethod>(_ method: M.Type, _ params: [UInt8]?, caller: Caller) throws {
+        guard let params, params.count > 2 else { return }
+        // Most params hold no list and no admin-only param: skip the scan (a byte search) for them.
+        if M.adminOnlyParameters.isEmpty,
+            !params.dropFirst().contains(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "{") })
+        {
+            return
+        }
+        try params.withUnsafeBytes { bytes in
+            let scanner = JSONScanner(maximumDepth: Int.max)
+            guard let top = try? scanner.scan(bytes) else { return }
+            let members: [(key: String, value: JSONScanner.Value)]
+            switch top.kind {
+            case .object:
+                members = scanner.members(of: top, in: bytes).map { ($0.key, $0.value) }
+            case .array:
+                members = zip(M.positionalParameters, scanner.elements(of: top, in: bytes)).map { ($0, $1) }
+            default:
+                return
+            }
+            for (key, value) in members {
+                if value.kind == .array || value.kind == .object {
+                    let limit = M.itemLimits[key] ?? Self.defaultItemLimit
+                    let count =
+                        value.kind == .array ? scanner.elements(of: value, in: bytes).count : scanner.members(of: value, in: bytes).count
+                    guard count <= limit else {
+                        throw RPCError(
+                            code: .invalidParams,
+                            message: "Invalid params: \(key) holds \(count) items; at most \(limit)",
+                            reason: ErrorReason.tooManyItems,
+                            field: key,
+                            extra: ["limit": .int(Int64(limit))]
+                        )
+                    }
+                }
+                if !caller.isAdmin, M.adminOnlyParameters.contains(key), value.kind != .null {
+                    let own = caller.session.map { $0.user.id }
+                    let named = value.kind == .string ? try? JSONScanner.string(value, in: bytes) : nil
+                    guard let own, named == own else {
+                        throw GuildError(
+                            .permissionDenied,
+                            "only an admin may set \(key) to anything but the caller's own user id",
+                            field: key
+                        )
+                    }
+                }
+            }
+        }
+    }
 
     /// Decodes a method's params: by name from an object; from an array by position where the method names
     /// its positions; an absent `params` is `{}`.
