@@ -9,6 +9,11 @@ import NIOExtras
 /// - A peer that stops reading its replies stops being read from (the socket is not writable), and after
 ///   `writeStallTimeout` it is closed; nothing else waits for it.
 /// - A frame over the limit gets one -32600 FRAME_TOO_LARGE error, then the connection is closed.
+/// - While the connection's replies wait to be written (the channel is not writable), frames already read
+///   are held back, unanswered, in arrival order: a peer that pipelines calls with large replies and does not
+///   read them makes the daemon hold at most about one high-water mark of replies for it.
+/// - A connection from a non-admin peer with no session, no subscription and nothing in flight is closed
+///   with -32006 IDLE_TIMEOUT after `idleTimeoutSeconds` without a request.
 final class ConnectionHandler: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = ByteBuffer
@@ -19,10 +24,21 @@ final class ConnectionHandler: ChannelDuplexHandler {
     private let parser: RequestParser
     private let maximumInFlight: Int
     private let writeStallTimeout: TimeAmount
+    private let idleTimeout: TimeAmount?
+    private let maximumBatchReplyBytes: Int
     private var output: ByteBuffer?
     private var readHeld = false
     private var stallTimer: Scheduled<Void>?
+    private var idleTimer: Scheduled<Void>?
+    private var lastActivity = NIODeadline.now()
+    /// Frames read while the channel was not writable, answered once it is again.
+    private var deferred = CircularBuffer<ByteBuffer>()
+    /// The peer closed its side while frames were deferred: drain once they are answered.
+    private var inputClosed = false
     private var closing = false
+
+    /// Unflushed replies past this many bytes are flushed at once, so writability reflects them.
+    private static let flushThreshold = 64 * 1024
 
     init(state: ConnectionState, dispatcher: Dispatcher, configuration: ServerConfiguration) {
         self.state = state
@@ -33,13 +49,35 @@ final class ConnectionHandler: ChannelDuplexHandler {
         )
         self.maximumInFlight = configuration.maximumInFlightPerConnection
         self.writeStallTimeout = .nanoseconds(Int64(configuration.writeStallTimeoutSeconds * 1_000_000_000))
+        self.idleTimeout =
+            configuration.idleTimeoutSeconds > 0 && !state.isAdmin
+            ? .nanoseconds(Int64(configuration.idleTimeoutSeconds * 1_000_000_000)) : nil
+        self.maximumBatchReplyBytes = configuration.maximumBatchReplyBytes
     }
 
     // MARK: - Inbound
 
+    func handlerAdded(context: ChannelHandlerContext) {
+        if let idleTimeout = self.idleTimeout { self.scheduleIdleCheck(in: idleTimeout, context: context) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.idleTimer?.cancel()
+        self.stallTimer?.cancel()
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !self.closing else { return }
+        self.lastActivity = .now()
         let frame = self.unwrapInboundIn(data)
+        if !self.deferred.isEmpty || !context.channel.isWritable {
+            self.deferred.append(frame)
+            return
+        }
+        self.process(frame, context: context)
+    }
+
+    private func process(_ frame: ByteBuffer, context: ChannelHandlerContext) {
         let parsed = frame.withUnsafeReadableBytes { self.parser.parse($0) }
         switch parsed {
         case .failure(let error):
@@ -60,7 +98,11 @@ final class ConnectionHandler: ChannelDuplexHandler {
         if let event = event as? ChannelEvent, event == .inputClosed {
             // The peer finished sending (e.g. `nc -N`): answer what is in flight, then close.
             self.flushOutput(context: context)
-            self.state.drain()
+            if self.deferred.isEmpty {
+                self.state.drain()
+            } else {
+                self.inputClosed = true
+            }
             return
         }
         context.fireUserInboundEventTriggered(event)
@@ -68,6 +110,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         self.stallTimer?.cancel()
+        self.idleTimer?.cancel()
+        self.deferred.removeAll()
         self.state.finishWork()
         context.fireChannelInactive()
     }
@@ -99,7 +143,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
         if context.channel.isWritable {
             self.stallTimer?.cancel()
             self.stallTimer = nil
-            if self.readHeld {
+            self.processDeferred(context: context)
+            if self.readHeld, self.deferred.isEmpty, context.channel.isWritable {
                 self.readHeld = false
                 context.read()
             }
@@ -110,6 +155,47 @@ final class ConnectionHandler: ChannelDuplexHandler {
             }
         }
         context.fireChannelWritabilityChanged()
+    }
+
+    /// Answers frames held back while the channel was not writable, until it is not writable again.
+    private func processDeferred(context: ChannelHandlerContext) {
+        while !self.closing, context.channel.isWritable, let frame = self.deferred.popFirst() {
+            self.process(frame, context: context)
+        }
+        self.flushOutput(context: context)
+        if self.deferred.isEmpty, self.inputClosed {
+            self.inputClosed = false
+            self.state.drain()
+        }
+    }
+
+    // MARK: - Idle connections
+
+    private func scheduleIdleCheck(in delay: TimeAmount, context: ChannelHandlerContext) {
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        self.idleTimer = context.eventLoop.scheduleTask(in: delay) {
+            let (handler, context) = loopBound.value
+            handler.checkIdle(context: context)
+        }
+    }
+
+    private func checkIdle(context: ChannelHandlerContext) {
+        guard let idleTimeout = self.idleTimeout, !self.closing else { return }
+        let busy = self.state.session != nil || self.state.subscriptionCount > 0 || self.state.inFlight > 0
+        let idleUntil = self.lastActivity + idleTimeout
+        if busy || idleUntil > .now() {
+            self.scheduleIdleCheck(in: busy ? idleTimeout : idleUntil - .now(), context: context)
+            return
+        }
+        let error = RPCError(
+            code: .idleTimeout,
+            message: "no request, session or subscription for \(idleTimeout.nanoseconds / 1_000_000_000) s; the connection is closed",
+            reason: ErrorReason.idleTimeout
+        )
+        self.queue(Dispatcher.reply(.null, .failure(error)), context: context)
+        self.flushOutput(context: context)
+        self.closing = true
+        context.close(promise: nil)
     }
 
     // MARK: - Requests
@@ -136,10 +222,11 @@ final class ConnectionHandler: ChannelDuplexHandler {
     private func handle(batch entries: [RPCFrame.Entry], context: ChannelHandlerContext) {
         var replies: [[UInt8]?] = []
         replies.reserveCapacity(entries.count)
+        var budget = BatchReplyBudget(limit: self.maximumBatchReplyBytes)
         for entry in entries {
             switch entry {
             case .invalid(let id, let error):
-                replies.append(Dispatcher.reply(id, .failure(error)))
+                replies.append(budget.admit(Dispatcher.reply(id, .failure(error)), id: id))
             case .request(let request):
                 guard
                     case .reply(let reply) = self.dispatcher.runInline(
@@ -162,7 +249,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
                     }
                     return
                 }
-                replies.append(reply)
+                replies.append(budget.admit(reply, id: request.id))
             }
         }
         self.queue(Dispatcher.batchReply(replies), context: context)
@@ -196,11 +283,12 @@ final class ConnectionHandler: ChannelDuplexHandler {
         }
         self.output!.writeBytes(reply)
         self.output!.writeInteger(UInt8(ascii: "\n"))
+        if self.output!.readableBytes >= Self.flushThreshold { self.flushOutput(context: context) }
     }
 
     private func flushOutput(context: ChannelHandlerContext) {
         guard let output = self.output else { return }
         self.output = nil
-        context.writeAndFlush(self.wrapOutboundOut(output), promise: nil)
+        self.state.send(output)
     }
 }

@@ -16,17 +16,22 @@ final class ConnectionState: Sendable {
     let peer: PeerCredentials
     let isAdmin: Bool
     let channel: any Channel
+    /// The most bytes the connection may have queued for writing before its subscriptions lag.
+    let outputLimit: Int
     let work: AsyncStream<Work>
     private let workContinuation: AsyncStream<Work>.Continuation
     private let boundSession = Mutex<(session: ResolvedSession, generation: UInt64)?>(nil)
     private let inFlightCount = Atomic<Int>(0)
     private let isDraining = Atomic<Bool>(false)
+    private let queued = Atomic<Int>(0)
+    private let subscriptions = Atomic<Int>(0)
 
-    init(id: UInt64, peer: PeerCredentials, isAdmin: Bool, channel: any Channel) {
+    init(id: UInt64, peer: PeerCredentials, isAdmin: Bool, channel: any Channel, outputLimit: Int = 4 * 1024 * 1024) {
         self.id = id
         self.peer = peer
         self.isAdmin = isAdmin
         self.channel = channel
+        self.outputLimit = outputLimit
         (self.work, self.workContinuation) = AsyncStream.makeStream(of: Work.self)
     }
 
@@ -59,13 +64,50 @@ final class ConnectionState: Sendable {
         self.workContinuation.yield(work)
     }
 
+    // MARK: - Output
+
+    /// Bytes handed to the channel and not yet written to the socket (replies and notifications).
+    var queuedBytes: Int { self.queued.load(ordering: .relaxed) }
+
+    /// Whether `bytes` more would take the connection over its output budget.
+    func wouldExceedOutputLimit(adding bytes: Int) -> Bool {
+        self.queuedBytes + bytes > self.outputLimit
+    }
+
+    /// Writes and flushes `buffer`, counting its bytes as queued until the write completes; `completion` runs
+    /// after that (on the channel's event loop), whether it succeeded or not.
+    @discardableResult
+    func send(_ buffer: ByteBuffer, completion: (@Sendable () -> Void)? = nil) -> EventLoopFuture<Void> {
+        let count = buffer.readableBytes
+        self.queued.add(count, ordering: .relaxed)
+        let promise = self.channel.eventLoop.makePromise(of: Void.self)
+        promise.futureResult.whenComplete { _ in
+            self.queued.subtract(count, ordering: .relaxed)
+            completion?()
+        }
+        self.channel.writeAndFlush(buffer, promise: promise)
+        return promise.futureResult
+    }
+
+    // MARK: - Subscriptions
+
+    /// Subscriptions the connection holds.
+    var subscriptionCount: Int { self.subscriptions.load(ordering: .relaxed) }
+
+    /// Counts a subscription opened (`delta` 1) or ended (-1).
+    func subscriptionsChanged(by delta: Int) {
+        self.subscriptions.add(delta, ordering: .relaxed)
+    }
+
+    // MARK: - Work
+
     /// Sends a reply line and marks one unit of work as finished.
     func complete(reply: [UInt8]?) {
         if let reply {
             var buffer = self.channel.allocator.buffer(capacity: reply.count + 1)
             buffer.writeBytes(reply)
             buffer.writeInteger(UInt8(ascii: "\n"))
-            self.channel.writeAndFlush(buffer, promise: nil)
+            self.send(buffer)
         }
         let remaining = self.inFlightCount.subtract(1, ordering: .relaxed).newValue
         if remaining == 0, self.draining {

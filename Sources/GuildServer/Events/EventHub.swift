@@ -31,7 +31,7 @@ final class EventHub: Sendable {
     /// covers are dropped. No lock is held while reading.
     func subscribe(connection: ConnectionState, userID: String?, filter: Subscription.Filter, since: Int64?) async throws -> Subscription {
         let subscription = try self.state.withLock { state in
-            let open = state.subscriptions.values.count { $0.connection === connection }
+            let open = connection.subscriptionCount
             guard open < self.maximumPerConnection else {
                 throw GuildError(.tooManySubscriptions, "this connection already has \(open) subscriptions")
             }
@@ -46,6 +46,7 @@ final class EventHub: Sendable {
                 queueLimit: self.queueLimit
             )
             state.subscriptions[id] = subscription
+            connection.subscriptionsChanged(by: 1)
             return subscription
         }
         do {
@@ -84,6 +85,7 @@ final class EventHub: Sendable {
         let removed = self.state.withLock { state -> Subscription? in
             guard let subscription = state.subscriptions[id], subscription.connection === connection else { return nil }
             state.subscriptions[id] = nil
+            connection.subscriptionsChanged(by: -1)
             return subscription
         }
         removed?.cancel()
@@ -96,6 +98,7 @@ final class EventHub: Sendable {
             let ids = state.subscriptions.filter { $0.value.connection === connection }.map(\.key)
             return ids.compactMap { state.subscriptions.removeValue(forKey: $0) }
         }
+        connection.subscriptionsChanged(by: -removed.count)
         for subscription in removed { subscription.cancel() }
     }
 
@@ -110,6 +113,7 @@ final class EventHub: Sendable {
     }
 
     private func remove(_ id: String) {
-        self.state.withLock { _ = $0.subscriptions.removeValue(forKey: id) }
+        let removed = self.state.withLock { $0.subscriptions.removeValue(forKey: id) }
+        removed?.connection.subscriptionsChanged(by: -1)
     }
 }

@@ -115,7 +115,10 @@ final class Subscription: Sendable {
                 }
                 return ([], false)
             case .live:
-                if state.outstanding + deliverable.count > self.queueLimit {
+                let bytes = deliverable.reduce(0) { $0 + $1.notificationTail.count + self.notificationHead.count }
+                if state.outstanding + deliverable.count > self.queueLimit
+                    || self.connection.wouldExceedOutputLimit(adding: bytes)
+                {
                     state.phase = .ended
                     return ([], true)
                 }
@@ -205,13 +208,13 @@ final class Subscription: Sendable {
 
     private func write(_ events: [[UInt8]]) {
         let count = events.count
-        self.connection.channel.writeAndFlush(self.notifications(events)).whenComplete { _ in
+        self.connection.send(self.notifications(events)) {
             self.state.withLock { $0.outstanding -= count }
         }
     }
 
     private func writeAndWait(_ events: [[UInt8]]) async throws {
-        try await self.connection.channel.writeAndFlush(self.notifications(events)).get()
+        try await self.connection.send(self.notifications(events)).get()
     }
 
     private func sendEnded(reason: String) {
@@ -220,6 +223,6 @@ final class Subscription: Sendable {
         var bytes: [UInt8] = []
         RPCMessageWriter.appendRequest(id: nil, method: SubscriptionEnded.method, params: params, to: &bytes)
         bytes.append(UInt8(ascii: "\n"))
-        self.connection.channel.writeAndFlush(self.connection.channel.allocator.buffer(bytes: bytes), promise: nil)
+        self.connection.send(self.connection.channel.allocator.buffer(bytes: bytes))
     }
 }

@@ -9,12 +9,16 @@ extension GuildServer {
     public typealias Storage = UserRepository & GroupRepository & EventRepository
 
     /// Builds the server with every Guild method registered.
+    ///
+    /// - Parameter failpoints: sets a named fault (`debug.setFailpoint`, for liveness tests); the method is
+    ///   served only when this is given.
     public static func make(
         configuration: ServerConfiguration,
         storage: any Storage,
         hasher: any PasswordHashing,
         integrityCheck: @escaping @Sendable () async throws -> [String],
         writeStatistics: @escaping @Sendable () -> SystemStatus.Writes? = { nil },
+        failpoints: (@Sendable (_ name: String, _ milliseconds: Int) throws -> Void)? = nil,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger,
         ready: @escaping @Sendable () -> Void = {}
@@ -30,7 +34,7 @@ extension GuildServer {
             queueLimit: configuration.subscriptionQueueLimit,
             maximumPerConnection: configuration.maximumSubscriptionsPerConnection
         )
-        let connections = ConnectionRegistry()
+        let connections = ConnectionRegistry(probePID: configuration.probePID)
         var registry = MethodRegistry()
         registry.registerSystemMethods(
             configuration: configuration,
@@ -38,13 +42,29 @@ extension GuildServer {
             started: .now,
             writes: writeStatistics
         )
+        registry.registerHealthMethod(events: storage)
         registry.registerCheckMethod(groups: storage, integrity: integrityCheck)
+        if let failpoints { registry.registerFailpointMethod(failpoints) }
         registry.registerSessionMethods(users)
         registry.registerUserMethods(users)
         registry.registerGroupMethods(groups)
         registry.registerEventMethods(hub)
         registry.registerConformanceMethods()
-        let dispatcher = Dispatcher(registry: registry, users: users, hub: hub, logger: logger)
+        let admission = Admission(
+            limits: .init(
+                perConnection: configuration.maximumExpensivePerConnection,
+                perPrincipal: configuration.maximumExpensivePerPrincipal,
+                daemon: configuration.maximumExpensive
+            )
+        )
+        let dispatcher = Dispatcher(
+            registry: registry,
+            users: users,
+            hub: hub,
+            logger: logger,
+            admission: admission,
+            maximumBatchReplyBytes: configuration.maximumBatchReplyBytes
+        )
         return GuildServer(
             configuration: configuration,
             dispatcher: dispatcher,

@@ -15,10 +15,10 @@ public final class GuildServer: Service, Sendable {
     public let configuration: ServerConfiguration
     let dispatcher: Dispatcher
     let connections: ConnectionRegistry
-    private let group: any EventLoopGroup
+    let group: any EventLoopGroup
     private let logger: Logger
     private let ready: @Sendable () -> Void
-    private let listener = Mutex<(any Channel)?>(nil)
+    let listener = Mutex<(any Channel)?>(nil)
 
     /// Creates a server.
     /// - Parameters:
@@ -67,7 +67,7 @@ public final class GuildServer: Service, Sendable {
                 for await connection in accepted {
                     group.addTask {
                         await connection.run(dispatcher: self.dispatcher)
-                        self.connections.remove(connection.id)
+                        self.connections.remove(connection.id, uid: connection.peer.uid)
                     }
                 }
             }
@@ -91,6 +91,12 @@ public final class GuildServer: Service, Sendable {
         let bootstrap = ServerBootstrap(group: self.group)
             .serverChannelOption(.backlog, value: 4096)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            // Out of descriptors (EMFILE), accept backs off for a moment instead of spinning.
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler())
+                }
+            }
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 256 * 1024, high: 1024 * 1024))
             .childChannelInitializer { channel in
@@ -119,32 +125,64 @@ public final class GuildServer: Service, Sendable {
         accepted: AsyncStream<ConnectionState>.Continuation
     ) -> EventLoopFuture<Void> {
         channel.peerCredentials().flatMapThrowing { peer in
-            guard let id = self.connections.reserve(limit: self.configuration.maximumConnections) else {
-                self.refuse(channel)
+            let isAdmin = peer.uid == 0 || self.configuration.adminUIDs.contains(peer.uid)
+            let reservation = self.connections.reserve(
+                uid: peer.uid,
+                isAdmin: isAdmin,
+                limits: .init(
+                    total: self.configuration.maximumConnections,
+                    perUID: self.configuration.maximumConnectionsPerUID,
+                    adminReserve: self.configuration.adminConnectionReserve
+                )
+            )
+            let id: UInt64
+            switch reservation {
+            case .reserved(let reserved):
+                id = reserved
+            case .refused(let scope, let limit):
+                self.refuse(channel, scope: scope, limit: limit)
                 return
             }
-            let isAdmin = peer.uid == 0 || self.configuration.adminUIDs.contains(peer.uid)
-            let state = ConnectionState(id: id, peer: peer, isAdmin: isAdmin, channel: channel)
+            let state = ConnectionState(
+                id: id,
+                peer: peer,
+                isAdmin: isAdmin,
+                channel: channel,
+                outputLimit: self.configuration.maximumOutputBytes
+            )
             guard self.connections.add(state) else {
+                self.connections.remove(id, uid: peer.uid)
                 channel.close(promise: nil)
                 return
             }
-            try channel.pipeline.syncOperations.addHandlers([
-                ByteToMessageHandler(
-                    LineBasedFrameDecoder(),
-                    maximumBufferSize: self.configuration.maximumFrameBytes
-                ),
-                ConnectionHandler(state: state, dispatcher: self.dispatcher, configuration: self.configuration),
-            ])
+            do {
+                try channel.pipeline.syncOperations.addHandlers([
+                    FrameTimeoutHandler(timeout: .nanoseconds(Int64(self.configuration.frameTimeoutSeconds * 1_000_000_000))),
+                    ByteToMessageHandler(
+                        LineBasedFrameDecoder(),
+                        maximumBufferSize: self.configuration.maximumFrameBytes
+                    ),
+                    ConnectionHandler(state: state, dispatcher: self.dispatcher, configuration: self.configuration),
+                ])
+            } catch {
+                self.connections.remove(id, uid: peer.uid)
+                throw error
+            }
             accepted.yield(state)
         }
     }
 
-    private func refuse(_ channel: any Channel) {
+    private func refuse(_ channel: any Channel, scope: ConnectionRegistry.Scope, limit: Int) {
+        let message =
+            switch scope {
+            case .daemon: "the daemon already serves \(limit) connections"
+            case .uid: "this uid already holds \(limit) connections"
+            }
         let error = RPCError(
             code: .tooManyConnections,
-            message: "the daemon already serves \(self.configuration.maximumConnections) connections",
-            reason: ErrorReason.tooManyConnections
+            message: message,
+            reason: ErrorReason.tooManyConnections,
+            extra: ["scope": .string(scope.rawValue), "limit": .int(Int64(limit))]
         )
         var bytes = Dispatcher.reply(.null, .failure(error)) ?? []
         bytes.append(UInt8(ascii: "\n"))

@@ -30,11 +30,38 @@ public struct ServerConfiguration: Sendable {
     public var subscriptionQueueLimit: Int = 10_000
     /// The most subscriptions one connection may hold.
     public var maximumSubscriptionsPerConnection: Int = 1024
+    /// The most bytes one connection may have queued for writing (replies and notifications together). A
+    /// subscription whose connection is over it ends with `events.ended` LAGGED; the connection is not read
+    /// from while its replies wait.
+    public var maximumOutputBytes: Int = 4 * 1024 * 1024
+    /// The most bytes one batch's replies may take together; later entries get -32005 RESPONSE_TOO_LARGE.
+    public var maximumBatchReplyBytes: Int = 4 * 1024 * 1024
+    /// How long a line may take to arrive once its first byte has: past it the connection gets -32600
+    /// FRAME_TIMEOUT and is closed.
+    public var frameTimeoutSeconds: Double = 10
+    /// The most connections one peer uid may hold at once (admins are not counted against it).
+    public var maximumConnectionsPerUID: Int = 256
+    /// Connections kept for admin peers (root and `--admin-uid`) beyond `maximumConnections`, so an admin
+    /// always gets a slot.
+    public var adminConnectionReserve: Int = 64
+    /// How long a connection from a non-admin peer may stay without a session, a subscription or a request
+    /// before it gets -32006 IDLE_TIMEOUT and is closed; 0 never.
+    public var idleTimeoutSeconds: Double = 60
+    /// Expensive calls (``GuildProtocol/RPCMethod/isExpensive``) running at once: per connection, per
+    /// principal, and in the daemon (keep it below the store's reader count).
+    public var maximumExpensivePerConnection: Int = 2
+    /// See ``maximumExpensivePerConnection``.
+    public var maximumExpensivePerPrincipal: Int = 2
+    /// See ``maximumExpensivePerConnection``.
+    public var maximumExpensive: Int = 4
+    /// Connections from this process id are the daemon's own health probes: not counted as open connections
+    /// (idle exit, `system.status`). guildd sets its own pid; nil (an in-process server) counts every one.
+    public var probePID: Int32?
 
     /// Creates a configuration with the documented defaults.
     public init(
         listen: ListenSource,
-        maximumFrameBytes: Int = 16 * 1024 * 1024,
+        maximumFrameBytes: Int = 1024 * 1024,
         maximumBatchSize: Int = 1000,
         maximumNestingDepth: Int = 128,
         maximumInFlightPerConnection: Int = 256,
