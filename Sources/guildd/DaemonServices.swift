@@ -2,6 +2,7 @@ import Foundation
 import GuildServer
 import GuildStore
 import Logging
+import NIOPosix
 import ServiceLifecycle
 
 /// Keeps the store open while the daemon runs; closes it (checkpointing the WAL) last on shutdown.
@@ -12,7 +13,9 @@ struct StoreService: Service {
     func run() async throws {
         try? await gracefulShutdown()
         do {
-            try self.store.close()
+            // Closing checkpoints the WAL: file I/O, kept off the cooperative threads.
+            let store = self.store
+            try await NIOThreadPool.singleton.runIfActive { try store.close() }
             self.logger.info("database closed", metadata: ["path": "\(self.store.configuration.path)"])
         } catch {
             self.logger.error("closing the database failed", metadata: ["error": "\(error)"])
@@ -20,18 +23,48 @@ struct StoreService: Service {
     }
 }
 
-/// Talks to systemd while the daemon runs: `WATCHDOG=1` at half the interval systemd asked for (if any),
-/// and `STOPPING=1` as soon as shutdown begins. Registered last, so it is the first service told to stop.
+/// Talks to systemd while the daemon runs, and bounds shutdown.
+///
+/// - `WATCHDOG=1` is sent only after a health probe (``GuildServer/probe(timeout:)``: `system.health`
+///   through the daemon's own socket, a database read and a reply) succeeded, at a third of the interval
+///   systemd asked for: a daemon that cannot serve requests stops feeding the watchdog and systemd restarts it,
+///   even while `system.ping` still answers.
+/// - `STOPPING=1` as soon as shutdown begins, and a backstop: if the process is still running
+///   `shutdownTimeout` plus two seconds later (in-flight work that could be neither finished nor cancelled),
+///   it exits with status 1 from a thread of its own.
+///
+/// Registered last, so it is the first service told to stop.
 struct SystemdNotifierService: Service {
     let watchdogInterval: Duration?
+    let probe: @Sendable (Duration) async -> Bool
+    let shutdownTimeout: Duration
+    let logger: Logger
 
     func run() async throws {
         await withGracefulShutdownHandler {
             _ = try? await cancelWhenGracefulShutdown {
+                var healthy = true
                 while !Task.isCancelled {
                     if let interval = self.watchdogInterval {
-                        Systemd.notify("WATCHDOG=1")
-                        try await Task.sleep(for: interval / 2)
+                        let period = interval / 3
+                        let started = ContinuousClock.now
+                        let passed = await self.probe(period)
+                        if passed {
+                            Systemd.notify(healthy ? "WATCHDOG=1" : "WATCHDOG=1\nSTATUS=Serving JSON-RPC (health probe passes again)")
+                        }
+                        if passed != healthy {
+                            healthy = passed
+                            if passed {
+                                self.logger.notice("health probe passes again: feeding the watchdog")
+                            } else {
+                                Systemd.notify("STATUS=Health probe failing: requests are not being served")
+                                self.logger.warning(
+                                    "health probe failed: not feeding the watchdog until it passes",
+                                    metadata: ["timeout": "\(period)"]
+                                )
+                            }
+                        }
+                        try await Task.sleep(until: started + period)
                     } else {
                         try await gracefulShutdown()
                     }
@@ -39,6 +72,13 @@ struct SystemdNotifierService: Service {
             }
         } onGracefulShutdown: {
             Systemd.notify("STOPPING=1\nSTATUS=Stopping: finishing in-flight requests")
+            let deadline = self.shutdownTimeout + .seconds(2)
+            let logger = self.logger
+            let milliseconds = Int(deadline.components.seconds * 1000 + deadline.components.attoseconds / 1_000_000_000_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds)) {
+                logger.error("shutdown did not finish in time: exiting", metadata: ["shutdown-timeout": "\(deadline)"])
+                _exit(1)
+            }
         }
     }
 }

@@ -47,7 +47,16 @@ struct GuildDaemon: AsyncParsableCommand {
     var idleExit: Double = 0
 
     @Option(help: "Largest accepted frame (one line), in bytes.")
-    var maxFrameBytes: Int = 16 * 1024 * 1024
+    var maxFrameBytes: Int = 1024 * 1024
+
+    @Option(help: "Seconds one line may take to arrive once its first byte has; then the connection is closed.")
+    var frameTimeout: Double = 10
+
+    @Option(help: "Most bytes one batch's replies may take; later entries get RESPONSE_TOO_LARGE.")
+    var maxBatchReplyBytes: Int = 4 * 1024 * 1024
+
+    @Option(help: "Most bytes a connection may leave unread (replies and notifications) before its subscriptions end LAGGED.")
+    var maxOutputBytes: Int = 4 * 1024 * 1024
 
     @Option(help: "Most entries in one batch.")
     var maxBatch: Int = 1000
@@ -55,8 +64,26 @@ struct GuildDaemon: AsyncParsableCommand {
     @Option(help: "Most requests in flight per connection.")
     var maxInFlight: Int = 256
 
-    @Option(help: "Most connections at once.")
-    var maxConnections: Int = 4096
+    @Option(help: "Most connections at once (default 4096, lowered to fit the descriptor limit); admins get 64 more.")
+    var maxConnections: Int?
+
+    @Option(help: "Most connections one non-admin peer uid may hold.")
+    var maxConnectionsPerUid: Int = 256
+
+    @Option(help: "Seconds a non-admin connection may sit with no session, subscription or request before it is closed (0: never).")
+    var idleTimeout: Double = 60
+
+    @Option(help: "Expensive calls (system.check, large lists) running at once in the daemon; below the reader count.")
+    var maxExpensive: Int = 4
+
+    @Option(help: "Database reader threads: the bound on concurrent reads (default: CPUs + 2, at least 6).")
+    var readers: Int = SQLiteStore.Configuration.defaultReaders
+
+    @Option(help: "Seconds SIGTERM may take: in-flight work finishes or is cancelled within it, then guildd exits.")
+    var shutdownTimeout: Double = 5
+
+    @Flag(help: .hidden)
+    var testFailpoints = false
 
     @Option(help: "Seconds a connection may leave its replies unread before it is closed.")
     var writeStallTimeout: Double = 30
@@ -89,6 +116,13 @@ struct GuildDaemon: AsyncParsableCommand {
         guard ["FULL", "NORMAL", "EXTRA"].contains(self.synchronous.uppercased()) else {
             throw ValidationError("--synchronous must be FULL, NORMAL or EXTRA")
         }
+        guard self.readers >= 3 else { throw ValidationError("--readers must be at least 3") }
+        guard (1...(self.readers - 2)).contains(self.maxExpensive) else {
+            throw ValidationError("--max-expensive must be 1 to --readers minus 2 (\(self.readers - 2)), so cheap reads always find a reader")
+        }
+        guard self.shutdownTimeout > 0, self.frameTimeout > 0 else {
+            throw ValidationError("--shutdown-timeout and --frame-timeout must be positive")
+        }
     }
 
     func run() async throws {
@@ -101,8 +135,13 @@ struct GuildDaemon: AsyncParsableCommand {
         let logger = Logger(label: "guildd")
         let environment = ProcessInfo.processInfo.environment
 
+        let descriptors = Descriptors.raiseSoftLimit()
+        let maxConnections = try Descriptors.connectionLimit(requested: self.maxConnections, descriptors: descriptors, logger: logger)
+
         let databasePath = self.database ?? Self.defaultDatabasePath(environment)
-        let store = try SQLiteStore(configuration: .init(path: databasePath, synchronous: self.synchronous))
+        let store = try SQLiteStore(
+            configuration: .init(path: databasePath, synchronous: self.synchronous, maximumReaders: self.readers)
+        )
 
         let listen: ListenSource =
             if let descriptor = Systemd.listenDescriptor() {
@@ -115,7 +154,7 @@ struct GuildDaemon: AsyncParsableCommand {
             maximumFrameBytes: self.maxFrameBytes,
             maximumBatchSize: self.maxBatch,
             maximumInFlightPerConnection: self.maxInFlight,
-            maximumConnections: self.maxConnections,
+            maximumConnections: maxConnections,
             writeStallTimeoutSeconds: self.writeStallTimeout,
             adminUIDs: self.adminUIDs.isEmpty ? [getuid()] : Set(self.adminUIDs),
             databasePath: databasePath
@@ -123,6 +162,19 @@ struct GuildDaemon: AsyncParsableCommand {
         configuration.accessTokenLifetimeSeconds = self.tokenLifetime > 0 ? self.tokenLifetime : nil
         configuration.subscriptionQueueLimit = self.subscriptionQueue
         configuration.maximumSubscriptionsPerConnection = self.maxSubscriptions
+        configuration.frameTimeoutSeconds = self.frameTimeout
+        configuration.maximumBatchReplyBytes = self.maxBatchReplyBytes
+        configuration.maximumOutputBytes = self.maxOutputBytes
+        configuration.maximumConnectionsPerUID = self.maxConnectionsPerUid
+        configuration.idleTimeoutSeconds = self.idleTimeout
+        configuration.maximumExpensive = self.maxExpensive
+        configuration.probePID = getpid()
+        let failpoints: (@Sendable (String, Int) throws -> Void)? =
+            if self.testFailpoints {
+                { name, milliseconds in try store.setFailpoint(name, milliseconds: milliseconds) }
+            } else {
+                nil
+            }
         let server = try await GuildServer.make(
             configuration: configuration,
             storage: store,
@@ -132,6 +184,7 @@ struct GuildDaemon: AsyncParsableCommand {
                 let (commits, operations) = store.writeStatistics
                 return SystemStatus.Writes(commits: commits, operations: operations)
             },
+            failpoints: failpoints,
             logger: logger
         ) {
             Systemd.notify("READY=1\nSTATUS=Serving JSON-RPC (\(listen.activation.rawValue)), database \(databasePath)")
@@ -157,13 +210,25 @@ struct GuildDaemon: AsyncParsableCommand {
                 )
             )
         }
-        services.append(.init(service: SystemdNotifierService(watchdogInterval: Systemd.watchdogInterval())))
+        let shutdownTimeout = Duration.milliseconds(Int64(self.shutdownTimeout * 1000))
+        services.append(
+            .init(
+                service: SystemdNotifierService(
+                    watchdogInterval: Systemd.watchdogInterval(),
+                    probe: { timeout in await server.probe(timeout: timeout) },
+                    shutdownTimeout: shutdownTimeout,
+                    logger: logger
+                )
+            )
+        )
         var groupConfiguration = ServiceGroupConfiguration(
             services: services,
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )
-        groupConfiguration.maximumGracefulShutdownDuration = .seconds(30)
+        // Past the timeout, graceful shutdown turns into cancellation; the notifier's backstop ends the process
+        // if even that does not finish (a read blocked in SQLite cannot be cancelled).
+        groupConfiguration.maximumGracefulShutdownDuration = shutdownTimeout
         try await ServiceGroup(configuration: groupConfiguration).run()
     }
 
