@@ -41,22 +41,39 @@ E = {
  "ALREADY_PROCESSED": err(10024, "ALREADY_PROCESSED", "The application was already handled"),
  "ATTRIBUTE_RATE_LIMITED": err(10049, "ATTRIBUTE_RATE_LIMITED", "Too many attribute writes to this group this second"),
  "ATTRIBUTE_CONFLICT": err(10056, "ATTRIBUTE_CONFLICT", "The attributes changed since the version named"),
+ "SERVER_BUSY": err(-32004, "SERVER_BUSY", "Too many expensive calls running (per connection, per principal or in the daemon; data.scope, data.limit); retry later"),
+ "TOO_MANY_ITEMS": err(-32602, "TOO_MANY_ITEMS", "A list-valued param holds more items than maxItems/maxProperties; data.field, data.limit"),
 }
+# Methods whose calls may take long or read a lot: they run under admission bounds (protocol/liveness.md).
+EXPENSIVE = {"system.check", "group.members", "user.memberOfGroups", "user.ownerOfGroups", "group.joinedList"}
+ITEM_LIMIT = 1000
+def bounded(schema):
+    """Adds the daemon's default item limit to a list-valued param's schema."""
+    t = schema.get("type")
+    if t == "array" and "maxItems" not in schema: return {**schema, "maxItems": ITEM_LIMIT}
+    if t == "object" and "maxProperties" not in schema: return {**schema, "maxProperties": ITEM_LIMIT}
+    return schema
 profile_example = {"userID": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00", "username": "alice", "displayName": "Alice", "fields": {}, "isPseudo": False, "createdAt": 1795348702624, "modifiedAt": 1795348702624}
 auth_example = {"user": profile_example, "accessToken": "gt_DD0RbSbC2h_pLGHoDO0SJxX-30z02i7FmgKFwHRpUco", "refreshToken": "gt_q3N1b2X0m3pF7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2", "expiresAt": 3942832349624}
 session_example = {"user": profile_example, "expiresAt": 3942832349624, "admin": False, "peer": {"uid": 1000, "gid": 1000, "pid": 4242}}
 methods = []
 def method(name, summary, auth, params, result_name, result_schema, example_params, example_result, errors=(), tags=(), description=None, paramStructure="by-name"):
+    params = [{**p, "schema": bounded(p["schema"])} for p in params]
+    errors = list(errors)
+    if any("maxItems" in p["schema"] or "maxProperties" in p["schema"] for p in params): errors.append("TOO_MANY_ITEMS")
+    if name in EXPENSIVE: errors.append("SERVER_BUSY")
     m = {"name": name, "summary": summary, "x-auth": auth, "paramStructure": paramStructure, "params": params,
          "result": {"name": result_name, "schema": result_schema},
          "errors": [E[e] for e in errors],
          "examples": [{"name": f"{name} example", "params": [{"name": k, "value": v} for k, v in example_params.items()], "result": {"name": result_name, "value": example_result}}]}
     if description: m["description"] = description
     if tags: m["tags"] = [{"name": t} for t in tags]
+    if name in EXPENSIVE: m["x-expensive"] = True
     methods.append(m)
 
 method("rpc.discover", "The OpenRPC document describing every method (this document).", "anyone", [], "document", {"type": "object"}, {}, {"openrpc": "1.3.2"}, tags=["system"])
 method("system.ping", "Liveness check: returns \"pong\".", "anyone", [], "pong", {"const": "pong", "type": "string"}, {}, "pong", tags=["system"])
+method("system.health", "Liveness through the request path: dispatch, a database read (the event log's head) and a reply. Unlike system.ping, it fails when requests cannot be served; the systemd watchdog is fed from it.", "anyone", [], "health", {"type": "object", "required": ["status", "seq"], "properties": {"status": {"const": "ok", "type": "string"}, "seq": {"type": "integer"}}}, {}, {"status": "ok", "seq": 1234}, tags=["system"])
 method("system.status", "Version, uptime, activation mode, open connections, database path, and how many transactions and writes the store has committed.", "anyone", [], "status", ref("SystemStatus"), {}, {"version": "0.1.0", "uptimeSeconds": 12.5, "activation": "socket-activated", "connections": 1, "databasePath": "/var/lib/guild/guild.sqlite", "pid": 4242, "writes": {"commits": 1830, "operations": 9544}}, tags=["system"])
 
 method("session.authenticate", "Binds an access token to this connection; later calls act as its user.", "anyone",
@@ -201,7 +218,7 @@ profile_schema = {"type": "object", "required": ["userID", "isPseudo", "createdA
     "isPseudo": {"type": "boolean"}, "createdAt": {"type": "integer", "description": "ms since the Unix epoch"}, "modifiedAt": {"type": "integer"}}}
 doc = {
  "openrpc": "1.3.2",
- "info": {"title": "Guild", "version": "0.1.0", "description": "Guild's local identity, group and messaging daemon: JSON-RPC 2.0, one compact message per newline-terminated line, over a Unix domain socket (see protocol/framing.md). `x-auth` says who may call each method: anyone who can connect, a connection bound to a session (or an admin), or an admin (peer uid root or --admin-uid, from SO_PEERCRED). Errors carry data.reason (protocol/errors.md)."},
+ "info": {"title": "Guild", "version": "0.1.0", "description": "Guild's local identity, group and messaging daemon: JSON-RPC 2.0, one compact message per newline-terminated line, over a Unix domain socket (see protocol/framing.md). `x-auth` says who may call each method: anyone who can connect, a connection bound to a session (or an admin), or an admin (peer uid root or --admin-uid, from SO_PEERCRED). Errors carry data.reason (protocol/errors.md). `x-expensive` marks methods that run under admission bounds (SERVER_BUSY past them); `maxItems`/`maxProperties` bound list-valued params (TOO_MANY_ITEMS)."},
  "servers": [{"name": "guildd", "url": "unix:/run/guild/guild.sock"}],
  "methods": methods,
  "x-notifications": [
