@@ -94,6 +94,7 @@ let package = Package(
             name: "GuildServerTests",
             dependencies: [
                 "GuildClient",
+                "GuildTestSupport",
                 "GuildCore",
                 "GuildProtocol",
                 "GuildServer",
@@ -162,12 +163,20 @@ let package = Package(
             ]
         ),
 
+        // MARK: - Test support
+
+        .target(
+            name: "GuildTestSupport",
+            path: "Tests/GuildTestSupport"
+        ),
+
         // MARK: - End to end
 
         .testTarget(
             name: "GuildEndToEndTests",
             dependencies: [
                 "GuildClient",
+                "GuildTestSupport",
                 "GuildProtocol",
                 "guildctl",
                 "guildd",

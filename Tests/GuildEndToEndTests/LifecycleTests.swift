@@ -69,8 +69,12 @@ struct LifecycleTests {
     @Test func sigtermFinishesInFlightRequestsThenExitsCleanly() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        // A costly password hash keeps the registration in flight for a while.
-        let daemon = try Child(Build.guildd, ["--socket", scratch.socket, "--database", scratch.database, "--scrypt-log-n", "18"])
+        // A costly password hash keeps the registration in flight for a while; the shutdown timeout leaves it
+        // time to finish (LivenessTests checks that work past the timeout is cut off).
+        let daemon = try Child(
+            Build.guildd,
+            ["--socket", scratch.socket, "--database", scratch.database, "--scrypt-log-n", "18", "--shutdown-timeout", "60"]
+        )
         defer { daemon.terminate() }
         try await waitUntilServing(scratch.socket)
         let client = try await GuildClient.connect(path: scratch.socket)

@@ -3,6 +3,7 @@ import GuildClient
 import GuildProtocol
 import GuildServer
 import GuildStore
+import GuildTestSupport
 import Testing
 
 /// Durable, resumable subscriptions: visibility, replay then live with no gap or duplicate, lag isolation.

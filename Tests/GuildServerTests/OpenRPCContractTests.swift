@@ -1,6 +1,7 @@
 import Foundation
 import GuildCore
 import GuildProtocol
+import GuildTestSupport
 import Testing
 
 @testable import GuildServer
@@ -24,7 +25,7 @@ struct OpenRPCContractTests {
         GroupMethods.MuteMember.self, GroupMethods.SetMemberRole.self, GroupMethods.TransferOwner.self, GroupMethods.SendMessage.self,
         SystemMethods.Check.self, UserMethods.MemberOfGroups.self, UserMethods.OwnerOfGroups.self,
         SessionMethods.Authenticate.self, SessionMethods.Logout.self, SessionMethods.WhoAmI.self,
-        SystemMethods.Discover.self, SystemMethods.Ping.self, SystemMethods.Status.self,
+        SystemMethods.Discover.self, SystemMethods.Health.self, SystemMethods.Ping.self, SystemMethods.Status.self,
         UserMethods.ChangePassword.self, UserMethods.Delete.self, UserMethods.Get.self, UserMethods.Login.self,
         UserMethods.PutIdentity.self, UserMethods.Refresh.self, UserMethods.Register.self,
         UserMethods.RegisterPseudo.self, UserMethods.Update.self,
@@ -61,6 +62,29 @@ struct OpenRPCContractTests {
                 let name = try #require(method["name"] as? String)
                 let documented = method["x-auth"] as? String
                 #expect(documented == server.dispatcher.registry.access(of: name)?.rawValue, "\(name)")
+            }
+        }
+    }
+
+    @Test func xExpensiveMatchesTheDeclaredCost() {
+        for type in Self.methodTypes {
+            let entry = Self.document.first { $0["name"] as? String == type.name }
+            let documented = entry?["x-expensive"] as? Bool ?? false
+            #expect(documented == type.isExpensive, "\(type.name): x-expensive \(documented), declared \(type.isExpensive)")
+            let errors = (entry?["errors"] as? [[String: Any]] ?? []).compactMap { ($0["data"] as? [String: Any])?["reason"] as? String }
+            #expect(errors.contains("SERVER_BUSY") == type.isExpensive, "\(type.name) lists SERVER_BUSY only if expensive")
+        }
+    }
+
+    @Test func listParamsDocumentTheEnforcedItemLimit() {
+        for type in Self.methodTypes {
+            let entry = Self.document.first { $0["name"] as? String == type.name }
+            for param in entry?["params"] as? [[String: Any]] ?? [] {
+                let schema = param["schema"] as? [String: Any] ?? [:]
+                guard let kind = schema["type"] as? String, kind == "array" || kind == "object" else { continue }
+                let name = param["name"] as? String ?? ""
+                let documented = (schema["maxItems"] ?? schema["maxProperties"]) as? Int
+                #expect(documented == type.itemLimits[name] ?? MethodRegistry.defaultItemLimit, "\(type.name).\(name)")
             }
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import GuildClient
 import GuildProtocol
+import GuildTestSupport
 import Testing
 
 /// Requests run concurrently, but a request that changes the session finishes before later ones start.

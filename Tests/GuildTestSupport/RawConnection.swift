@@ -5,11 +5,12 @@ import Glibc
 #endif
 
 /// A plain blocking Unix-socket client that sends and reads exact bytes, for malformed-input tests.
-final class RawConnection {
-    let fd: Int32
+public final class RawConnection {
+    public let fd: Int32
     private var buffer: [UInt8] = []
 
-    init(path: String) throws {
+    /// Connects to the Unix socket at `path`.
+    public init(path: String) throws {
         self.fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -34,7 +35,7 @@ final class RawConnection {
 
     /// Writes all bytes; false if the peer closed or nothing could be written for `timeout` seconds.
     @discardableResult
-    func send(_ bytes: [UInt8], timeout: Double = 30) async -> Bool {
+    public func send(_ bytes: [UInt8], timeout: Double = 30) async -> Bool {
         var offset = 0
         var deadline = Date().addingTimeInterval(timeout)
         while offset < bytes.count {
@@ -51,10 +52,10 @@ final class RawConnection {
     }
 
     @discardableResult
-    func send(_ text: String) async -> Bool { await self.send(Array(text.utf8)) }
+    public func send(_ text: String) async -> Bool { await self.send(Array(text.utf8)) }
 
     /// Reads one line (without the newline); nil on EOF or timeout.
-    func readLine(timeout: Double = 5) async -> String? {
+    public func readLine(timeout: Double = 5) async -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let newline = self.buffer.firstIndex(of: 0x0A) {
@@ -76,13 +77,13 @@ final class RawConnection {
     }
 
     /// Reads one line as a JSON value.
-    func readJSON(timeout: Double = 5) async -> Any? {
+    public func readJSON(timeout: Double = 5) async -> Any? {
         guard let line = await self.readLine(timeout: timeout) else { return nil }
         return try? JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed])
     }
 
     /// Whether the daemon closed the connection (EOF within the timeout).
-    func isClosedByPeer(timeout: Double = 5) async -> Bool {
+    public func isClosedByPeer(timeout: Double = 5) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while deadline.timeIntervalSinceNow > 0 {
             var chunk = [UInt8](repeating: 0, count: 65536)
@@ -94,7 +95,7 @@ final class RawConnection {
     }
 
     /// Sends `system.ping` and checks the reply.
-    func pings() async -> Bool {
+    public func pings() async -> Bool {
         await self.send(#"{"jsonrpc":"2.0","id":"ping","method":"system.ping"}"# + "\n")
         while let reply = await self.readJSON() as? [String: Any] {
             if reply["id"] as? String == "ping" { return reply["result"] as? String == "pong" }
@@ -103,8 +104,12 @@ final class RawConnection {
     }
 }
 
+/// Reading JSON-RPC error replies decoded with `JSONSerialization`.
 extension Dictionary where Key == String, Value == Any {
-    var errorCode: Int? { (self["error"] as? [String: Any])?["code"] as? Int }
-    var errorReason: String? { ((self["error"] as? [String: Any])?["data"] as? [String: Any])?["reason"] as? String }
-    var errorField: String? { ((self["error"] as? [String: Any])?["data"] as? [String: Any])?["field"] as? String }
+    /// `error.code` of a reply.
+    public var errorCode: Int? { (self["error"] as? [String: Any])?["code"] as? Int }
+    /// `error.data.reason` of a reply.
+    public var errorReason: String? { ((self["error"] as? [String: Any])?["data"] as? [String: Any])?["reason"] as? String }
+    /// `error.data.field` of a reply.
+    public var errorField: String? { ((self["error"] as? [String: Any])?["data"] as? [String: Any])?["field"] as? String }
 }
