@@ -42,6 +42,12 @@ final class NotifySocket: @unchecked Sendable {
         return false
     }
 
+    /// How many received messages contain `text` so far.
+    func count(_ text: String) -> Int {
+        self.drain()
+        return self.messages.count { $0.contains(text) }
+    }
+
     private func drain() {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {

@@ -91,10 +91,10 @@ public final class GuildServer: Service, Sendable {
         let bootstrap = ServerBootstrap(group: self.group)
             .serverChannelOption(.backlog, value: 4096)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            // Out of descriptors (EMFILE), accept backs off for a moment instead of spinning.
+            // Out of descriptors (EMFILE), accepting pauses for a moment instead of spinning.
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler())
+                    try channel.pipeline.syncOperations.addHandler(AcceptPauseHandler())
                 }
             }
             .childChannelOption(.allowRemoteHalfClosure, value: true)

@@ -1,0 +1,290 @@
+import Foundation
+import GuildClient
+import GuildProtocol
+import GuildTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The daemon never wedges: whatever one peer sends, a fresh connection's session call and a write answer
+/// within a second, the watchdog is fed only while requests are served, and SIGTERM always stops it.
+@Suite(.timeLimit(.minutes(4)))
+struct LivenessTests {
+    @Test func pipelinedSystemChecksLeaveTheDaemonLive() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let daemon = try await startDaemon(scratch)
+        defer { daemon.terminate() }
+        for count in [16, 24, 256] {
+            let admin = try RawConnection(path: scratch.socket)
+            await admin.send((1...count).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"system.check"}"# + "\n" }.joined())
+            var answered = 0
+            while answered < count, let reply = await admin.readJSON(timeout: 10) as? [String: Any] {
+                #expect(reply["result"] != nil || reply.errorReason == "SERVER_BUSY", "\(reply)")
+                answered += 1
+            }
+            #expect(answered == count, "\(answered) of \(count) pipelined system.check answered")
+            try await expectLive(scratch.socket)
+        }
+        daemon.signal(SIGTERM)
+        #expect(await daemon.wait(timeout: 10) == 0)
+    }
+
+    @Test func slowReadsOnManyConnectionsDelayOnlyThemselves() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try await seedLargeEventLog(scratch)
+        let daemon = try await startDaemon(scratch)
+        defer { daemon.terminate() }
+        let stop = Date().addingTimeInterval(4)
+        // Eight connections keep system.check (a read of the whole ~25 MB file) going; twelve others write.
+        let checks = try (0..<8).map { _ in LiveProbe(connection: try RawConnection(path: scratch.socket)) }
+        let writers = try await (0..<12).asyncMap { _ in try await LiveProbe.session(scratch.socket) }
+        let (checked, slowestWrite) = await withTaskGroup(of: (Int, Double).self) { group in
+            for check in checks {
+                group.addTask {
+                    let connection = check.connection
+                    var done = 0
+                    var id = 0
+                    while Date() < stop {
+                        id += 1
+                        await connection.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"system.check"}"# + "\n")
+                        guard let reply = await connection.readJSON(timeout: 20) as? [String: Any] else { break }
+                        if reply["result"] != nil { done += 1 }
+                    }
+                    return (done, 0)
+                }
+            }
+            for writer in writers {
+                group.addTask {
+                    var slowest = 0.0
+                    var id = 0
+                    while Date() < stop {
+                        id += 1
+                        slowest = max(slowest, await writer.timedWrite(id: id))
+                    }
+                    return (0, slowest)
+                }
+            }
+            group.addTask {
+                var slowest = 0.0
+                while Date() < stop {
+                    slowest = max(slowest, (try? await LiveProbe.freshConnectionSeconds(scratch.socket)) ?? 99)
+                    try? await Task.sleep(for: .milliseconds(200))
+                }
+                return (0, slowest)
+            }
+            var checked = 0
+            var slowest = 0.0
+            for await (done, seconds) in group {
+                checked += done
+                slowest = max(slowest, seconds)
+            }
+            return (checked, slowest)
+        }
+        #expect(checked > 0, "no system.check finished")
+        #expect(slowestWrite < 1, "a write or a fresh connection's calls took \(slowestWrite) s while slow reads ran")
+        // SIGTERM while the slow reads go on: the daemon stops within its shutdown timeout (5 s).
+        for check in checks {
+            await check.connection.send(#"{"jsonrpc":"2.0","id":"last","method":"system.check"}"# + "\n")
+        }
+        let signalled = Date()
+        daemon.signal(SIGTERM)
+        #expect(await daemon.wait(timeout: 15) != nil)
+        #expect(Date().timeIntervalSince(signalled) < 8)
+    }
+
+    @Test func theWatchdogIsFedOnlyWhileRequestsAreServed() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let notify = try NotifySocket(path: scratch.path + "/notify")
+        let daemon = try await startDaemon(
+            scratch,
+            ["--test-failpoints"],
+            environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "600000"]
+        )
+        defer { daemon.terminate() }
+        #expect(await notify.waitFor("WATCHDOG=1"))
+        // Every database read now takes 3 s longer: ping still answers, requests do not.
+        let admin = try RawConnection(path: scratch.socket)
+        await admin.send(
+            #"{"jsonrpc":"2.0","id":1,"method":"debug.setFailpoint","params":{"name":"store.readDelay","milliseconds":3000}}"# + "\n"
+        )
+        #expect((await admin.readJSON() as? [String: Any])?["result"] as? Bool == true)
+        try await Task.sleep(for: .milliseconds(300))
+        let before = notify.count("WATCHDOG=1")
+        #expect(await admin.pings())
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(notify.count("WATCHDOG=1") == before, "the watchdog was fed while no request could be served")
+        #expect(await notify.waitFor("STATUS=Health probe failing"))
+        // Reads are fast again: the watchdog is fed again.
+        await admin.send(
+            #"{"jsonrpc":"2.0","id":2,"method":"debug.setFailpoint","params":{"name":"store.readDelay","milliseconds":0}}"# + "\n"
+        )
+        #expect((await admin.readJSON() as? [String: Any])?["result"] as? Bool == true)
+        let recovered = notify.count("WATCHDOG=1")
+        let deadline = Date().addingTimeInterval(15)
+        while notify.count("WATCHDOG=1") == recovered, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(notify.count("WATCHDOG=1") > recovered)
+        daemon.signal(SIGTERM)
+        #expect(await daemon.wait(timeout: 15) != nil)
+    }
+
+    @Test func sigtermStopsTheDaemonWithinTheShutdownTimeoutWhileReadsAreStuck() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let daemon = try await startDaemon(scratch, ["--test-failpoints", "--shutdown-timeout", "1"])
+        defer { daemon.terminate() }
+        let admin = try RawConnection(path: scratch.socket)
+        await admin.send(
+            #"{"jsonrpc":"2.0","id":1,"method":"debug.setFailpoint","params":{"name":"store.readDelay","milliseconds":20000}}"# + "\n"
+        )
+        _ = await admin.readJSON()
+        // Saturate the readers with reads that take 20 s each.
+        let stuck = try (0..<8).map { _ in try RawConnection(path: scratch.socket) }
+        for (index, connection) in stuck.enumerated() {
+            await connection.send(#"{"jsonrpc":"2.0","id":\#(index),"method":"system.health"}"# + "\n")
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let signalled = Date()
+        daemon.signal(SIGTERM)
+        let status = await daemon.wait(timeout: 15)
+        let took = Date().timeIntervalSince(signalled)
+        #expect(status != nil, "guildd did not exit")
+        // One second of graceful shutdown, then cancellation, then the backstop two seconds later at most.
+        #expect(took < 5, "exit took \(took) s")
+    }
+
+    @Test func theSoftDescriptorLimitIsRaisedAndMaxConnectionsIsChecked() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        // A soft limit below the hard one is raised to it.
+        let raised = try Child(
+            "/usr/bin/prlimit",
+            ["--nofile=512:2048", Build.guildd, "--socket", scratch.socket, "--database", scratch.database, "--log-level", "warning"]
+        )
+        defer { raised.terminate() }
+        try await waitUntilServing(scratch.socket)
+        let limits = (try? String(contentsOfFile: "/proc/\(raised.pid)/limits", encoding: .utf8)) ?? ""
+        let openFiles = limits.split(separator: "\n").first { $0.hasPrefix("Max open files") } ?? ""
+        #expect(openFiles.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).first == "2048", "\(openFiles)")
+        raised.signal(SIGTERM)
+        _ = await raised.wait()
+        // More connections asked for than descriptors: guildd says so and does not start.
+        let refused = try await run(
+            "/usr/bin/prlimit",
+            ["--nofile=256:256", Build.guildd, "--socket", scratch.socket, "--database", scratch.database, "--max-connections", "1000"],
+            timeout: 20
+        )
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("does not fit the descriptor limit"), "\(refused.stderr)")
+    }
+
+    @Test func outOfDescriptorsTheDaemonPausesAcceptingAndKeepsServing() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let daemon = try await startDaemon(scratch)
+        defer { daemon.terminate() }
+        let first = try RawConnection(path: scratch.socket)
+        #expect(await first.pings())
+        // Take the running daemon's descriptors away (its connection limit was checked against more), then
+        // queue far more clients than it has descriptors for: accept fails with EMFILE.
+        let lowered = try await run("/usr/bin/prlimit", ["--pid", "\(daemon.pid)", "--nofile=64:64"])
+        #expect(lowered.status == 0, "\(lowered.stderr)")
+        var flood: [RawConnection] = []
+        for _ in 0..<200 { if let connection = try? RawConnection(path: scratch.socket) { flood.append(connection) } }
+        try await Task.sleep(for: .milliseconds(300))
+        let cpu = cpuSeconds(daemon.pid)
+        try await Task.sleep(for: .seconds(2))
+        let busy = cpuSeconds(daemon.pid) - cpu
+        // Spinning on accept costs about a quarter of a core here; pausing costs nothing.
+        #expect(busy < 0.2, "guildd used \(busy) s of CPU in 2 s while out of descriptors")
+        #expect(await first.pings())
+        flood.removeAll()
+        try await Task.sleep(for: .milliseconds(600))
+        let later = try RawConnection(path: scratch.socket)
+        #expect(await later.pings())
+        daemon.signal(SIGTERM)
+        #expect(await daemon.wait() == 0)
+    }
+
+    // MARK: - Helpers
+
+    /// A fresh connection registers (a write), authenticates and asks who it is, each within a second.
+    private func expectLive(_ socket: String) async throws {
+        let seconds = try await LiveProbe.freshConnectionSeconds(socket)
+        #expect(seconds < 1, "a fresh connection's calls took \(seconds) s")
+    }
+
+    /// Writes many events straight into the database (stopped), so that reading it all takes a while.
+    private func seedLargeEventLog(_ scratch: Scratch) async throws {
+        let daemon = try await startDaemon(scratch)
+        daemon.signal(SIGTERM)
+        _ = await daemon.wait()
+        let script = """
+            import sqlite3, sys, time, os
+            db = sqlite3.connect(sys.argv[1])
+            now = int(time.time() * 1000)
+            rows = ((f"g{i % 1000}", os.urandom(120), now) for i in range(150000))
+            db.executemany("INSERT INTO event(kind, groupID, audience, body, time) VALUES('memberJoined', ?, 'members', ?, ?)", rows)
+            db.commit()
+            """
+        let seeded = try await run("/usr/bin/env", ["python3", "-c", script, scratch.database])
+        #expect(seeded.status == 0, "\(seeded.stderr)")
+    }
+
+    private func cpuSeconds(_ pid: Int32) -> Double {
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+        // utime and stime are fields 14 and 15 of the whole line: 12 and 13 after the command.
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+}
+
+/// A user's connection for timed writes, and a fresh connection's liveness round.
+struct LiveProbe: @unchecked Sendable {
+    // @unchecked: each probe's connection is used by one task at a time.
+    let connection: RawConnection
+
+    /// A connection with a new pseudo user's session bound.
+    static func session(_ socket: String) async throws -> LiveProbe {
+        let connection = try RawConnection(path: socket)
+        await connection.send(#"{"jsonrpc":"2.0","id":0,"method":"user.registerPseudo","params":{"displayName":"writer"}}"# + "\n")
+        _ = await connection.readJSON(timeout: 10)
+        return LiveProbe(connection: connection)
+    }
+
+    /// Seconds one `user.update` took (99 when it failed).
+    func timedWrite(id: Int) async -> Double {
+        let started = Date()
+        await self.connection.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"user.update","params":{"displayName":"w\#(id)"}}"# + "\n")
+        guard let reply = await self.connection.readJSON(timeout: 10) as? [String: Any], reply["result"] != nil else { return 99 }
+        return Date().timeIntervalSince(started)
+    }
+
+    /// How long a fresh connection takes to register a pseudo user (a write) and see its session with
+    /// `session.whoami`; throws when either fails.
+    static func freshConnectionSeconds(_ socket: String) async throws -> Double {
+        let started = Date()
+        let connection = try RawConnection(path: socket)
+        await connection.send(#"{"jsonrpc":"2.0","id":1,"method":"user.registerPseudo","params":{}}"# + "\n")
+        let registered = try #require(await connection.readJSON(timeout: 5) as? [String: Any])
+        #expect(registered["result"] != nil, "\(registered)")
+        await connection.send(#"{"jsonrpc":"2.0","id":2,"method":"session.whoami"}"# + "\n")
+        let whoami = try #require(await connection.readJSON(timeout: 5) as? [String: Any])
+        #expect((whoami["result"] as? [String: Any])?["user"] != nil, "\(whoami)")
+        return Date().timeIntervalSince(started)
+    }
+}
+
+extension Sequence {
+    /// Maps with an async transform, one element after another.
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
+    }
+}
