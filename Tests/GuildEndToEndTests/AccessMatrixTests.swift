@@ -11,10 +11,11 @@ import Glibc
 ///
 /// The principals: no session, a user (acting on their own account), another user (acting on that user's
 /// account), a group member, the group's owner (all five from one process running as uid 65534, one connection
-/// each), root, and a uid passed with `--admin-uid` (each from its own process, without a session). Each cell's
-/// expectation is derived from the method's declared access (`x-auth`: `anyone`, `session`, `admin`) and written
-/// out by hand only where the rule is finer (``Row/finer``). The rows must cover exactly the methods of the live
-/// `rpc.discover` document, with the same `x-auth`, so a method added without a row fails the test.
+/// each), root, and a uid passed with `--admin-uid` (each from its own process; without a session except in a few
+/// cells at the end). Each cell's expectation is derived from the method's declared access (`x-auth`: `anyone`,
+/// `session`, `admin`) and written out by hand only where the rule is finer (``Row/finer``). The rows must cover
+/// exactly the methods of the live `rpc.discover` document, with the same `x-auth`, so a method added without a
+/// row fails the test.
 ///
 /// Every call gets valid params and a fixture of its own (a fresh user as its subject, a fresh group where it
 /// acts on one), so that "allowed" means the call went through access control into the method and did what it
@@ -28,8 +29,6 @@ struct AccessMatrixTests {
 
         /// Whether the peer has admin rights (from its uid only).
         var isAdmin: Bool { self == .root || self == .adminUID }
-        /// Whether the connection binds a user's session for each call.
-        var hasSession: Bool { !self.isAdmin && self != .anonymous }
         /// The peer's uid.
         var uid: Int {
             switch self {
@@ -110,7 +109,8 @@ struct AccessMatrixTests {
             switch self.access {
             case "anyone": return "ok"
             case "session": return principal == .anonymous ? "UNAUTHORIZED" : "ok"
-            default: return principal.isAdmin ? "ok" : "PERMISSION_DENIED"
+            case "admin": return principal.isAdmin ? "ok" : "PERMISSION_DENIED"
+            default: return "an x-auth the matrix does not know: \(self.access)"
             }
         }
     }
@@ -151,6 +151,21 @@ struct AccessMatrixTests {
             fixture: .none,
             pseudoSubject: false,
             binds: binds,
+            finer: [:],
+            refine: nil,
+            params: params
+        )
+    }
+
+    /// A row for admins only.
+    static func admin(_ method: String, _ params: @escaping @Sendable (Cell) -> JSONValue? = { _ in nil }) -> Row {
+        Row(
+            method: method,
+            variant: "",
+            access: "admin",
+            fixture: .none,
+            pseudoSubject: false,
+            binds: false,
             finer: [:],
             refine: nil,
             params: params
@@ -216,7 +231,7 @@ struct AccessMatrixTests {
         anyone("user.refresh", binds: true) { ["refreshToken": .string($0.subject.refreshToken!)] },
 
         // Admins only.
-        Row(method: "system.check", variant: "", access: "admin", fixture: .none, pseudoSubject: false, binds: false, finer: [:], refine: nil) { _ in nil },
+        admin("system.check"),
 
         // A session. An admin without one passes the access check but has no user to act as.
         session("session.logout", finer: [(admins, "UNAUTHORIZED")]) { _ in nil },
