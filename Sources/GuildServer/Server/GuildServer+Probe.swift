@@ -9,8 +9,14 @@ extension GuildServer {
     /// came within `timeout`. The call goes through the event loops, the dispatcher, a database read and
     /// the reply path, so it fails when requests cannot be served, whatever still answers `system.ping`.
     /// The systemd watchdog is fed from it.
+    ///
+    /// Once the server has stopped accepting (idle exit; under socket activation the service manager keeps
+    /// the socket, so a probe would queue a connection that starts the next instance), there is nothing to
+    /// probe through: it passes, and the daemon finishes serving the connections it has.
     public func probe(timeout: Duration) async -> Bool {
-        guard let address = self.listener.withLock({ $0 })?.localAddress else { return false }
+        guard let listener = self.listener.withLock({ $0 }) else { return false }
+        guard listener.isActive else { return true }
+        guard let address = listener.localAddress else { return false }
         let group = self.group
         return await withTaskGroup(of: Bool.self) { tasks in
             tasks.addTask { (try? await Self.callHealth(at: address, group: group)) ?? false }
