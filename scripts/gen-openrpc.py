@@ -41,15 +41,23 @@ E = {
  "ALREADY_PROCESSED": err(10024, "ALREADY_PROCESSED", "The application was already handled"),
  "ATTRIBUTE_RATE_LIMITED": err(10049, "ATTRIBUTE_RATE_LIMITED", "Too many attribute writes to this group this second"),
  "ATTRIBUTE_CONFLICT": err(10056, "ATTRIBUTE_CONFLICT", "The attributes changed since the version named"),
+ "STORAGE_FULL": err(50701, "STORAGE_FULL", "The database's file system is full: nothing was written; retry once space is freed"),
 }
 profile_example = {"userID": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00", "username": "alice", "displayName": "Alice", "fields": {}, "isPseudo": False, "createdAt": 1795348702624, "modifiedAt": 1795348702624}
 auth_example = {"user": profile_example, "accessToken": "gt_DD0RbSbC2h_pLGHoDO0SJxX-30z02i7FmgKFwHRpUco", "refreshToken": "gt_q3N1b2X0m3pF7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2", "expiresAt": 3942832349624}
 session_example = {"user": profile_example, "expiresAt": 3942832349624, "admin": False, "peer": {"uid": 1000, "gid": 1000, "pid": 4242}}
 methods = []
+# Methods that write to the database, and so may answer STORAGE_FULL when its file system is full.
+WRITES = {"session.logout", "user.register", "user.registerPseudo", "user.login", "user.refresh", "user.putIdentity",
+          "user.changePassword", "user.update", "user.delete", "group.create", "group.rename", "group.delete",
+          "group.addMembers", "group.removeMembers", "group.changeOwner", "group.join", "group.quit", "group.dismiss",
+          "group.setInfo", "group.setReceiveOption", "group.initAttributes", "group.setAttributes",
+          "group.deleteAttributes", "group.setMemberInfo", "group.muteMember", "group.setMemberRole",
+          "group.transferOwner", "group.sendMessage"}
 def method(name, summary, auth, params, result_name, result_schema, example_params, example_result, errors=(), tags=(), description=None, paramStructure="by-name"):
     m = {"name": name, "summary": summary, "x-auth": auth, "paramStructure": paramStructure, "params": params,
          "result": {"name": result_name, "schema": result_schema},
-         "errors": [E[e] for e in errors],
+         "errors": [E[e] for e in list(errors) + (["STORAGE_FULL"] if name in WRITES else [])],
          "examples": [{"name": f"{name} example", "params": [{"name": k, "value": v} for k, v in example_params.items()], "result": {"name": result_name, "value": example_result}}]}
     if description: m["description"] = description
     if tags: m["tags"] = [{"name": t} for t in tags]

@@ -40,6 +40,7 @@ public enum ErrorReason: Sendable {
     public static let alreadyProcessed = "ALREADY_PROCESSED"
     public static let attributeRateLimited = "ATTRIBUTE_RATE_LIMITED"
     public static let attributeConflict = "ATTRIBUTE_CONFLICT"
+    public static let storageFull = "STORAGE_FULL"
 
     /// Every code with the reasons it may carry: the catalog `protocol/errors.md` documents (a test checks both agree).
     public static let catalog: [(code: ErrorCode, reasons: [String])] = [
@@ -76,5 +77,6 @@ public enum ErrorReason: Sendable {
         (.alreadyProcessed, [alreadyProcessed]),
         (.attributeRateLimited, [attributeRateLimited]),
         (.attributeConflict, [attributeConflict]),
+        (.storageFull, [storageFull]),
     ]
 }
