@@ -41,6 +41,7 @@ E = {
  "ALREADY_PROCESSED": err(10024, "ALREADY_PROCESSED", "The application was already handled"),
  "ATTRIBUTE_RATE_LIMITED": err(10049, "ATTRIBUTE_RATE_LIMITED", "Too many attribute writes to this group this second"),
  "ATTRIBUTE_CONFLICT": err(10056, "ATTRIBUTE_CONFLICT", "The attributes changed since the version named"),
+ "NUMBER_OUT_OF_RANGE": err(-32602, "NUMBER_OUT_OF_RANGE", "The result is not a finite number (an overflow to infinity, or NaN), which JSON cannot hold"),
  "STORAGE_FULL": err(50701, "STORAGE_FULL", "The database's file system is full: nothing was written; retry once space is freed"),
 }
 profile_example = {"userID": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00", "username": "alice", "displayName": "Alice", "fields": {}, "isPseudo": False, "createdAt": 1795348702624, "modifiedAt": 1795348702624}
@@ -96,9 +97,9 @@ method("user.delete", "Deletes a user and every token they hold: the caller them
 
 num = {"type": "number"}
 method("subtract", "JSON-RPC 2.0 specification example: minuend - subtrahend, by position or by name.", "anyone",
-       [param("minuend", num, True), param("subtrahend", num, True)], "difference", num, {"minuend": 42, "subtrahend": 23}, 19, [], ["conformance"], paramStructure="either")
+       [param("minuend", num, True), param("subtrahend", num, True)], "difference", num, {"minuend": 42, "subtrahend": 23}, 19, ["NUMBER_OUT_OF_RANGE"], ["conformance"], paramStructure="either")
 method("sum", "JSON-RPC 2.0 specification example: the sum of the numbers given by position.", "anyone",
-       [param("numbers", num, False)], "sum", num, {}, 0, [], ["conformance"], paramStructure="by-position")
+       [param("numbers", num, False)], "sum", num, {}, 0, ["NUMBER_OUT_OF_RANGE"], ["conformance"], paramStructure="by-position")
 method("get_data", "JSON-RPC 2.0 specification example: returns [\"hello\", 5].", "anyone", [], "data", {"type": "array"}, {}, ["hello", 5], [], ["conformance"])
 for n in ["update", "notify_hello", "notify_sum"]:
     method(n, "JSON-RPC 2.0 specification example: accepts anything, returns null (usually sent as a notification).", "anyone", [], "nothing", {"type": "null"}, {}, None, [], ["conformance"], paramStructure="either")

@@ -41,13 +41,14 @@ public enum ErrorReason: Sendable {
     public static let attributeRateLimited = "ATTRIBUTE_RATE_LIMITED"
     public static let attributeConflict = "ATTRIBUTE_CONFLICT"
     public static let storageFull = "STORAGE_FULL"
+    public static let numberOutOfRange = "NUMBER_OUT_OF_RANGE"
 
     /// Every code with the reasons it may carry: the catalog `protocol/errors.md` documents (a test checks both agree).
     public static let catalog: [(code: ErrorCode, reasons: [String])] = [
         (.parseError, [parseError, nestingTooDeep]),
         (.invalidRequest, [invalidRequest, emptyBatch, batchTooLarge, frameTooLarge]),
         (.methodNotFound, [methodNotFound]),
-        (.invalidParams, [invalidParams, invalidInputData]),
+        (.invalidParams, [invalidParams, invalidInputData, numberOutOfRange]),
         (.internalError, [internalError]),
         (.tooManyRequests, [tooManyRequests]),
         (.tooManyConnections, [tooManyConnections]),
