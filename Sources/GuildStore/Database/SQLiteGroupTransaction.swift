@@ -18,16 +18,16 @@ struct SQLiteGroupTransaction: GroupTransaction {
     static func group(from row: Row) -> Group {
         var group = Group(
             id: row[0],
-            name: row[1],
+            name: row.text(at: 1) ?? "",
             type: GroupType(rawValue: row[2]) ?? .basic,
             ownerID: row[6],
             memberCount: row[3],
             createdAt: row[4],
             modifiedAt: row[5]
         )
-        group.introduction = row[7]
-        group.notification = row[8]
-        group.faceURL = row[9]
+        group.introduction = row.text(at: 7) ?? ""
+        group.notification = row.text(at: 8) ?? ""
+        group.faceURL = row.text(at: 9) ?? ""
         group.addOption = AddOption(rawValue: row[10]) ?? .forbid
         group.allMuted = row[11]
         group.custom = Self.stringMap(row[12])
@@ -60,8 +60,8 @@ struct SQLiteGroupTransaction: GroupTransaction {
             userID: row[1],
             role: GroupRole(rawValue: row[2]) ?? .member,
             joinedAt: row[3],
-            nameCard: row[4],
-            nickName: row[5],
+            nameCard: row.text(at: 4) ?? "",
+            nickName: row.text(at: 5),
             muteUntil: row[6],
             receiveOption: ReceiveOption(rawValue: row[7]) ?? .receive,
             custom: Self.stringMap(row[8])
@@ -73,10 +73,10 @@ struct SQLiteGroupTransaction: GroupTransaction {
             id: row["id"],
             groupID: row["groupID"],
             fromUser: row["fromUser"],
-            message: row["message"],
+            message: row.text(named: "message") ?? "",
             status: JoinApplication.Status(rawValue: row["status"]) ?? .pending,
             handledBy: row["handledBy"],
-            handledMessage: row["handledMessage"],
+            handledMessage: row.text(named: "handledMessage") ?? "",
             createdAt: row["createdAt"],
             handledAt: row["handledAt"]
         )
@@ -134,7 +134,7 @@ struct SQLiteGroupTransaction: GroupTransaction {
         self.log.touchedGroups.insert(id)
         do {
             try self.db.cachedStatement(sql: #"INSERT INTO "group" (id, name, type, memberCount, createdAt, modifiedAt) VALUES (?, ?, ?, 0, ?, ?)"#)
-                .execute(arguments: [id, name, type.rawValue, now, now]
+                .execute(arguments: [id, StoredText.value(name), type.rawValue, now, now]
                 )
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
             throw GuildError(.groupAlreadyExists, "a group with id \(id) already exists", field: "groupID")
@@ -197,7 +197,8 @@ struct SQLiteGroupTransaction: GroupTransaction {
                 custom = ?, modifiedAt = ? WHERE id = ?
                 """
         ).execute(arguments: [
-            group.name, group.introduction, group.notification, group.faceURL, group.addOption.rawValue, group.allMuted,
+            StoredText.value(group.name), StoredText.value(group.introduction), StoredText.value(group.notification),
+            StoredText.value(group.faceURL), group.addOption.rawValue, group.allMuted,
             try Self.text(group.custom), group.modifiedAt, group.id,
         ]
         )
@@ -246,7 +247,7 @@ struct SQLiteGroupTransaction: GroupTransaction {
                 UPDATE membership SET nameCard = coalesce(?, nameCard), custom = coalesce(?, custom),
                 receiveOption = coalesce(?, receiveOption) WHERE groupID = ? AND userID = ?
                 """
-        ).execute(arguments: [nameCard, try custom.map(Self.text), receiveOption?.rawValue, groupID, userID]
+        ).execute(arguments: [StoredText.value(nameCard), try custom.map(Self.text), receiveOption?.rawValue, groupID, userID]
         )
     }
 
@@ -278,7 +279,7 @@ struct SQLiteGroupTransaction: GroupTransaction {
 
     func insertApplication(groupID: String, fromUser: String, message: String, now: Int64) throws -> JoinApplication {
         try self.db.cachedStatement(sql: "INSERT INTO application (groupID, fromUser, message, status, createdAt) VALUES (?, ?, ?, 'PENDING', ?)")
-            .execute(arguments: [groupID, fromUser, message, now]
+            .execute(arguments: [groupID, fromUser, StoredText.value(message), now]
             )
         return JoinApplication(
             id: self.db.lastInsertedRowID,
@@ -306,7 +307,7 @@ struct SQLiteGroupTransaction: GroupTransaction {
 
     func handleApplication(id: Int64, status: JoinApplication.Status, by handler: String?, message: String, now: Int64) throws {
         try self.db.cachedStatement(sql: "UPDATE application SET status = ?, handledBy = ?, handledMessage = ?, handledAt = ? WHERE id = ?").execute(
-            arguments: [status.rawValue, handler, message, now, id]
+            arguments: [status.rawValue, handler, StoredText.value(message), now, id]
         )
     }
 

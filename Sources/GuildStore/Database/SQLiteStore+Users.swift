@@ -152,15 +152,15 @@ extension SQLiteStore: UserRepository {
             var arguments: StatementArguments = []
             if user.displayName != old.displayName {
                 assignments.append("displayName = ?")
-                _ = arguments.append(contentsOf: [user.displayName])
+                _ = arguments.append(contentsOf: [StoredText.value(user.displayName)])
             }
             if user.email != old.email {
                 assignments.append("email = ?")
-                _ = arguments.append(contentsOf: [user.email])
+                _ = arguments.append(contentsOf: [StoredText.value(user.email)])
             }
             if user.phone != old.phone {
                 assignments.append("phone = ?")
-                _ = arguments.append(contentsOf: [user.phone])
+                _ = arguments.append(contentsOf: [StoredText.value(user.phone)])
             }
             if user.fields != old.fields {
                 assignments.append("fields = ?")
