@@ -83,4 +83,17 @@ struct StoredTextTests {
             #expect(list.first?.name.utf8.elementsEqual(name.utf8) == true)
         }
     }
+
+    /// A session stored for a user deleted meanwhile (a login racing user.delete) is refused with USER_NOT_FOUND,
+    /// never a foreign-key failure, and `UserService.login` answers INVALID_CREDENTIALS then.
+    @Test func sessionForADeletedUserIsUserNotFound() async throws {
+        let temp = try TemporaryStore()
+        defer { temp.remove() }
+        let users = try await makeService(temp.store)
+        let (user, session) = try await users.registerPseudo(displayName: nil, fields: nil)
+        #expect(try await temp.store.deleteUser(id: user.id, now: 2))
+        await #expect(throws: GuildError(.userNotFound, "")) {
+            try await temp.store.insertSession(session, userID: user.id)
+        }
+    }
 }

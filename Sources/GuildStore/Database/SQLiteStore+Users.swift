@@ -35,6 +35,11 @@ extension SQLiteStore: UserRepository {
 
     public func insertSession(_ session: IssuedSession, userID: String) async throws {
         try await self.write { db in
+            // The user may have been deleted since their credentials were read (a login racing user.delete):
+            // checked in the same transaction as the insert, so the token never names a missing user.
+            guard try UserRecord.exists(db, key: userID) else {
+                throw GuildError(.userNotFound, "no user with id \(userID)", field: "userID")
+            }
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             for token in TokenRecord.records(for: session, userID: userID, now: now) {
                 try token.insert(db)
