@@ -73,6 +73,11 @@ struct StorageFullTests {
             acknowledged[userID] = (name, payload)
         }
         for index in 0..<20 { try await write(index) }
+        // A user with a password and a group, bound on a connection of their own.
+        let member = try await GuildClient.connect(path: scratch.socket)
+        defer { Task { await member.close() } }
+        _ = try await member.call("user.register", params: ["username": "filler", "password": "secret", "displayName": "before"])
+        _ = try await member.call("group.create", params: ["groupID": "g", "name": "before"])
 
         disk.fill()
         // Writes fail with STORAGE_FULL once SQLite needs a page it cannot get (the WAL may still have room
@@ -88,6 +93,21 @@ struct StorageFullTests {
             index += 1
         }
         #expect(failures == 50, "no STORAGE_FULL within \(index) writes")
+        // Every kind of write: a profile, a group, a login (its token), a new user.
+        let login = try await GuildClient.connect(path: scratch.socket)
+        defer { Task { await login.close() } }
+        let writes: [(GuildClient, String, JSONValue)] = [
+            (member, "user.update", ["displayName": "after"]), (member, "group.setInfo", ["groupID": "g", "name": "after"]),
+            (login, "user.login", ["username": "filler", "password": "secret"]), (login, "user.registerPseudo", [:]),
+        ]
+        for (client, method, params) in writes {
+            do {
+                let result = try await client.call(method, params: params)
+                Issue.record("\(method) succeeded on a full disk: \(result)")
+            } catch {
+                #expect(Self.isStorageFull(error), "\(method): \(error)")
+            }
+        }
 
         // Reads keep working, on a fresh connection too.
         let reader = try await GuildClient.connect(path: scratch.socket)
@@ -118,6 +138,8 @@ struct StorageFullTests {
             }
         }
         #expect(recovered)
+        for (client, method, params) in writes { _ = try await client.call(method, params: params) }
+        #expect(try await member.call("user.get", params: [:])["displayName"] == "after")
         for index in 10_100..<10_120 { try await write(index) }
 
         // Every acknowledged write is there (an admin, root, sees whole profiles).

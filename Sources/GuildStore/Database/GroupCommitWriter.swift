@@ -84,8 +84,9 @@ final class GroupCommitWriter: Sendable {
                     for operation in batch {
                         if let error = operation.run(db), !db.isInsideTransaction {
                             // SQLite rolled the whole transaction back (it may on SQLITE_FULL or an I/O error):
-                            // the operations before this one went with it, and those after it must not commit
-                            // one by one outside a transaction. The batch fails as a whole.
+                            // the operations before this one went with it, and GRDB would refuse those after it
+                            // ("Transaction was aborted", an internal error to their callers). The batch fails as
+                            // a whole with the cause, so a full disk is STORAGE_FULL for every operation in it.
                             throw error
                         }
                     }

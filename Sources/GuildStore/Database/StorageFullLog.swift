@@ -14,6 +14,7 @@ final class StorageFullLog: Sendable {
         var lastLogged: ContinuousClock.Instant?
         var suppressed = 0
         var full = false
+        var linesLogged = 0
     }
 
     /// The least time between two log lines of one burst.
@@ -27,6 +28,9 @@ final class StorageFullLog: Sendable {
         self.logger = logger
         self.interval = interval
     }
+
+    /// How many lines about a full disk were logged so far (for tests).
+    var linesLogged: Int { self.state.withLock { $0.linesLogged } }
 
     /// `error` as callers should see it: `storageFull` for SQLite's `SQLITE_FULL` (logged here, rate-limited),
     /// anything else unchanged.
@@ -61,6 +65,7 @@ final class StorageFullLog: Sendable {
                 return nil
             }
             state.lastLogged = now
+            state.linesLogged += 1
             defer { state.suppressed = 0 }
             return state.suppressed
         }
