@@ -84,6 +84,12 @@ struct StoredTextTests {
         }
     }
 
+    /// Emails are looked up, so they must stay TEXT: one with a NUL or another control character is refused.
+    @Test(arguments: ["a\u{0}b@example.com", "a@exa\u{0}mple.com", "a\u{1}@example.com", "a\u{7F}@example.com"])
+    func emailsWithControlCharactersAreRefused(email: String) {
+        #expect(throws: GuildError(.invalidInput, "")) { try UserRules.validateEmail(email) }
+    }
+
     /// A session stored for a user deleted meanwhile (a login racing user.delete) is refused with USER_NOT_FOUND,
     /// never a foreign-key failure, and `UserService.login` answers INVALID_CREDENTIALS then.
     @Test func sessionForADeletedUserIsUserNotFound() async throws {
