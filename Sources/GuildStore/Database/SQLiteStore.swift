@@ -15,12 +15,17 @@ public final class SQLiteStore: Sendable {
         public var synchronous: String
         /// The most operations one group-commit transaction takes.
         public var maximumWriteBatch: Int
+        /// Whether the database's directory is Guild's own (the default state directory, `…/guild`): then it is
+        /// set to mode 0700 even when it already exists (an older guildd created it 0755). Otherwise only the
+        /// directories the store creates get 0700, and an existing one (`/tmp`, a shared directory) is left alone.
+        public var ownsDirectory: Bool
 
         /// Creates a configuration.
-        public init(path: String, synchronous: String = "FULL", maximumWriteBatch: Int = 256) {
+        public init(path: String, synchronous: String = "FULL", maximumWriteBatch: Int = 256, ownsDirectory: Bool = false) {
             self.path = path
             self.synchronous = synchronous
             self.maximumWriteBatch = maximumWriteBatch
+            self.ownsDirectory = ownsDirectory
         }
     }
 
@@ -35,7 +40,7 @@ public final class SQLiteStore: Sendable {
     /// Opens (creating and migrating when needed) the database.
     public init(configuration: Configuration) throws {
         self.configuration = configuration
-        try Self.preparePrivateFiles(at: configuration.path)
+        try Self.preparePrivateFiles(at: configuration.path, ownsDirectory: configuration.ownsDirectory)
         var config = Configuration.grdb(synchronous: configuration.synchronous)
         config.label = "guild"
         self.pool = try DatabasePool(path: configuration.path, configuration: config)
@@ -51,8 +56,9 @@ public final class SQLiteStore: Sendable {
     /// Creates the database's missing directories with mode 0700 and the database file with mode 0600, and sets
     /// an existing database file, WAL and shared-memory index to 0600, whatever the umask: the file holds password
     /// hashes and personal data. SQLite creates the `-wal` and `-shm` files with the database file's mode.
-    /// Directories that already exist are left as they are (the database may live in a shared one, such as `/tmp`).
-    static func preparePrivateFiles(at path: String) throws {
+    /// Directories that already exist are left as they are (the database may live in a shared one, such as `/tmp`),
+    /// except the database's own directory when `ownsDirectory`.
+    static func preparePrivateFiles(at path: String, ownsDirectory: Bool = false) throws {
         guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return }
         let url = URL(fileURLWithPath: path)
         var missing: [String] = []
@@ -70,6 +76,7 @@ public final class SQLiteStore: Sendable {
             }
             chmod(created, 0o700)
         }
+        if ownsDirectory { chmod(url.deletingLastPathComponent().path, 0o700) }
         if !FileManager.default.fileExists(atPath: url.path) {
             _ = FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
