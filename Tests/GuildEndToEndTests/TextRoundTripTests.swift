@@ -48,6 +48,10 @@ struct TextRoundTripTests {
         #expect(profile?["introduction"]?.stringValue == text)
         #expect(profile?["notification"]?.stringValue == "x" + text)
         #expect(profile?["custom"]?["c"]?.stringValue == text)
+        // A group id with a NUL names no group (GRDB's C-string binding used to find "nul" for it).
+        let prefixed = try await client.call("group.getInfo", params: ["groupIDs": ["nul\u{0}zzz"]])
+        #expect(prefixed["notFound"] == ["nul\u{0}zzz"])
+        #expect(prefixed["groups"] == [])
         for _ in 0..<2 {  // from the row, then from the summary cache
             let list = try await client.call("user.memberOfGroups", params: [:])
             #expect(Self.first(list["groups"])?["name"]?.stringValue == name)

@@ -75,6 +75,16 @@ struct StoredTextTests {
         #expect(member.first?.nickName?.utf8.elementsEqual(("nick\u{0}name" + text).utf8) == true)
         #expect(member.first?.custom == ["m": text])
         #expect(stored?.message.utf8.elementsEqual(("hello" + text).utf8) == true)
+        // A key with a NUL names nothing: not the group or user its first bytes name.
+        let (prefixGroup, prefixMember, prefixUser) = try await temp.store.groupRead { tx in
+            (
+                try tx.group("g1\u{0}x"), try tx.membership(groupID: "g1\u{0}", userID: user.id),
+                try tx.userExists(user.id + "\u{0}x")
+            )
+        }
+        #expect(prefixGroup == nil)
+        #expect(prefixMember == nil)
+        #expect(!prefixUser)
 
         // The group list JSON (written from the row, then from the summary cache) holds the whole name.
         for _ in 0..<2 {

@@ -37,7 +37,7 @@ extension SQLiteStore: UserRepository {
         try await self.write { db in
             // The user may have been deleted since their credentials were read (a login racing user.delete):
             // checked in the same transaction as the insert, so the token never names a missing user.
-            guard try UserRecord.exists(db, key: userID) else {
+            guard try UserRecord.find(db, id: userID) != nil else {
                 throw GuildError(.userNotFound, "no user with id \(userID)", field: "userID")
             }
             let now = Int64(Date().timeIntervalSince1970 * 1000)
@@ -185,7 +185,8 @@ extension SQLiteStore: UserRepository {
 
     public func deleteUser(id: String, now: Int64) async throws -> Bool {
         try await self.writeWithEvents { db, log in
-            guard try UserRecord.exists(db, key: id) else { return false }
+            // Found by exact bytes first (a GRDB key lookup would cut an id at a NUL).
+            guard try UserRecord.find(db, id: id) != nil else { return false }
             try GroupService.removeDeletedUser(id, in: SQLiteGroupTransaction(db: db, log: log), now: now)
             return try UserRecord.deleteOne(db, key: id)
         }

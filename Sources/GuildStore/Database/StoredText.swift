@@ -14,6 +14,17 @@ enum StoredText {
         guard let text else { return .null }
         return text.utf8.contains(0) ? Data(text.utf8).databaseValue : text.databaseValue
     }
+
+    /// Statement arguments with every string bound through ``value(_:)``: stored text keeps its NULs, and a key
+    /// holding a NUL (`"g1\u{0}x"`) matches nothing instead of the `"g1"` GRDB's C-string binding would look up.
+    static func arguments(_ values: [(any DatabaseValueConvertible)?]) -> StatementArguments {
+        StatementArguments(
+            values.map { value -> DatabaseValue in
+                if let text = value as? String { return Self.value(text) }
+                return value?.databaseValue ?? .null
+            }
+        )
+    }
 }
 
 extension Row {
