@@ -43,6 +43,8 @@ E = {
  "ATTRIBUTE_CONFLICT": err(10056, "ATTRIBUTE_CONFLICT", "The attributes changed since the version named"),
  "SERVER_BUSY": err(-32004, "SERVER_BUSY", "Too many expensive calls running (per connection, per principal or in the daemon; data.scope, data.limit); retry later"),
  "TOO_MANY_ITEMS": err(-32602, "TOO_MANY_ITEMS", "A list-valued param holds more items than maxItems/maxProperties; data.field, data.limit"),
+ "NUMBER_OUT_OF_RANGE": err(-32602, "NUMBER_OUT_OF_RANGE", "The result is not a finite number (an overflow to infinity, or NaN), which JSON cannot hold"),
+ "STORAGE_FULL": err(50701, "STORAGE_FULL", "The database's file system is full: nothing was written; retry once space is freed"),
 }
 # Methods whose calls may take long or read a lot: they run under admission bounds (protocol/liveness.md).
 EXPENSIVE = {"system.check", "group.members", "user.memberOfGroups", "user.ownerOfGroups", "group.joinedList"}
@@ -57,6 +59,13 @@ profile_example = {"userID": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00", "username": "al
 auth_example = {"user": profile_example, "accessToken": "gt_DD0RbSbC2h_pLGHoDO0SJxX-30z02i7FmgKFwHRpUco", "refreshToken": "gt_q3N1b2X0m3pF7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2", "expiresAt": 3942832349624}
 session_example = {"user": profile_example, "expiresAt": 3942832349624, "admin": False, "peer": {"uid": 1000, "gid": 1000, "pid": 4242}}
 methods = []
+# Methods that write to the database, and so may answer STORAGE_FULL when its file system is full.
+WRITES = {"session.logout", "user.register", "user.registerPseudo", "user.login", "user.refresh", "user.putIdentity",
+          "user.changePassword", "user.update", "user.delete", "group.create", "group.rename", "group.delete",
+          "group.addMembers", "group.removeMembers", "group.changeOwner", "group.join", "group.quit", "group.dismiss",
+          "group.setInfo", "group.setReceiveOption", "group.initAttributes", "group.setAttributes",
+          "group.deleteAttributes", "group.setMemberInfo", "group.muteMember", "group.setMemberRole",
+          "group.transferOwner", "group.sendMessage"}
 def method(name, summary, auth, params, result_name, result_schema, example_params, example_result, errors=(), tags=(), description=None, paramStructure="by-name"):
     params = [{**p, "schema": bounded(p["schema"])} for p in params]
     errors = list(errors)
@@ -64,7 +73,7 @@ def method(name, summary, auth, params, result_name, result_schema, example_para
     if name in EXPENSIVE: errors.append("SERVER_BUSY")
     m = {"name": name, "summary": summary, "x-auth": auth, "paramStructure": paramStructure, "params": params,
          "result": {"name": result_name, "schema": result_schema},
-         "errors": [E[e] for e in errors],
+         "errors": [E[e] for e in list(errors) + (["STORAGE_FULL"] if name in WRITES else [])],
          "examples": [{"name": f"{name} example", "params": [{"name": k, "value": v} for k, v in example_params.items()], "result": {"name": result_name, "value": example_result}}]}
     if description: m["description"] = description
     if tags: m["tags"] = [{"name": t} for t in tags]
@@ -105,9 +114,9 @@ method("user.delete", "Deletes a user and every token they hold: the caller them
 
 num = {"type": "number"}
 method("subtract", "JSON-RPC 2.0 specification example: minuend - subtrahend, by position or by name.", "anyone",
-       [param("minuend", num, True), param("subtrahend", num, True)], "difference", num, {"minuend": 42, "subtrahend": 23}, 19, [], ["conformance"], paramStructure="either")
+       [param("minuend", num, True), param("subtrahend", num, True)], "difference", num, {"minuend": 42, "subtrahend": 23}, 19, ["NUMBER_OUT_OF_RANGE"], ["conformance"], paramStructure="either")
 method("sum", "JSON-RPC 2.0 specification example: the sum of the numbers given by position.", "anyone",
-       [param("numbers", num, False)], "sum", num, {}, 0, [], ["conformance"], paramStructure="by-position")
+       [param("numbers", num, False)], "sum", num, {}, 0, ["NUMBER_OUT_OF_RANGE"], ["conformance"], paramStructure="by-position")
 method("get_data", "JSON-RPC 2.0 specification example: returns [\"hello\", 5].", "anyone", [], "data", {"type": "array"}, {}, ["hello", 5], [], ["conformance"])
 for n in ["update", "notify_hello", "notify_sum"]:
     method(n, "JSON-RPC 2.0 specification example: accepts anything, returns null (usually sent as a notification).", "anyone", [], "nothing", {"type": "null"}, {}, None, [], ["conformance"], paramStructure="either")

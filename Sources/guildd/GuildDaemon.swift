@@ -140,7 +140,13 @@ struct GuildDaemon: AsyncParsableCommand {
 
         let databasePath = self.database ?? Self.defaultDatabasePath(environment)
         let store = try SQLiteStore(
-            configuration: .init(path: databasePath, synchronous: self.synchronous, maximumReaders: self.readers)
+            configuration: .init(
+                path: databasePath,
+                synchronous: self.synchronous,
+                maximumReaders: self.readers,
+                // The default state directory is Guild's own (under systemd, StateDirectoryMode= decides).
+                ownsDirectory: self.database == nil && environment["STATE_DIRECTORY"] == nil
+            )
         )
 
         let listen: ListenSource =

@@ -10,45 +10,45 @@ import Glibc
 /// connections per uid (root still gets in) and idle connections without a session.
 @Suite(.timeLimit(.minutes(2)))
 struct PeerLimitsTests {
-    /// Opens `count` connections, reads what each is told within `wait` seconds, optionally binding a session
-    /// on the first one; prints one JSON report.
+    /// Opens `count` connections (binding a session on the first one when asked) and waits until `closing` of
+    /// them were told something by the daemon (a refusal, an idle notice) and closed; then pings the others.
+    /// Prints one JSON report: for each connection `{"pong": true}` or what it was told and whether it was
+    /// closed. Which connections the daemon refuses depends on the order it accepted them in.
     static let driver = """
-        import json, socket, sys, time
-        path, count, wait, session = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4] == "session"
+        import json, select, socket, sys, time
+        path, count, closing, session = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "session"
         conns = []
         for _ in range(count):
             s = socket.socket(socket.AF_UNIX)
             s.connect(path)
+            s.settimeout(10)
             conns.append(s)
         if session:
             conns[0].sendall(b'{"jsonrpc":"2.0","id":1,"method":"user.registerPseudo","params":{}}\\n')
-            conns[0].settimeout(5)
             conns[0].recv(65536)
-        time.sleep(wait)
-        report = []
-        for s in conns:
-            s.setblocking(False)
-            try:
-                data = s.recv(65536)
-                if data == b"":
-                    report.append({"closed": True})
-                else:
-                    message = json.loads(data.split(b"\\n")[0])
-                    error = message.get("error") or {}
-                    closed = False
-                    try:
-                        closed = s.recv(65536) == b""
-                    except BlockingIOError:
-                        pass
-                    report.append({"code": error.get("code"), "reason": (error.get("data") or {}).get("reason"),
-                                   "scope": (error.get("data") or {}).get("scope"), "closed": closed})
-            except BlockingIOError:
-                report.append({"open": True})
+        report = [None] * count
+        deadline = time.time() + 15
+        while sum(r is not None for r in report) < closing and time.time() < deadline:
+            waiting = [c for i, c in enumerate(conns) if report[i] is None and not (session and i == 0)]
+            readable, _, _ = select.select(waiting, [], [], 0.2)
+            for s in readable:
+                line = s.recv(65536).split(b"\\n")[0]
+                error = (json.loads(line) if line else {}).get("error") or {}
+                data = error.get("data") or {}
+                closed = s.recv(65536) == b""
+                report[conns.index(s)] = {"code": error.get("code"), "reason": data.get("reason"), "scope": data.get("scope"), "closed": closed}
+        for index, s in enumerate(conns):
+            if report[index] is None:
+                try:
+                    s.sendall(b'{"jsonrpc":"2.0","id":"p","method":"system.ping"}\\n')
+                    report[index] = {"pong": b'"pong"' in s.recv(65536)}
+                except OSError as failure:
+                    report[index] = {"failure": str(failure)}
         print(json.dumps(report))
         """
 
-    private func drive(_ socket: String, connections: Int, wait: Double, session: Bool = false) async throws -> [[String: Any]] {
-        let python = ["python3", "-c", Self.driver, socket, "\(connections)", "\(wait)", session ? "session" : "none"]
+    private func drive(_ socket: String, connections: Int, closing: Int, session: Bool = false) async throws -> [[String: Any]] {
+        let python = ["python3", "-c", Self.driver, socket, "\(connections)", "\(closing)", session ? "session" : "none"]
         let result = try await run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/env"] + python)
         #expect(result.status == 0, "\(result.stderr)")
         return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]], "\(result.stdout)")
@@ -60,12 +60,15 @@ struct PeerLimitsTests {
         defer { scratch.remove() }
         let daemon = try await startDaemon(scratch, ["--socket-mode", "0666", "--max-connections-per-uid", "3"])
         defer { daemon.terminate() }
-        let report = try await self.drive(scratch.socket, connections: 5, wait: 0.5)
-        #expect(report.prefix(3).allSatisfy { $0["open"] as? Bool == true }, "\(report)")
-        for refused in report.dropFirst(3) {
+        let report = try await self.drive(scratch.socket, connections: 5, closing: 2)
+        #expect(report.count { $0["pong"] as? Bool == true } == 3, "\(report)")
+        let refusals = report.filter { $0["pong"] == nil }
+        #expect(refusals.count == 2, "\(report)")
+        for refused in refusals {
             #expect(refused["code"] as? Int == -32002, "\(refused)")
             #expect(refused["reason"] as? String == "TOO_MANY_CONNECTIONS")
             #expect(refused["scope"] as? String == "uid")
+            #expect(refused["closed"] as? Bool == true)
         }
         let root = try RawConnection(path: scratch.socket)
         #expect(await root.pings())
@@ -77,13 +80,15 @@ struct PeerLimitsTests {
         defer { scratch.remove() }
         let daemon = try await startDaemon(scratch, ["--socket-mode", "0666", "--idle-timeout", "1"])
         defer { daemon.terminate() }
-        // The first connection binds a session and stays; the other two say nothing and are closed.
-        let report = try await self.drive(scratch.socket, connections: 3, wait: 2.5, session: true)
+        // The first connection binds a session and stays; the other two say nothing and are closed. The
+        // session's connection is pinged only after they were, so it too sat idle past the timeout.
+        let report = try await self.drive(scratch.socket, connections: 3, closing: 2, session: true)
         #expect(report.count == 3)
-        #expect(report.first?["open"] as? Bool == true, "\(report)")
+        #expect(report.first?["pong"] as? Bool == true, "\(report)")
         for idle in report.dropFirst() {
             #expect(idle["code"] as? Int == -32006, "\(idle)")
             #expect(idle["reason"] as? String == "IDLE_TIMEOUT")
+            #expect(idle["closed"] as? Bool == true)
         }
         // Root's own idle connection is an admin's: it stays.
         let root = try RawConnection(path: scratch.socket)

@@ -96,6 +96,8 @@ SUBSCRIPTION_NOT_FOUND = 40404
 USER_ALREADY_EXISTS = 40901
 CURSOR_EXPIRED = 41001
 TOO_MANY_SUBSCRIPTIONS = 42901
+# The daemon's disk is full: the write was not stored; reads still work.
+STORAGE_FULL = 50701
 
 _RECV_SIZE = 65536
 # Reasons of a null-id error that refuses a whole batch.

@@ -35,6 +35,7 @@ public struct GuildError: Error, Sendable, Hashable, CustomStringConvertible {
             case alreadyProcessed
             case attributeRateLimited
             case attributeConflict
+            case storageFull
         }
 
         fileprivate let base: Base
@@ -96,6 +97,8 @@ public struct GuildError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let attributeRateLimited = Code(base: .attributeRateLimited)
         /// A stale attribute write (Tencent's 10056).
         public static let attributeConflict = Code(base: .attributeConflict)
+        /// The database's file system is full: nothing was written.
+        public static let storageFull = Code(base: .storageFull)
 
         public var description: String { self.base.rawValue }
     }

@@ -43,12 +43,14 @@ public enum UserRules {
         }
     }
 
-    /// Checks an email address: one `@`, a local part of 1 to 256 characters, a dotted domain, no spaces.
+    /// Checks an email address: one `@`, a local part of 1 to 256 characters, a dotted domain, no spaces and no
+    /// control characters.
     public static func validateEmail(_ value: String) throws(GuildError) {
         let parts = value.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[0].count <= Self.emailLocalPartMaximum,
             parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
-            !value.contains(where: { $0.isWhitespace || $0.isNewline }), value.count <= 320
+            !value.contains(where: { $0.isWhitespace || $0.isNewline }), value.count <= 320,
+            !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
             throw .invalidInput("email must be a valid address", field: "email")
         }

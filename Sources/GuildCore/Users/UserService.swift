@@ -107,7 +107,12 @@ public struct UserService: Sendable {
             throw GuildError(.invalidCredentials, "wrong login name or password")
         }
         let session = self.issueSession(pseudo: false, now: self.now())
-        try await self.repository.insertSession(session, userID: found.user.id)
+        do {
+            try await self.repository.insertSession(session, userID: found.user.id)
+        } catch let error as GuildError where error.code == .userNotFound {
+            // Deleted between the password check and the session: as if it had never existed.
+            throw GuildError(.invalidCredentials, "wrong login name or password")
+        }
         return (found.user, session)
     }
 

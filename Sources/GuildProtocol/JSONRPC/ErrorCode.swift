@@ -104,4 +104,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let attributeRateLimited = ErrorCode(rawValue: 10049)
     /// The attributes changed since the version the write was based on.
     public static let attributeConflict = ErrorCode(rawValue: 10056)
+
+    /// The database's file system is full: the write was not stored (reads still work). Retry once space is freed.
+    public static let storageFull = ErrorCode(rawValue: 50701)
 }

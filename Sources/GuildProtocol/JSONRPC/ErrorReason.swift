@@ -45,13 +45,15 @@ public enum ErrorReason: Sendable {
     public static let alreadyProcessed = "ALREADY_PROCESSED"
     public static let attributeRateLimited = "ATTRIBUTE_RATE_LIMITED"
     public static let attributeConflict = "ATTRIBUTE_CONFLICT"
+    public static let storageFull = "STORAGE_FULL"
+    public static let numberOutOfRange = "NUMBER_OUT_OF_RANGE"
 
     /// Every code with the reasons it may carry: the catalog `protocol/errors.md` documents (a test checks both agree).
     public static let catalog: [(code: ErrorCode, reasons: [String])] = [
         (.parseError, [parseError, nestingTooDeep]),
         (.invalidRequest, [invalidRequest, emptyBatch, batchTooLarge, frameTooLarge, frameTimeout]),
         (.methodNotFound, [methodNotFound]),
-        (.invalidParams, [invalidParams, invalidInputData, tooManyItems]),
+        (.invalidParams, [invalidParams, invalidInputData, tooManyItems, numberOutOfRange]),
         (.internalError, [internalError]),
         (.tooManyRequests, [tooManyRequests]),
         (.tooManyConnections, [tooManyConnections]),
@@ -84,5 +86,6 @@ public enum ErrorReason: Sendable {
         (.alreadyProcessed, [alreadyProcessed]),
         (.attributeRateLimited, [attributeRateLimited]),
         (.attributeConflict, [attributeConflict]),
+        (.storageFull, [storageFull]),
     ]
 }

@@ -106,7 +106,20 @@ extension GroupMethods.Members.Result: JSONWritable {
 }
 
 extension JSONValue: JSONWritable {
-    /// Compact JSON, object keys sorted (as `RPCCoding`'s encoder writes them).
+    /// The first NaN or infinity in the value, depth first, or nil when every number is finite. JSON cannot hold
+    /// them: ``RPCCoding/encode(_:)`` refuses a value that has one, as `JSONEncoder` does.
+    public var firstNonFiniteNumber: Double? {
+        switch self {
+        case .double(let value): value.isFinite ? nil : value
+        case .array(let values): values.lazy.compactMap(\.firstNonFiniteNumber).first
+        case .object(let members): members.values.lazy.compactMap(\.firstNonFiniteNumber).first
+        case .null, .bool, .int, .string: nil
+        }
+    }
+
+    /// Compact JSON, object keys sorted (as `RPCCoding`'s encoder writes them). A NaN or infinity, which JSON
+    /// cannot hold, is written as `null` here; ``RPCCoding/encode(_:)`` checks ``firstNonFiniteNumber`` first and
+    /// throws instead.
     public func writeJSON(to bytes: inout [UInt8]) {
         switch self {
         case .null: bytes.append(contentsOf: "null".utf8)

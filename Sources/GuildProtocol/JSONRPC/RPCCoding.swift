@@ -5,6 +5,13 @@ public enum RPCCoding: Sendable {
     /// Encodes a value as compact JSON (through its own writer when it is ``JSONWritable``).
     public static func encode(_ value: some Encodable) throws -> [UInt8] {
         if let writable = value as? any JSONWritable {
+            // JSON has no NaN or infinity: refuse them (as JSONEncoder does) rather than write `null`.
+            if let json = value as? JSONValue, let number = json.firstNonFiniteNumber {
+                throw EncodingError.invalidValue(
+                    number,
+                    EncodingError.Context(codingPath: [], debugDescription: "JSON cannot hold the non-finite number \(number)")
+                )
+            }
             var bytes: [UInt8] = []
             writable.writeJSON(to: &bytes)
             return bytes

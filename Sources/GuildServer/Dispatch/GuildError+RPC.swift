@@ -34,6 +34,7 @@ extension GuildError {
             case .alreadyProcessed: (.alreadyProcessed, ErrorReason.alreadyProcessed)
             case .attributeRateLimited: (.attributeRateLimited, ErrorReason.attributeRateLimited)
             case .attributeConflict: (.attributeConflict, ErrorReason.attributeConflict)
+            case .storageFull: (.storageFull, ErrorReason.storageFull)
             default: (.internalError, ErrorReason.internalError)
             }
         return RPCError(

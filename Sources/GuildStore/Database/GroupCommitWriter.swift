@@ -18,16 +18,24 @@ final class GroupCommitWriter: Sendable {
     private let writer: any DatabaseWriter
     private let publisher: EventPublisher
     private let summaries: GroupSummaryCache
+    private let storageFull: StorageFullLog
     private let state = Mutex(State())
     private let commitCount = Atomic<Int>(0)
     private let operationCount = Atomic<Int>(0)
     /// The most operations one transaction takes, so no batch makes its callers wait too long.
     private let maximumBatch: Int
 
-    init(writer: any DatabaseWriter, publisher: EventPublisher, summaries: GroupSummaryCache, maximumBatch: Int = 256) {
+    init(
+        writer: any DatabaseWriter,
+        publisher: EventPublisher,
+        summaries: GroupSummaryCache,
+        storageFull: StorageFullLog = StorageFullLog(),
+        maximumBatch: Int = 256
+    ) {
         self.writer = writer
         self.publisher = publisher
         self.summaries = summaries
+        self.storageFull = storageFull
         self.maximumBatch = maximumBatch
     }
 
@@ -46,7 +54,11 @@ final class GroupCommitWriter: Sendable {
             // for a hop back to a caller's thread before the next one starts.
             self.writer.asyncWriteWithoutTransaction { db in self.drain(db) }
         }
-        return try await operation.value()
+        do {
+            return try await operation.value()
+        } catch {
+            throw self.storageFull.translate(error)
+        }
     }
 
     /// Transactions committed so far, and the operations they held.
@@ -69,9 +81,18 @@ final class GroupCommitWriter: Sendable {
             guard let batch else { return }
             do {
                 try db.inTransaction(.immediate) {
-                    for operation in batch { operation.run(db) }
+                    for operation in batch {
+                        if let error = operation.run(db), !db.isInsideTransaction {
+                            // SQLite rolled the whole transaction back (it may on SQLITE_FULL or an I/O error):
+                            // the operations before this one went with it, and GRDB would refuse those after it
+                            // ("Transaction was aborted", an internal error to their callers). The batch fails as
+                            // a whole with the cause, so a full disk is STORAGE_FULL for every operation in it.
+                            throw error
+                        }
+                    }
                     return .commit
                 }
+                self.storageFull.recovered()
                 self.commitCount.add(1, ordering: .relaxed)
                 self.operationCount.add(batch.count, ordering: .relaxed)
                 // Stale summaries go before any caller hears of the commit.
@@ -89,7 +110,8 @@ final class GroupCommitWriter: Sendable {
 private protocol PendingWrite: Sendable {
     var events: [CommittedEvent] { get }
     var touchedGroups: Set<String> { get }
-    func run(_ db: Database)
+    /// Runs the operation in its savepoint; returns its error, if it failed.
+    func run(_ db: Database) -> (any Error)?
     func committed()
     func failed(_ error: any Error)
 }
@@ -117,24 +139,29 @@ private final class TypedWrite<T: Sendable>: PendingWrite {
     /// The groups the operation changed (kept even when it failed: dropping a cached summary is always safe).
     var touchedGroups: Set<String> { self.log.touchedGroups }
 
-    func run(_ db: Database) {
-        var outcome: Result<T, any Error>
+    func run(_ db: Database) -> (any Error)? {
+        var result: Result<T, any Error>?
         do {
             // A savepoint per operation, with statements prepared once per connection.
             try db.cachedStatement(sql: "SAVEPOINT operation").execute()
             do {
-                outcome = .success(try self.work(db, self.log))
+                result = .success(try self.work(db, self.log))
                 try db.cachedStatement(sql: "RELEASE SAVEPOINT operation").execute()
             } catch {
-                outcome = .failure(error)
+                result = .failure(error)
                 self.log.events = []
-                try db.cachedStatement(sql: "ROLLBACK TO SAVEPOINT operation").execute()
-                try db.cachedStatement(sql: "RELEASE SAVEPOINT operation").execute()
+                // Unless SQLite already rolled the whole transaction back (then the drain fails the batch).
+                if db.isInsideTransaction {
+                    try db.cachedStatement(sql: "ROLLBACK TO SAVEPOINT operation").execute()
+                    try db.cachedStatement(sql: "RELEASE SAVEPOINT operation").execute()
+                }
             }
         } catch {
-            outcome = .failure(error)
+            // The operation's own error, if it failed, says more than the failed rollback.
+            if case .failure? = result {} else { result = .failure(error) }
             self.log.events = []
         }
+        let outcome = result ?? .failure(CancellationError())
         self.state.withLock { state in
             switch state {
             case .queued: state = .ran(outcome)
@@ -142,6 +169,8 @@ private final class TypedWrite<T: Sendable>: PendingWrite {
             default: break
             }
         }
+        if case .failure(let error) = outcome { return error }
+        return nil
     }
 
     func committed() {

@@ -18,16 +18,16 @@ struct SQLiteGroupTransaction: GroupTransaction {
     static func group(from row: Row) -> Group {
         var group = Group(
             id: row[0],
-            name: row[1],
+            name: row.text(at: 1) ?? "",
             type: GroupType(rawValue: row[2]) ?? .basic,
             ownerID: row[6],
             memberCount: row[3],
             createdAt: row[4],
             modifiedAt: row[5]
         )
-        group.introduction = row[7]
-        group.notification = row[8]
-        group.faceURL = row[9]
+        group.introduction = row.text(at: 7) ?? ""
+        group.notification = row.text(at: 8) ?? ""
+        group.faceURL = row.text(at: 9) ?? ""
         group.addOption = AddOption(rawValue: row[10]) ?? .forbid
         group.allMuted = row[11]
         group.custom = Self.stringMap(row[12])
@@ -60,8 +60,8 @@ struct SQLiteGroupTransaction: GroupTransaction {
             userID: row[1],
             role: GroupRole(rawValue: row[2]) ?? .member,
             joinedAt: row[3],
-            nameCard: row[4],
-            nickName: row[5],
+            nameCard: row.text(at: 4) ?? "",
+            nickName: row.text(at: 5),
             muteUntil: row[6],
             receiveOption: ReceiveOption(rawValue: row[7]) ?? .receive,
             custom: Self.stringMap(row[8])
@@ -73,10 +73,10 @@ struct SQLiteGroupTransaction: GroupTransaction {
             id: row["id"],
             groupID: row["groupID"],
             fromUser: row["fromUser"],
-            message: row["message"],
+            message: row.text(named: "message") ?? "",
             status: JoinApplication.Status(rawValue: row["status"]) ?? .pending,
             handledBy: row["handledBy"],
-            handledMessage: row["handledMessage"],
+            handledMessage: row.text(named: "handledMessage") ?? "",
             createdAt: row["createdAt"],
             handledAt: row["handledAt"]
         )
@@ -94,22 +94,29 @@ struct SQLiteGroupTransaction: GroupTransaction {
     }
 
     func group(_ id: String) throws -> Group? {
-        try Row.fetchOne(self.db.cachedStatement(sql: "SELECT \(Self.groupColumns) FROM \"group\" g WHERE g.id = ?"), arguments: [id]).map(Self.group)
+        try Row.fetchOne(
+            self.db.cachedStatement(sql: "SELECT \(Self.groupColumns) FROM \"group\" g WHERE g.id = ?"),
+            arguments: StoredText.arguments([id])
+        ).map(Self.group)
     }
 
     func membership(groupID: String, userID: String) throws -> Membership? {
         try Row.fetchOne(
             self.db.cachedStatement(sql: "SELECT * FROM membership WHERE groupID = ? AND userID = ?"),
-            arguments: [groupID, userID]
+            arguments: StoredText.arguments([groupID, userID])
         ).map(Self.membership)
     }
 
     func userExists(_ id: String) throws -> Bool {
-        try Bool.fetchOne(self.db.cachedStatement(sql: #"SELECT EXISTS (SELECT 1 FROM "user" WHERE id = ?)"#), arguments: [id]) ?? false
+        try Bool.fetchOne(self.db.cachedStatement(sql: #"SELECT EXISTS (SELECT 1 FROM "user" WHERE id = ?)"#), arguments: StoredText.arguments([id]))
+            ?? false
     }
 
     func memberIDs(groupID: String) throws -> [String] {
-        try String.fetchAll(self.db.cachedStatement(sql: "SELECT userID FROM membership WHERE groupID = ? ORDER BY id"), arguments: [groupID])
+        try String.fetchAll(
+            self.db.cachedStatement(sql: "SELECT userID FROM membership WHERE groupID = ? ORDER BY id"),
+            arguments: StoredText.arguments([groupID])
+        )
     }
 
     func memberPage(groupID: String, after cursor: Int64, limit: Int) throws -> [Membership] {
@@ -119,13 +126,16 @@ struct SQLiteGroupTransaction: GroupTransaction {
         )
         var members: [Membership] = []
         members.reserveCapacity(limit)
-        let rows = try Row.fetchCursor(page, arguments: [groupID, cursor, limit])
+        let rows = try Row.fetchCursor(page, arguments: StoredText.arguments([groupID, cursor, limit]))
         while let row = try rows.next() { members.append(Self.membership(from: row)) }
         return members
     }
 
     func memberships(userID: String) throws -> [Membership] {
-        try Row.fetchAll(self.db.cachedStatement(sql: "SELECT * FROM membership WHERE userID = ? ORDER BY id"), arguments: [userID]).map(
+        try Row.fetchAll(
+            self.db.cachedStatement(sql: "SELECT * FROM membership WHERE userID = ? ORDER BY id"),
+            arguments: StoredText.arguments([userID])
+        ).map(
             Self.membership
         )
     }
@@ -134,7 +144,8 @@ struct SQLiteGroupTransaction: GroupTransaction {
         self.log.touchedGroups.insert(id)
         do {
             try self.db.cachedStatement(sql: #"INSERT INTO "group" (id, name, type, memberCount, createdAt, modifiedAt) VALUES (?, ?, ?, 0, ?, ?)"#)
-                .execute(arguments: [id, name, type.rawValue, now, now]
+                .execute(
+                    arguments: StoredText.arguments([id, name, type.rawValue, now, now])
                 )
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
             throw GuildError(.groupAlreadyExists, "a group with id \(id) already exists", field: "groupID")
@@ -143,49 +154,59 @@ struct SQLiteGroupTransaction: GroupTransaction {
 
     func insertMember(groupID: String, userID: String, role: GroupRole, now: Int64) throws {
         self.log.touchedGroups.insert(groupID)
-        try self.db.cachedStatement(sql: "INSERT INTO membership (groupID, userID, role, joinedAt) VALUES (?, ?, ?, ?)").execute(arguments: [
-            groupID, userID, role.rawValue, now,
-        ]
+        try self.db.cachedStatement(sql: "INSERT INTO membership (groupID, userID, role, joinedAt) VALUES (?, ?, ?, ?)").execute(
+            arguments: StoredText.arguments([
+                groupID, userID, role.rawValue, now,
+            ])
         )
-        try self.db.cachedStatement(sql: #"UPDATE "group" SET memberCount = memberCount + 1 WHERE id = ?"#).execute(arguments: [groupID])
+        try self.db.cachedStatement(sql: #"UPDATE "group" SET memberCount = memberCount + 1 WHERE id = ?"#).execute(
+            arguments: StoredText.arguments([groupID])
+        )
     }
 
     func setRole(groupID: String, userID: String, role: GroupRole) throws {
         self.log.touchedGroups.insert(groupID)
-        try self.db.cachedStatement(sql: "UPDATE membership SET role = ? WHERE groupID = ? AND userID = ?").execute(arguments: [
-            role.rawValue, groupID, userID,
-        ]
+        try self.db.cachedStatement(sql: "UPDATE membership SET role = ? WHERE groupID = ? AND userID = ?").execute(
+            arguments: StoredText.arguments([
+                role.rawValue, groupID, userID,
+            ])
         )
     }
 
     func deleteMember(groupID: String, userID: String) throws {
         self.log.touchedGroups.insert(groupID)
-        try self.db.cachedStatement(sql: "DELETE FROM membership WHERE groupID = ? AND userID = ?").execute(arguments: [groupID, userID])
+        try self.db.cachedStatement(sql: "DELETE FROM membership WHERE groupID = ? AND userID = ?").execute(
+            arguments: StoredText.arguments([groupID, userID])
+        )
         if self.db.changesCount > 0 {
-            try self.db.cachedStatement(sql: #"UPDATE "group" SET memberCount = memberCount - 1 WHERE id = ?"#).execute(arguments: [groupID])
+            try self.db.cachedStatement(sql: #"UPDATE "group" SET memberCount = memberCount - 1 WHERE id = ?"#).execute(
+                arguments: StoredText.arguments([groupID])
+            )
         }
     }
 
     func touchGroup(id: String, now: Int64) throws {
         self.log.touchedGroups.insert(id)
-        try self.db.cachedStatement(sql: #"UPDATE "group" SET modifiedAt = ? WHERE id = ?"#).execute(arguments: [now, id])
+        try self.db.cachedStatement(sql: #"UPDATE "group" SET modifiedAt = ? WHERE id = ?"#).execute(arguments: StoredText.arguments([now, id]))
     }
 
     func deleteGroup(id: String) throws {
         self.log.touchedGroups.insert(id)
-        try self.db.cachedStatement(sql: #"DELETE FROM "group" WHERE id = ?"#).execute(arguments: [id])
+        try self.db.cachedStatement(sql: #"DELETE FROM "group" WHERE id = ?"#).execute(arguments: StoredText.arguments([id]))
     }
 
     func dismissedType(_ id: String) throws -> GroupType? {
-        try String.fetchOne(self.db.cachedStatement(sql: "SELECT type FROM dismissed_group WHERE id = ?"), arguments: [id]).map {
+        try String.fetchOne(self.db.cachedStatement(sql: "SELECT type FROM dismissed_group WHERE id = ?"), arguments: StoredText.arguments([id])).map
+        {
             GroupType(rawValue: $0) ?? .work
         }
     }
 
     func insertTombstone(id: String, type: GroupType, now: Int64) throws {
-        try self.db.cachedStatement(sql: "INSERT OR REPLACE INTO dismissed_group (id, type, dismissedAt) VALUES (?, ?, ?)").execute(arguments: [
-            id, type.rawValue, now,
-        ]
+        try self.db.cachedStatement(sql: "INSERT OR REPLACE INTO dismissed_group (id, type, dismissedAt) VALUES (?, ?, ?)").execute(
+            arguments: StoredText.arguments([
+                id, type.rawValue, now,
+            ])
         )
     }
 
@@ -196,28 +217,31 @@ struct SQLiteGroupTransaction: GroupTransaction {
                 UPDATE "group" SET name = ?, introduction = ?, notification = ?, faceURL = ?, addOption = ?, allMuted = ?,
                 custom = ?, modifiedAt = ? WHERE id = ?
                 """
-        ).execute(arguments: [
-            group.name, group.introduction, group.notification, group.faceURL, group.addOption.rawValue, group.allMuted,
-            try Self.text(group.custom), group.modifiedAt, group.id,
-        ]
+        ).execute(
+            arguments: StoredText.arguments([
+                group.name, group.introduction, group.notification,
+                group.faceURL, group.addOption.rawValue, group.allMuted,
+                try Self.text(group.custom), group.modifiedAt, group.id,
+            ])
         )
     }
 
     func membershipCount(userID: String) throws -> Int {
-        try Int.fetchOne(self.db.cachedStatement(sql: "SELECT count(*) FROM membership WHERE userID = ?"), arguments: [userID]) ?? 0
+        try Int.fetchOne(self.db.cachedStatement(sql: "SELECT count(*) FROM membership WHERE userID = ?"), arguments: StoredText.arguments([userID]))
+            ?? 0
     }
 
     func managerIDs(groupID: String) throws -> [String] {
         try String.fetchAll(
             self.db.cachedStatement(sql: "SELECT userID FROM membership WHERE groupID = ? AND role IN ('owner', 'admin') ORDER BY id"),
-            arguments: [groupID]
+            arguments: StoredText.arguments([groupID])
         )
     }
 
     func longestStandingMember(groupID: String, excluding: String) throws -> String? {
         try String.fetchOne(
             self.db.cachedStatement(sql: "SELECT userID FROM membership WHERE groupID = ? AND userID != ? ORDER BY id LIMIT 1"),
-            arguments: [groupID, excluding]
+            arguments: StoredText.arguments([groupID, excluding])
         )
     }
 
@@ -227,7 +251,7 @@ struct SQLiteGroupTransaction: GroupTransaction {
             self.db.cachedStatement(
                 sql: "SELECT \(Self.memberInfoColumns) WHERE m.groupID = ? AND m.id > ? AND m.role IN (\(roleList)) ORDER BY m.id LIMIT ?"
             ),
-            arguments: [groupID, cursor, limit]
+            arguments: StoredText.arguments([groupID, cursor, limit])
         ).map { (cursor: $0[0], info: Self.memberInfo(from: $0)) }
     }
 
@@ -236,7 +260,7 @@ struct SQLiteGroupTransaction: GroupTransaction {
         let marks = Array(repeating: "?", count: userIDs.count).joined(separator: ", ")
         return try Row.fetchAll(
             self.db.cachedStatement(sql: "SELECT \(Self.memberInfoColumns) WHERE m.groupID = ? AND m.userID IN (\(marks)) ORDER BY m.id"),
-            arguments: StatementArguments([groupID] + userIDs)
+            arguments: StoredText.arguments([groupID] + userIDs)
         ).map(Self.memberInfo)
     }
 
@@ -246,39 +270,44 @@ struct SQLiteGroupTransaction: GroupTransaction {
                 UPDATE membership SET nameCard = coalesce(?, nameCard), custom = coalesce(?, custom),
                 receiveOption = coalesce(?, receiveOption) WHERE groupID = ? AND userID = ?
                 """
-        ).execute(arguments: [nameCard, try custom.map(Self.text), receiveOption?.rawValue, groupID, userID]
+        ).execute(
+            arguments: StoredText.arguments([nameCard, try custom.map(Self.text), receiveOption?.rawValue, groupID, userID])
         )
     }
 
     func membersNotReceiving(groupID: String) throws -> [String] {
         try String.fetchAll(
             self.db.cachedStatement(sql: "SELECT userID FROM membership WHERE groupID = ? AND receiveOption = 'NOT_RECEIVE'"),
-            arguments: [groupID]
+            arguments: StoredText.arguments([groupID])
         )
     }
 
     func muteUntil(groupID: String, userID: String) throws -> Int64 {
         try Int64.fetchOne(
             self.db.cachedStatement(sql: "SELECT muteUntil FROM group_mute WHERE groupID = ? AND userID = ?"),
-            arguments: [groupID, userID]
+            arguments: StoredText.arguments([groupID, userID])
         )
             ?? 0
     }
 
     func setMute(groupID: String, userID: String, until: Int64) throws {
         if until > 0 {
-            try self.db.cachedStatement(sql: "INSERT OR REPLACE INTO group_mute (groupID, userID, muteUntil) VALUES (?, ?, ?)").execute(arguments: [
-                groupID, userID, until,
-            ]
+            try self.db.cachedStatement(sql: "INSERT OR REPLACE INTO group_mute (groupID, userID, muteUntil) VALUES (?, ?, ?)").execute(
+                arguments: StoredText.arguments([
+                    groupID, userID, until,
+                ])
             )
         } else {
-            try self.db.cachedStatement(sql: "DELETE FROM group_mute WHERE groupID = ? AND userID = ?").execute(arguments: [groupID, userID])
+            try self.db.cachedStatement(sql: "DELETE FROM group_mute WHERE groupID = ? AND userID = ?").execute(
+                arguments: StoredText.arguments([groupID, userID])
+            )
         }
     }
 
     func insertApplication(groupID: String, fromUser: String, message: String, now: Int64) throws -> JoinApplication {
         try self.db.cachedStatement(sql: "INSERT INTO application (groupID, fromUser, message, status, createdAt) VALUES (?, ?, ?, 'PENDING', ?)")
-            .execute(arguments: [groupID, fromUser, message, now]
+            .execute(
+                arguments: StoredText.arguments([groupID, fromUser, message, now])
             )
         return JoinApplication(
             id: self.db.lastInsertedRowID,
@@ -294,31 +323,33 @@ struct SQLiteGroupTransaction: GroupTransaction {
     }
 
     func application(id: Int64) throws -> JoinApplication? {
-        try Row.fetchOne(self.db.cachedStatement(sql: "SELECT * FROM application WHERE id = ?"), arguments: [id]).map(Self.application)
+        try Row.fetchOne(self.db.cachedStatement(sql: "SELECT * FROM application WHERE id = ?"), arguments: StoredText.arguments([id])).map(
+            Self.application
+        )
     }
 
     func pendingApplication(groupID: String, fromUser: String) throws -> JoinApplication? {
         try Row.fetchOne(
             self.db.cachedStatement(sql: "SELECT * FROM application WHERE groupID = ? AND fromUser = ? AND status = 'PENDING'"),
-            arguments: [groupID, fromUser]
+            arguments: StoredText.arguments([groupID, fromUser])
         ).map(Self.application)
     }
 
     func handleApplication(id: Int64, status: JoinApplication.Status, by handler: String?, message: String, now: Int64) throws {
         try self.db.cachedStatement(sql: "UPDATE application SET status = ?, handledBy = ?, handledMessage = ?, handledAt = ? WHERE id = ?").execute(
-            arguments: [status.rawValue, handler, message, now, id]
+            arguments: StoredText.arguments([status.rawValue, handler, message, now, id])
         )
     }
 
     func applications(groupID: String, before cursor: Int64, limit: Int) throws -> (applications: [JoinApplication], pending: Int) {
         let rows = try Row.fetchAll(
             self.db.cachedStatement(sql: "SELECT * FROM application WHERE groupID = ? AND (? = 0 OR id < ?) ORDER BY id DESC LIMIT ?"),
-            arguments: [groupID, cursor, cursor, limit]
+            arguments: StoredText.arguments([groupID, cursor, cursor, limit])
         )
         let pending =
             try Int.fetchOne(
                 self.db.cachedStatement(sql: "SELECT count(*) FROM application WHERE groupID = ? AND status = 'PENDING'"),
-                arguments: [groupID]
+                arguments: StoredText.arguments([groupID])
             )
             ?? 0
         return (rows.map(Self.application), pending)
@@ -328,7 +359,7 @@ struct SQLiteGroupTransaction: GroupTransaction {
         guard
             let row = try Row.fetchOne(
                 self.db.cachedStatement(sql: #"SELECT attributes, attributesVersion FROM "group" WHERE id = ?"#),
-                arguments: [groupID]
+                arguments: StoredText.arguments([groupID])
             )
         else { return GroupAttributes(values: [:], version: 0) }
         return GroupAttributes(values: Self.stringMap(row[0]), version: row[1])
@@ -339,14 +370,14 @@ struct SQLiteGroupTransaction: GroupTransaction {
             self.db.cachedStatement(
                 sql: #"UPDATE "group" SET attributes = ?, attributesVersion = attributesVersion + 1 WHERE id = ? RETURNING attributesVersion"#
             ),
-            arguments: [try Self.text(values), groupID]
+            arguments: StoredText.arguments([try Self.text(values), groupID])
         ) ?? 0
     }
 
     func nextMessageSeq(groupID: String) throws -> Int64 {
         try Int64.fetchOne(
             self.db.cachedStatement(sql: #"UPDATE "group" SET messageSeq = messageSeq + 1 WHERE id = ? RETURNING messageSeq"#),
-            arguments: [groupID]
+            arguments: StoredText.arguments([groupID])
         ) ?? 0
     }
 
@@ -355,25 +386,30 @@ struct SQLiteGroupTransaction: GroupTransaction {
         let body = try RPCCoding.encode(EventBody(event))
         // The schema knows 'members' and 'named'; an admins-only event is stored as 'named' with no named
         // users, which replay shows to nobody but subscribers watching everything.
-        try self.db.cachedStatement(sql: "INSERT INTO event (kind, groupID, audience, body, time) VALUES (?, ?, ?, ?, ?)").execute(arguments: [
-            event.kind.rawValue, event.groupID, event.audience == .members ? "members" : "named", Data(body), event.time,
-        ]
+        try self.db.cachedStatement(sql: "INSERT INTO event (kind, groupID, audience, body, time) VALUES (?, ?, ?, ?, ?)").execute(
+            arguments: StoredText.arguments([
+                event.kind.rawValue, event.groupID, event.audience == .members ? "members" : "named", Data(body), event.time,
+            ])
         )
         let seq = self.db.lastInsertedRowID
         for user in Set(event.namedRecipients) {
-            try self.db.cachedStatement(sql: "INSERT OR IGNORE INTO event_subject (userID, seq) VALUES (?, ?)").execute(arguments: [user, seq])
+            try self.db.cachedStatement(sql: "INSERT OR IGNORE INTO event_subject (userID, seq) VALUES (?, ?)").execute(
+                arguments: StoredText.arguments([user, seq])
+            )
         }
         for user in Set(event.excluded) {
-            try self.db.cachedStatement(sql: "INSERT INTO event_excluded (seq, userID) VALUES (?, ?)").execute(arguments: [seq, user])
+            try self.db.cachedStatement(sql: "INSERT INTO event_excluded (seq, userID) VALUES (?, ?)").execute(
+                arguments: StoredText.arguments([seq, user])
+            )
         }
         for user in event.joined {
             try self.db.cachedStatement(sql: "INSERT INTO membership_history (groupID, userID, fromSeq, toSeq) VALUES (?, ?, ?, NULL)").execute(
-                arguments: [event.groupID, user, seq]
+                arguments: StoredText.arguments([event.groupID, user, seq])
             )
         }
         for user in event.left {
             try self.db.cachedStatement(sql: "UPDATE membership_history SET toSeq = ? WHERE groupID = ? AND userID = ? AND toSeq IS NULL").execute(
-                arguments: [seq, event.groupID, user]
+                arguments: StoredText.arguments([seq, event.groupID, user])
             )
         }
         self.log.events.append(CommittedEvent(seq: seq, event: event, json: EventBody.json(seq: seq, body: body)))

@@ -9,7 +9,9 @@ extension SQLiteStore: EventRepository {
             let oldest = try Int64.fetchOne(db, sql: "SELECT min(seq) FROM event") ?? (head + 1)
             var groups = Set<String>()
             if let userID {
-                groups = Set(try String.fetchAll(db, sql: "SELECT groupID FROM membership WHERE userID = ?", arguments: [userID]))
+                groups = Set(
+                    try String.fetchAll(db, sql: "SELECT groupID FROM membership WHERE userID = ?", arguments: StoredText.arguments([userID]))
+                )
             }
             return EventSnapshot(head: head, oldest: oldest, groups: groups)
         }
@@ -39,7 +41,7 @@ extension SQLiteStore: EventRepository {
                 rows = try Row.fetchAll(
                     db,
                     sql: "SELECT seq, kind, groupID, body FROM event WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?",
-                    arguments: [after, through, limit]
+                    arguments: StoredText.arguments([after, through, limit])
                 )
             }
             return rows.map { row in
@@ -59,7 +61,7 @@ extension SQLiteStore: EventRepository {
         try await self.write { db in
             try db.execute(
                 sql: "DELETE FROM event WHERE seq <= (SELECT max(seq) FROM event) - ? OR time < ?",
-                arguments: [keepCount, now - maxAgeMilliseconds]
+                arguments: StoredText.arguments([keepCount, now - maxAgeMilliseconds])
             )
             let removed = db.changesCount
             if removed > 0 {

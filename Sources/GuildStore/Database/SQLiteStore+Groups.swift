@@ -23,7 +23,7 @@ extension SQLiteStore: GroupRepository {
                     SELECT \(SQLiteGroupTransaction.groupColumns) FROM membership m JOIN "group" g ON g.id = m.groupID
                     WHERE m.userID = ? ORDER BY m.id
                     """,
-                arguments: [userID]
+                arguments: StoredText.arguments([userID])
             ).map(SQLiteGroupTransaction.group)
         }
     }
@@ -36,7 +36,7 @@ extension SQLiteStore: GroupRepository {
                     SELECT \(SQLiteGroupTransaction.groupColumns) FROM membership m JOIN "group" g ON g.id = m.groupID
                     WHERE m.userID = ? AND m.role = 'owner' ORDER BY m.id
                     """,
-                arguments: [userID]
+                arguments: StoredText.arguments([userID])
             ).map(SQLiteGroupTransaction.group)
         }
     }
@@ -48,7 +48,7 @@ extension SQLiteStore: GroupRepository {
             // cache, or from its row (then cached).
             let ids = try String.fetchAll(
                 db.cachedStatement(sql: "SELECT groupID FROM membership WHERE userID = ?1 AND (?2 = 0 OR role = 'owner') ORDER BY id"),
-                arguments: [userID, ownedOnly ? 1 : 0]
+                arguments: StoredText.arguments([userID, ownedOnly ? 1 : 0])
             )
             var summaries = self.groupSummaries.lookup(ids)
             var found: [String: [UInt8]] = [:]

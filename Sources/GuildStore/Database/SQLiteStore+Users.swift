@@ -35,6 +35,11 @@ extension SQLiteStore: UserRepository {
 
     public func insertSession(_ session: IssuedSession, userID: String) async throws {
         try await self.write { db in
+            // The user may have been deleted since their credentials were read (a login racing user.delete):
+            // checked in the same transaction as the insert, so the token never names a missing user.
+            guard try UserRecord.find(db, id: userID) != nil else {
+                throw GuildError(.userNotFound, "no user with id \(userID)", field: "userID")
+            }
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             for token in TokenRecord.records(for: session, userID: userID, now: now) {
                 try token.insert(db)
@@ -152,15 +157,15 @@ extension SQLiteStore: UserRepository {
             var arguments: StatementArguments = []
             if user.displayName != old.displayName {
                 assignments.append("displayName = ?")
-                _ = arguments.append(contentsOf: [user.displayName])
+                _ = arguments.append(contentsOf: [StoredText.value(user.displayName)])
             }
             if user.email != old.email {
                 assignments.append("email = ?")
-                _ = arguments.append(contentsOf: [user.email])
+                _ = arguments.append(contentsOf: [StoredText.value(user.email)])
             }
             if user.phone != old.phone {
                 assignments.append("phone = ?")
-                _ = arguments.append(contentsOf: [user.phone])
+                _ = arguments.append(contentsOf: [StoredText.value(user.phone)])
             }
             if user.fields != old.fields {
                 assignments.append("fields = ?")
@@ -180,7 +185,8 @@ extension SQLiteStore: UserRepository {
 
     public func deleteUser(id: String, now: Int64) async throws -> Bool {
         try await self.writeWithEvents { db, log in
-            guard try UserRecord.exists(db, key: id) else { return false }
+            // Found by exact bytes first (a GRDB key lookup would cut an id at a NUL).
+            guard try UserRecord.find(db, id: id) != nil else { return false }
             try GroupService.removeDeletedUser(id, in: SQLiteGroupTransaction(db: db, log: log), now: now)
             return try UserRecord.deleteOne(db, key: id)
         }

@@ -18,6 +18,10 @@ public final class SQLiteStore: Sendable {
         /// Reader connections (and threads): the bound on concurrent reads. Keep the server's bound on
         /// expensive calls below it, so cheap reads always find a reader.
         public var maximumReaders: Int
+        /// Whether the database's directory is Guild's own (the default state directory, `…/guild`): then it is
+        /// set to mode 0700 even when it already exists (an older guildd created it 0755). Otherwise only the
+        /// directories the store creates get 0700, and an existing one (`/tmp`, a shared directory) is left alone.
+        public var ownsDirectory: Bool
 
         /// The default reader count: two more than the CPUs, at least 6.
         public static var defaultReaders: Int { max(6, ProcessInfo.processInfo.activeProcessorCount + 2) }
@@ -27,12 +31,14 @@ public final class SQLiteStore: Sendable {
             path: String,
             synchronous: String = "FULL",
             maximumWriteBatch: Int = 256,
-            maximumReaders: Int = Configuration.defaultReaders
+            maximumReaders: Int = Configuration.defaultReaders,
+            ownsDirectory: Bool = false
         ) {
             self.path = path
             self.synchronous = synchronous
             self.maximumWriteBatch = maximumWriteBatch
             self.maximumReaders = maximumReaders
+            self.ownsDirectory = ownsDirectory
         }
     }
 
@@ -48,8 +54,7 @@ public final class SQLiteStore: Sendable {
     /// Opens (creating and migrating when needed) the database.
     public init(configuration: Configuration) throws {
         self.configuration = configuration
-        let directory = URL(fileURLWithPath: configuration.path).deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Self.preparePrivateFiles(at: configuration.path, ownsDirectory: configuration.ownsDirectory)
         var config = Configuration.grdb(synchronous: configuration.synchronous, readers: configuration.maximumReaders)
         config.label = "guild"
         self.pool = try DatabasePool(path: configuration.path, configuration: config)
@@ -60,6 +65,39 @@ public final class SQLiteStore: Sendable {
             summaries: self.groupSummaries,
             maximumBatch: configuration.maximumWriteBatch
         )
+    }
+
+    /// Creates the database's missing directories with mode 0700 and the database file with mode 0600, and sets
+    /// an existing database file, WAL and shared-memory index to 0600, whatever the umask: the file holds password
+    /// hashes and personal data. SQLite creates the `-wal` and `-shm` files with the database file's mode.
+    /// Directories that already exist are left as they are (the database may live in a shared one, such as `/tmp`),
+    /// except the database's own directory when `ownsDirectory`.
+    static func preparePrivateFiles(at path: String, ownsDirectory: Bool = false) throws {
+        guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return }
+        let url = URL(fileURLWithPath: path)
+        var missing: [String] = []
+        var directory = url.deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: directory.path), directory.path != "/" {
+            missing.append(directory.path)
+            directory = directory.deletingLastPathComponent()
+        }
+        for created in missing.reversed() {
+            guard mkdir(created, 0o700) == 0 || errno == EEXIST else {
+                throw CocoaError(
+                    .fileWriteUnknown,
+                    userInfo: [NSFilePathErrorKey: created, NSUnderlyingErrorKey: POSIXError(.init(rawValue: errno) ?? .EIO)]
+                )
+            }
+            chmod(created, 0o700)
+        }
+        if ownsDirectory { chmod(url.deletingLastPathComponent().path, 0o700) }
+        if !FileManager.default.fileExists(atPath: url.path) {
+            _ = FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
+        for file in [url.path, url.path + "-wal", url.path + "-shm"] {
+            // Fails harmlessly when the file is missing or belongs to someone else (then SQLite decides).
+            chmod(file, 0o600)
+        }
     }
 
     /// Group commit so far: transactions committed (one fsync each) and the write operations they held.

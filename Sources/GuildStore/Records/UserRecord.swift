@@ -124,4 +124,19 @@ extension UserRecord {
 
 extension UserRecord: PersistableRecord {
     static let databaseTableName = "user"
+
+    /// The row's columns; text through ``StoredText`` so that a NUL in a display name is stored whole, and the
+    /// custom fields as the JSON text ``init(statement:)`` reads.
+    func encode(to container: inout PersistenceContainer) throws {
+        container["id"] = self.id
+        container["username"] = StoredText.value(self.username)
+        container["email"] = StoredText.value(self.email)
+        container["phone"] = StoredText.value(self.phone)
+        container["displayName"] = StoredText.value(self.displayName)
+        container["fields"] = self.fields.isEmpty ? "{}" : String(decoding: try RPCCoding.encode(self.fields), as: UTF8.self)
+        container["passwordHash"] = StoredText.value(self.passwordHash)
+        container["isPseudo"] = self.isPseudo
+        container["createdAt"] = self.createdAt
+        container["modifiedAt"] = self.modifiedAt
+    }
 }
