@@ -142,7 +142,7 @@ struct Hostile: Benchmark {
                     target: .value(.below, 300),
                     note: "max sampled VmRSS \(MeasurementUnit.mebibytes.format(peak.maxRSSMiB))\(aborted); "
                         + "after: guildd \(alive ? "alive" : "DEAD"), fresh ping \(pingAfter ? "ok" : "failed"), "
-                        + "SIGTERM exit \(Format.decimal(stopSeconds, digits: 1)) s"
+                        + "SIGTERM exit \(Format.decimal(stopSeconds, digits: 1)) s\(stopSeconds >= 5 ? " (ignored: SIGKILL)" : "")"
                 ),
                 Measurement(
                     benchmark: self.name,

@@ -21,7 +21,8 @@ struct FuzzCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var options: ModeOptions
+    /// `--guildd`, `--work-dir` and `--keep` are the main command's options.
+    @ParentCommand var bench: GuildBench
 
     @Option(help: "How long to fuzz.")
     var seconds: Double = 60
@@ -47,7 +48,7 @@ struct FuzzCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let context = try self.options.makeContext()
+        let context = try ModeOptions.makeContext(self.bench)
         let seed = self.seed ?? UInt64.random(in: 1...UInt64.max)
         try raiseFileLimit(atLeast: self.connections + 256)
         let daemon = try await launchOwnDaemon(context, name: "fuzz", extraArguments: self.daemonArgument)
@@ -114,6 +115,7 @@ struct FuzzCommand: AsyncParsableCommand {
         print(
             "- guildd VmHWM \(memory.map { MeasurementUnit.mebibytes.format($0.hwmMiB) } ?? "—"), "
                 + "SIGTERM exit after \(Format.decimal(stopSeconds, digits: 1)) s"
+                + (stopSeconds >= 5 ? " (it ignored SIGTERM and was killed with SIGKILL)" : "")
         )
         guard let failure else {
             print("- result: PASS (every liveness check answered within 1 s)")

@@ -14,7 +14,8 @@ struct SoakCommand: AsyncParsableCommand {
         abstract: "Minutes of mixed load with kill -9 and restarts; checks that nothing acknowledged is lost or doubled."
     )
 
-    @OptionGroup var options: ModeOptions
+    /// `--guildd`, `--work-dir` and `--keep` are the main command's options.
+    @ParentCommand var bench: GuildBench
 
     @Option(help: "How long to run.")
     var minutes: Double = 10
@@ -47,7 +48,7 @@ struct SoakCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let context = try self.options.makeContext()
+        let context = try ModeOptions.makeContext(self.bench)
         try raiseFileLimit(atLeast: self.connections + 256)
         var daemon = try await launchOwnDaemon(context, name: "soak", extraArguments: self.daemonArgument)
         let socketPath = daemon.socketPath
