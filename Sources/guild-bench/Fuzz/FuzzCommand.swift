@@ -39,6 +39,9 @@ struct FuzzCommand: AsyncParsableCommand {
     @Option(help: "Where a failure's messages are saved (default: ./guild-fuzz-failure-<time>.jsonl).")
     var failureFile: String?
 
+    @Option(help: "A method not to call (repeatable), e.g. to look past a known failure.")
+    var skipMethod: [String] = []
+
     @Option(help: "Extra guildd arguments (repeatable), e.g. --daemon-argument=--max-frame-bytes=1048576.")
     var daemonArgument: [String] = []
 
@@ -53,7 +56,8 @@ struct FuzzCommand: AsyncParsableCommand {
         try raiseFileLimit(atLeast: self.connections + 256)
         let daemon = try await launchOwnDaemon(context, name: "fuzz", extraArguments: self.daemonArgument)
         let socketPath = daemon.socketPath
-        let known = try await onThread("fuzz-setup") { try Self.prepare(socketPath) }
+        var known = try await onThread("fuzz-setup") { try Self.prepare(socketPath) }
+        known.methods.removeAll { self.skipMethod.contains($0.name) }
         Log.progress(
             "fuzz: \(known.methods.count) methods from rpc.discover, \(self.connections) connections, \(Format.decimal(self.seconds, digits: 0)) s, seed \(seed)"
         )
@@ -106,7 +110,10 @@ struct FuzzCommand: AsyncParsableCommand {
         reportDaemonLogProblems(daemon, context)
 
         print("## guild-bench fuzz")
-        print("- seed \(seed), \(self.connections) connections, \(second) s checked")
+        print(
+            "- seed \(seed), \(self.connections) connections, \(second) s checked"
+                + (self.skipMethod.isEmpty ? "" : "; methods skipped: \(self.skipMethod.joined(separator: ", "))")
+        )
         print(
             "- sent \(Format.grouped(Double(stats.rounds))) rounds (\(Format.grouped(Double(stats.bytes))) bytes), "
                 + "read \(Format.grouped(Double(stats.replies))) reply lines, \(stats.reconnects) reconnects"
