@@ -78,8 +78,12 @@ struct HostileClient: ParsableCommand {
     @Option(help: "Subscriptions per connection for subscribe-no-read.")
     var subscriptions: Int = 1024
 
+    /// Set by SIGTERM: stop early, still printing the summary.
+    nonisolated(unsafe) static var terminated: sig_atomic_t = 0
+
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
+        signal(SIGTERM) { _ in HostileClient.terminated = 1 }
         try? raiseFileLimit(atLeast: self.count + 64)
         var run = HostileRun(
             socket: self.socket,
@@ -146,7 +150,7 @@ struct HostileRun {
 
     mutating func run(until deadline: UInt64) -> HostileClient.Summary {
         self.payload = Self.payload(self.kind, groupID: self.groupID, subscriptions: self.subscriptions)
-        while monotonicNanos() < deadline {
+        while monotonicNanos() < deadline, HostileClient.terminated == 0 {
             self.openMore()
             self.round(timeoutMilliseconds: 50)
         }

@@ -5,7 +5,7 @@ import GuildProtocol
 /// An ordinary user on its own connection, one call at a time with a 10 ms pause between calls:
 /// `system.ping`, `session.whoami`, `group.sendMessage` to its group, `user.get`, round and round. Each call's
 /// round trip is timed; a call that gets no reply within `timeout` counts as that long and the connection
-/// is replaced. The connection is kept from one ``run(seconds:stop:)`` to the next, as a user who was
+/// is replaced (a failed attempt to connect and authenticate counts as a sample of its duration too). The connection is kept from one ``run(seconds:stop:)`` to the next, as a user who was
 /// connected before the hostile peers came would.
 ///
 /// Not thread-safe: one thread at a time runs it.
@@ -60,6 +60,9 @@ final class WellBehavedUser: @unchecked Sendable {
         var step = 0
         while monotonicNanos() < deadline, !(stop?.isSet ?? false) {
             if self.connection == nil {
+                // A user who cannot get a connection waits too: the attempt counts as a sample.
+                let attemptStarted = monotonicNanos()
+                defer { if self.connection == nil { result.latencies.append(Double(monotonicNanos() - attemptStarted) / 1e6) } }
                 do {
                     let fresh = try LineConnection(path: self.socketPath, timeout: self.timeout)
                     _ = try fresh.call(SessionMethods.Authenticate.self, .init(accessToken: self.user.accessToken))

@@ -10,8 +10,11 @@ struct FuzzWorker: Sendable {
         var bytes = 0
         var replies = 0
         var reconnects = 0
+        /// Replies carrying -32603 (an internal error: a bug, or a failure the protocol does not name).
+        var internalErrors = 0
 
         mutating func add(_ other: Stats) {
+            self.internalErrors += other.internalErrors
             self.rounds += other.rounds
             self.bytes += other.bytes
             self.replies += other.replies
@@ -32,6 +35,23 @@ struct FuzzWorker: Sendable {
     let log: SentLog
     let stop: StopFlag
 
+    static let internalError = Array("\"code\":-32603".utf8)
+
+    /// How often `needle` occurs in `bytes` (a read may split one occurrence: close enough for a tally).
+    static func count(_ needle: [UInt8], in bytes: ArraySlice<UInt8>) -> Int {
+        bytes.withUnsafeBytes { raw in
+            needle.withUnsafeBytes { needle in
+                var found = 0
+                var from = 0
+                while let position = RawRPC.find(needle, in: raw, from: from) {
+                    found += 1
+                    from = position + needle.count
+                }
+                return found
+            }
+        }
+    }
+
     /// Blocking: fuzzes until `stop` is set.
     func run() -> Stats {
         var generator = self.generator
@@ -51,6 +71,7 @@ struct FuzzWorker: Sendable {
                 if count < 0 { return errno == EAGAIN || errno == EINTR }
                 if count == 0 { return false }
                 let lines = buffer[0..<count].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                stats.internalErrors += Self.count(Self.internalError, in: buffer[0..<count])
                 stats.replies += lines
                 outstanding = max(0, outstanding - lines)
             }
