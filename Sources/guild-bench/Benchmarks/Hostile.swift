@@ -21,7 +21,8 @@ struct Hostile: Benchmark {
 
     static let groupID = "hostile"
     static let uid = 65534
-    /// Connections per kind (200 in all), and the slot grabber's ceiling.
+    /// Connections per kind (200 in all), and the slot grabber's ceiling. The kinds that subscribe start first
+    /// and the others once they hold their sessions (at most 10 s later).
     static let plan: [(kind: HostileClient.Kind, count: Int)] = [
         (.subscribeNoRead, 10),
         (.batchNoRead, 16),
@@ -61,10 +62,22 @@ struct Hostile: Benchmark {
             // The subscribing kinds first, so that they are subscribed before the others load the daemon.
             let order = Self.plan.enumerated().sorted { ($0.element.kind.subscribes ? 0 : 1) < ($1.element.kind.subscribes ? 0 : 1) }
             for (index, (kind, count)) in order {
-                if !kind.subscribes, children.last?.kind.subscribes ?? false { try await Task.sleep(for: .seconds(1.5)) }
+                if !kind.subscribes, children.last?.kind.subscribes ?? false {
+                    // The subscribers hold their sessions before the rest of the load starts.
+                    let ready = await HostileChild.waitUntilReady(children, timeout: 10)
+                    context.progress("  subscribing peers \(ready ? "authenticated" : "NOT all authenticated after 10 s"); starting the others")
+                }
                 let tokens = kind == .subscribeNoRead ? Array(hostileTokens.prefix(10)) : Array(hostileTokens.dropFirst(10))
                 children.append(
-                    try HostileChild.spawn(context, socket: socketPath, kind: kind, count: count, seconds: childSeconds, tokens: tokens, index: index)
+                    try HostileChild.spawn(
+                        context,
+                        socket: socketPath,
+                        kind: kind,
+                        count: count,
+                        seconds: childSeconds + (kind.subscribes ? 10 : 0),
+                        tokens: tokens,
+                        index: index
+                    )
                 )
             }
             children.append(
@@ -97,7 +110,7 @@ struct Hostile: Benchmark {
                 }
             }
             let freshProbes = Task.detached { await FreshConnectionProbe.run(socketPath: socketPath, stop: stop) }
-            try await Task.sleep(for: .seconds(rampSeconds - 1.5))
+            try await Task.sleep(for: .seconds(rampSeconds))
             let loaded = try await onThread("well-behaved") {
                 defer { stop.set() }
                 return try wellBehaved.run(seconds: hostileSeconds, stop: stop)
@@ -108,6 +121,8 @@ struct Hostile: Benchmark {
             context.progress("  under load: \(loaded.describe())")
             context.progress("  fresh root connections during the load: \(probes.describe())")
 
+            // The measurement is over: the peers stop now and print their summaries.
+            for child in children where child.process.isRunning { kill(child.process.processIdentifier, SIGTERM) }
             var summaries: [String] = []
             for child in children {
                 let summary = await child.finish(timeout: 15)
@@ -197,6 +212,7 @@ struct HostileChild: Sendable {
     let kind: HostileClient.Kind
     let process: Process
     let outputPath: String
+    let logPath: String
 
     static func spawn(
         _ context: BenchContext,
@@ -228,7 +244,20 @@ struct HostileChild: Sendable {
         try ChildProcesses.shared.launch(process)
         try? output.close()
         try? log.close()
-        return HostileChild(kind: kind, process: process, outputPath: outputPath)
+        return HostileChild(kind: kind, process: process, outputPath: outputPath, logPath: logPath)
+    }
+
+    /// Waits up to `timeout` seconds until every child's log says `ready`; whether they all did.
+    static func waitUntilReady(_ children: [HostileChild], timeout: Double) async -> Bool {
+        let deadline = monotonicNanos() + UInt64(timeout * 1e9)
+        while monotonicNanos() < deadline {
+            let ready = children.allSatisfy { child in
+                (try? String(contentsOfFile: child.logPath, encoding: .utf8))?.contains("ready") ?? false
+            }
+            if ready { return true }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return false
     }
 
     /// Waits up to `timeout` for the process to end by itself (SIGKILL after), then its summary as text.

@@ -6,6 +6,7 @@ import GuildProtocol
 /// `guild-bench hostile-client` (hidden): the hostile peers of the `hostile` benchmark. The benchmark runs it
 /// as uid 65534 (under `setpriv`), one process per kind; it opens `--count` connections of its kind, misbehaves
 /// on them for `--seconds`, closes them and prints one JSON line with what happened (``Summary``) on stdout.
+/// The kinds that authenticate write `ready` to stderr once every connection has its session.
 ///
 /// One thread drives every connection with non-blocking sockets and `poll`, so that nothing the daemon does
 /// (or fails to do) can block it past its deadline.
@@ -129,6 +130,8 @@ struct HostileRun {
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     /// Partial lines of the reading kinds, per connection.
     private var partial: [Int: [UInt8]] = [:]
+    /// Connections whose `session.authenticate` was answered; at `count`, "ready" goes to stderr.
+    private var authenticated = 0
 
     init(socket: String, kind: HostileClient.Kind, count: Int, tokens: [String], groupID: String, subscriptions: Int) {
         self.socket = socket
@@ -324,6 +327,8 @@ struct HostileRun {
         defer { self.peers[index] = peer }
         if peer.awaitingAuthentication {
             peer.awaitingAuthentication = false
+            self.authenticated += 1
+            if self.authenticated == self.count { FileHandle.standardError.write(Data("ready\n".utf8)) }
             peer.output = self.payload
             peer.written = 0
             return
