@@ -11,8 +11,10 @@ struct GuildBench: AsyncParsableCommand {
         discussion: """
             Benchmarks: \(GuildBench.benchmarks.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")).
             Progress goes to stderr, the Markdown table to stdout. The exit status is 0 even when a target \
-            is missed; it is non-zero only when a benchmark fails with an error.
-            """
+            is missed; it is non-zero only when a benchmark fails with an error. The fuzz and soak modes are \
+            subcommands, not part of the default run.
+            """,
+        subcommands: [FuzzCommand.self, SoakCommand.self, HostileClient.self]
     )
 
     /// Every benchmark, in run order. `memory` stays last: its peak figure covers the ones before it.
@@ -26,6 +28,7 @@ struct GuildBench: AsyncParsableCommand {
         Replay(),
         AVChatRoom(),
         MemberPaging(),
+        Hostile(),
         Memory(),
     ]
 
@@ -72,12 +75,7 @@ struct GuildBench: AsyncParsableCommand {
     }
 
     mutating func run() async throws {
-        let guilddPath = try self.guilddPath()
-        guard FileManager.default.isExecutableFile(atPath: guilddPath) else {
-            throw ValidationError(
-                "guildd not found at \(guilddPath); build it (scripts/build-release guildd) or pass --guildd"
-            )
-        }
+        let guilddPath = try Self.guilddPath(self.guildd)
         let workDir = try Self.makeWorkDir(in: self.workDir ?? "/tmp")
         // The longest socket path used is cold-sN.sock.
         let longest = workDir + "/cold-s\(self.runs ?? 5).sock"
@@ -147,15 +145,24 @@ struct GuildBench: AsyncParsableCommand {
         return (first, fields.joined(separator: " "))
     }
 
-    private func guilddPath() throws -> String {
-        if let guildd { return guildd }
-        let executable =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("guildd").path
+    /// `--guildd`, else guildd next to this executable; throws when it is not an executable file.
+    static func guilddPath(_ option: String?) throws -> String {
+        let path: String
+        if let option {
+            path = option
+        } else {
+            let executable =
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0]
+            path = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("guildd").path
+        }
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw ValidationError("guildd not found at \(path); build it (scripts/build-release guildd) or pass --guildd")
+        }
+        return path
     }
 
-    private static func makeWorkDir(in parent: String) throws -> String {
+    static func makeWorkDir(in parent: String) throws -> String {
         try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         var template = Array((parent.hasSuffix("/") ? parent : parent + "/").utf8CString.dropLast()) + Array("gb-XXXXXX".utf8CString)
         guard let result = mkdtemp(&template) else {

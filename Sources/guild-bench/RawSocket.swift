@@ -56,6 +56,25 @@ enum RawSocket {
         return fd
     }
 
+    /// Connects to `path` with a non-blocking socket, so that a full listen backlog fails at once (EAGAIN)
+    /// instead of blocking; the descriptor stays non-blocking. The caller closes it.
+    static func connectNonBlocking(_ path: String) throws -> Int32 {
+        var address = try Self.address(path)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { throw Failure("socket") }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard result == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw Failure("connect \(path)", errno: code)
+        }
+        return fd
+    }
+
     /// Binds and listens on `path` (removing a stale file first); the caller closes the descriptor.
     static func listen(_ path: String) throws -> Int32 {
         var address = try Self.address(path)

@@ -1,0 +1,111 @@
+import Foundation
+import Glibc
+import GuildProtocol
+
+/// The checks after a soak, on the restarted daemon: `system.check`, a replay of the whole event log
+/// (`events.subscribe` with `all` from `since` 0) that must be gap-free and hold every acknowledged message
+/// exactly once, and `user.get` of every acknowledged pseudo user.
+struct SoakVerification: Sendable {
+    var check = ""
+    var head: Int64 = 0
+    var replayGaps = 0
+    var replayDuplicates = 0
+    var missing = 0
+    var duplicated = 0
+    /// Messages whose call was in flight at a kill and that are in the log (once is fine, twice is not).
+    var unknownCommitted = 0
+    var usersMissing = 0
+    var failures: [String] = []
+
+    static let textKey = Array(#""text":""#.utf8)
+    static let newMessage = Array(#""kind":"newMessage""#.utf8)
+
+    /// Blocking.
+    static func run(_ socketPath: String, acknowledged: [String], unknown: [String], users: [String]) throws -> SoakVerification {
+        var result = SoakVerification()
+        let admin = try LineConnection(path: socketPath, timeout: 300, capacity: 1 << 20)
+        defer { admin.close() }
+
+        let check = try admin.call(SystemMethods.Check.self, NoParams())
+        result.check = check.ok ? "ok" : "FAILED: integrity \(check.integrity), violations \(check.violations.prefix(5))"
+        if !check.ok { result.failures.append("system.check failed") }
+
+        // The replay: every event from the first, counting message texts.
+        var counts: [String: Int] = [:]
+        var lastSeq: Int64 = 0
+        let replay = try LineConnection(path: socketPath, timeout: 60, capacity: 1 << 20)
+        defer { replay.close() }
+        var subscribed = try replay.call(EventMethods.Subscribe.self, .init(since: 0, all: true))
+        result.head = subscribed.seq
+        while lastSeq < result.head {
+            var ended = false
+            try FanOut.eventPrefix.withUnsafeBytes { prefix in
+                try FanOut.seqKey.withUnsafeBytes { seqKey in
+                    try Self.textKey.withUnsafeBytes { textKey in
+                        try replay.readLines { line in
+                            guard line.count > prefix.count, memcmp(line.baseAddress!, prefix.baseAddress!, prefix.count) == 0,
+                                let seq = RawRPC.integer(after: seqKey, in: line, from: prefix.count)
+                            else {
+                                ended = RawRPC.contains(line, FanOut.endedMarker)
+                                return !ended
+                            }
+                            if seq.value == lastSeq + 1 {
+                                lastSeq = seq.value
+                            } else if seq.value <= lastSeq {
+                                result.replayDuplicates += 1
+                            } else {
+                                result.replayGaps += 1
+                                lastSeq = seq.value
+                            }
+                            if RawRPC.contains(line, Self.newMessage), let start = RawRPC.find(textKey, in: line) {
+                                let from = start + textKey.count
+                                var end = from
+                                while end < line.count, line[end] != UInt8(ascii: "\"") { end += 1 }
+                                counts[String(decoding: UnsafeRawBufferPointer(rebasing: line[from..<end]), as: UTF8.self), default: 0] += 1
+                            }
+                            return lastSeq < result.head
+                        }
+                    }
+                }
+            }
+            if ended {
+                // Fell behind (LAGGED): resume from the last seq read.
+                subscribed = try replay.call(EventMethods.Subscribe.self, .init(since: lastSeq, all: true))
+            }
+        }
+        if result.replayGaps > 0 || result.replayDuplicates > 0 {
+            result.failures.append("the event log replays with \(result.replayGaps) gaps and \(result.replayDuplicates) duplicates")
+        }
+        for text in acknowledged {
+            switch counts[text] ?? 0 {
+            case 1: break
+            case 0: result.missing += 1
+            default: result.duplicated += 1
+            }
+        }
+        for text in unknown {
+            let count = counts[text] ?? 0
+            if count == 1 { result.unknownCommitted += 1 }
+            if count > 1 { result.duplicated += 1 }
+        }
+        if result.missing > 0 || result.duplicated > 0 {
+            result.failures.append("\(result.missing) acknowledged messages missing, \(result.duplicated) duplicated")
+        }
+
+        // The pseudo users, 200 pipelined calls at a time.
+        var next = 0
+        while next < users.count {
+            let chunk = users[next..<min(next + 200, users.count)]
+            for userID in chunk { try admin.send(UserMethods.Get.self, .init(userID: userID)) }
+            // Replies may come in any order: match them by the userID they return.
+            var found = Set<String>()
+            for _ in chunk {
+                if let profile = try? RawRPC.decode(UserMethods.Get.self, try admin.readLine()) { found.insert(profile.userID) }
+            }
+            result.usersMissing += chunk.filter { !found.contains($0) }.count
+            next += chunk.count
+        }
+        if result.usersMissing > 0 { result.failures.append("\(result.usersMissing) acknowledged pseudo users missing") }
+        return result
+    }
+}
