@@ -26,6 +26,7 @@ generated :mod:`~guild_client.error_codes`) and :mod:`~guild_client.cli`
 (``python3 -m guild_client``).  Everything public is importable from here.
 """
 
+from .cli import main
 from .client import Call, GuildClient, Params
 from .errors import *  # noqa: F401,F403 - every error code constant
 from .errors import CODES, ERRORS, REASONS, GuildError, reasons_for
@@ -40,7 +41,6 @@ from .events import (
     watch_events,
 )
 from .transport import default_socket_path
-from .cli import main
 
 __version__ = "0.2.0"
 
