@@ -17,12 +17,12 @@ struct PythonClientTests {
         defer { daemon.terminate() }
         let result = try await run(
             "/usr/bin/env",
-            ["python3", "-m", "unittest", "-v", "test_guild_client"],
+            ["python3", "-m", "unittest", "-v"],
             environment: ["GUILD_SOCKET": scratch.socket],
             currentDirectory: Self.clientDirectory
         )
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(!result.stderr.contains("skipped=8"), "the live tests did not run")
+        #expect(!result.stderr.contains("skipped="), "some tests were skipped: the live tests did not run")
         let example = try await run("/usr/bin/env", ["python3", "example.py", "--socket", scratch.socket], currentDirectory: Self.clientDirectory)
         #expect(example.status == 0, "\(example.stdout)\(example.stderr)")
     }
