@@ -23,7 +23,8 @@ import ServiceLifecycle
 ///   acknowledged.
 ///
 /// A broken check aborts, so libFuzzer records the input. `GUILD_FUZZ_SKIP` (comma-separated:
-/// `frame-size`, `internal-error`, `round-trip`) skips known failures when exploring locally.
+/// `frame-size`, `internal-error`, `round-trip`) skips known failures when exploring locally;
+/// `GUILD_FUZZ_VERBOSE` prints each input's lines.
 final class DispatchHarness: Sendable {
     static let shared = DispatchHarness()
 
@@ -96,6 +97,14 @@ final class DispatchHarness: Sendable {
             connections = Self.rawConnections(input)
         } else {
             connections = self.generator.generate(&bytes)
+        }
+        if ProcessInfo.processInfo.environment["GUILD_FUZZ_VERBOSE"] != nil {
+            for (index, lines) in connections.enumerated() {
+                for line in lines {
+                    let text = "connection \(index): \(String(decoding: line.prefix(300), as: UTF8.self))\n"
+                    FileHandle.standardError.write(Data(text.utf8))
+                }
+            }
         }
         let deadline = ContinuousClock.now + .seconds(5)
         let sockets = connections.map { _ in LineSocket(path: self.socket) }
