@@ -185,6 +185,43 @@ let package = Package(
     ]
 )
 
+// MARK: - Fuzzing
+
+// libFuzzer targets, declared only for `scripts/fuzz` (which sets GUILD_FUZZ=1 and builds them with
+// `--sanitize=fuzzer --sanitize=address` in `.build-fuzz`): they have no `main` without the fuzzer runtime, so
+// the normal build and `swift test` never see them. See "Fuzzing" in CONTRIBUTING.md.
+if Context.environment["GUILD_FUZZ"] == "1" {
+    package.targets += [
+        .target(name: "FuzzSupport", dependencies: ["GuildProtocol"], path: "Tests/Fuzz/FuzzSupport"),
+        .executableTarget(
+            name: "FuzzParse",
+            dependencies: [
+                "FuzzSupport",
+                "GuildProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+            ],
+            path: "Tests/Fuzz/FuzzParse",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
+            name: "FuzzDispatch",
+            dependencies: [
+                "FuzzSupport",
+                "GuildCore",
+                "GuildProtocol",
+                "GuildServer",
+                "GuildStore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/Fuzz/FuzzDispatch",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+    ]
+}
+
 // MARK: - Shared settings for our own targets
 
 for target in package.targets where target.type != .system {

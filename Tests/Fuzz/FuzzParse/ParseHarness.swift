@@ -1,0 +1,112 @@
+import FuzzSupport
+import GuildProtocol
+import NIOCore
+import NIOEmbedded
+import NIOExtras
+
+/// One input of the parsing fuzz target.
+///
+/// The first byte picks the limits (nesting depth, batch size, frame size) and how the rest is cut into reads;
+/// the rest is the byte stream a peer sends. The stream goes through the server's framing
+/// (`ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize:)`, as `GuildServer` builds it), and every
+/// frame through `RequestParser`. Checked:
+/// - framing: the frames are exactly the stream's lines (a trailing `\r` dropped), in order, and none is
+///   longer than the frame limit; a partial line over the limit is refused;
+/// - scanning: `JSONScanner` accepts exactly what `ReferenceJSON` accepts within the depth limit, reports the
+///   same kind of failure, and its members, elements, strings and ranges agree with the reference tree; a valid
+///   text written back out (plain, and with every non-ASCII character escaped) scans to the same tree;
+/// - parsing: every frame gives a result or an error with the JSON-RPC code the specification prescribes
+///   (-32700 for bad JSON or too deep, -32600 for an invalid request, empty or too large batch), entries match
+///   the reference reading of the envelope, and every reply written for them is valid JSON-RPC.
+enum ParseHarness {
+    struct Limits {
+        var depth: Int
+        var batch: Int
+        var frame: Int
+        var chunk: Int
+
+        init(_ byte: UInt8) {
+            self.depth = [128, 1, 3, 16][Int(byte & 3)]
+            self.batch = [1000, 1, 4, 2][Int(byte >> 2 & 3)]
+            self.frame = [16, 64, 1 << 20, 300][Int(byte >> 4 & 3)]
+            self.chunk = [Int.max, 1, 5, 64][Int(byte >> 6 & 3)]
+        }
+    }
+
+    static func run(_ input: [UInt8]) {
+        guard let first = input.first else { return }
+        let limits = Limits(first)
+        let stream = Array(input.dropFirst())
+        ScannerCheck.check(stream, maximumDepth: limits.depth)
+        for frame in Self.frames(of: stream, limits: limits) {
+            ScannerCheck.check(frame, maximumDepth: limits.depth)
+            RequestCheck.check(frame, limits: limits)
+        }
+    }
+
+    /// Runs the stream through the server's framing and checks it against the model; returns the frames.
+    static func frames(of stream: [UInt8], limits: Limits) -> [[UInt8]] {
+        let channel = EmbeddedChannel()
+        let collector = FrameCollector()
+        do {
+            try channel.pipeline.syncOperations.addHandlers([
+                ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: limits.frame),
+                collector,
+            ])
+            try channel.connect(to: SocketAddress(unixDomainSocketPath: "/fuzz")).wait()
+        } catch {
+            Invariant.fail("cannot build the pipeline: \(error)")
+        }
+        var offset = 0
+        var chunks: [Range<Int>] = []
+        while offset < stream.count, channel.isActive {
+            let end = offset + min(limits.chunk, stream.count - offset)
+            chunks.append(offset..<end)
+            do {
+                try channel.writeInbound(channel.allocator.buffer(bytes: stream[offset..<end]))
+            } catch {
+                Invariant.fail("the framing threw \(error)", bytes: stream)
+            }
+            offset = end
+        }
+        _ = try? channel.finish(acceptAlreadyClosed: true)
+        Invariant.check(collector.otherErrors.isEmpty, "unexpected framing errors \(collector.otherErrors)")
+
+        let model = Self.model(stream, chunks: chunks, limit: limits.frame)
+        Invariant.check(
+            collector.frames == model.frames,
+            "framing delivered \(collector.frames.count) frames, the model \(model.frames.count)",
+            bytes: stream
+        )
+        Invariant.check(collector.tooLarge == model.tooLarge, "framing refused: \(collector.tooLarge), model: \(model.tooLarge)")
+        if !Invariant.skipped("frame-size") {
+            for frame in collector.frames {
+                Invariant.check(
+                    frame.count <= limits.frame,
+                    "a \(frame.count)-byte frame was accepted with a \(limits.frame)-byte frame limit "
+                        + "(it arrived in one read; ByteToMessageHandler checks maximumBufferSize only on partial data)",
+                    bytes: frame
+                )
+            }
+        }
+        return collector.frames
+    }
+
+    /// What the framing should do: split at `\n`, drop one `\r` before it, and after each read refuse when the
+    /// unterminated rest exceeds the limit.
+    static func model(_ stream: [UInt8], chunks: [Range<Int>], limit: Int) -> (frames: [[UInt8]], tooLarge: Bool) {
+        var pending: [UInt8] = []
+        var frames: [[UInt8]] = []
+        for chunk in chunks {
+            pending += stream[chunk]
+            while let newline = pending.firstIndex(of: 0x0A) {
+                var line = Array(pending[..<newline])
+                if line.last == 0x0D { line.removeLast() }
+                frames.append(line)
+                pending.removeFirst(newline + 1)
+            }
+            if pending.count > limit { return (frames, true) }
+        }
+        return (frames, false)
+    }
+}
