@@ -25,6 +25,25 @@ struct LimitsTests {
         }
     }
 
+    @Test func aWholeLineOverTheLimitInOneReadIsRefused() async throws {
+        // NIO's line decoder checks its limit only while a line is incomplete: a line that arrives whole in
+        // one read must be refused by the connection itself (found by the FuzzDispatch fuzzer).
+        try await TestDaemon.run(configure: { $0.maximumFrameBytes = 4096 }) { socket, _ in
+            let connection = try RawConnection(path: socket)
+            let padding = String(repeating: " ", count: 4200)
+            await connection.send(#"{"jsonrpc":"2.0","id":1,"method":"system.ping"\#(padding)}"# + "\n")
+            let reply = try #require(await connection.readJSON() as? [String: Any])
+            #expect(reply.errorReason == "FRAME_TOO_LARGE", "\(reply)")
+            #expect(reply["id"] is NSNull)
+            #expect(await connection.isClosedByPeer())
+            // At the limit, it is served.
+            let fitting = try RawConnection(path: socket)
+            let fill = String(repeating: " ", count: 4096 - 48)
+            await fitting.send(#"{"jsonrpc":"2.0","id":1,"method":"system.ping"\#(fill)}"# + "\n")
+            #expect((await fitting.readJSON() as? [String: Any])?["result"] as? String == "pong")
+        }
+    }
+
     @Test func aTrickledRequestIsCutOffWhileWholeLinesAreNot() async throws {
         try await TestDaemon.run(configure: { $0.frameTimeoutSeconds = 0.6 }) { socket, _ in
             // Whole lines, one every 0.3 s for longer than the timeout: never cut off.

@@ -26,6 +26,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     private let writeStallTimeout: TimeAmount
     private let idleTimeout: TimeAmount?
     private let maximumBatchReplyBytes: Int
+    private let maximumFrameBytes: Int
     private var output: ByteBuffer?
     private var readHeld = false
     private var stallTimer: Scheduled<Void>?
@@ -53,6 +54,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
             configuration.idleTimeoutSeconds > 0 && !state.isAdmin
             ? .nanoseconds(Int64(configuration.idleTimeoutSeconds * 1_000_000_000)) : nil
         self.maximumBatchReplyBytes = configuration.maximumBatchReplyBytes
+        self.maximumFrameBytes = configuration.maximumFrameBytes
     }
 
     // MARK: - Inbound
@@ -68,8 +70,14 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !self.closing else { return }
-        self.lastActivity = .now()
+        if self.idleTimeout != nil { self.lastActivity = .now() }
         let frame = self.unwrapInboundIn(data)
+        // The line decoder enforces its buffer limit only while a line is incomplete: a whole line that
+        // arrived in one read is passed on whatever its size.
+        guard frame.readableBytes <= self.maximumFrameBytes else {
+            self.refuseOversizedFrame(context: context)
+            return
+        }
         if !self.deferred.isEmpty || !context.channel.isWritable {
             self.deferred.append(frame)
             return
@@ -118,14 +126,24 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if error is ByteToMessageDecoderError.PayloadTooLargeError {
-            let tooLarge = RPCError.invalidRequest(
-                "frame exceeds the limit; the connection is closed",
-                reason: ErrorReason.frameTooLarge
-            )
-            self.queue(Dispatcher.reply(.null, .failure(tooLarge)), context: context)
+            self.refuseOversizedFrame(context: context)
+            return
         }
         self.flushOutput(context: context)
         self.closing = true
+        context.close(promise: nil)
+    }
+
+    /// Answers a line over `--max-frame-bytes` with FRAME_TOO_LARGE and closes the connection.
+    private func refuseOversizedFrame(context: ChannelHandlerContext) {
+        let tooLarge = RPCError.invalidRequest(
+            "frame exceeds the limit of \(self.maximumFrameBytes) bytes; the connection is closed",
+            reason: ErrorReason.frameTooLarge
+        )
+        self.queue(Dispatcher.reply(.null, .failure(tooLarge)), context: context)
+        self.flushOutput(context: context)
+        self.closing = true
+        self.deferred.removeAll()
         context.close(promise: nil)
     }
 
@@ -286,9 +304,12 @@ final class ConnectionHandler: ChannelDuplexHandler {
         if self.output!.readableBytes >= Self.flushThreshold { self.flushOutput(context: context) }
     }
 
+    /// Writes the replies answered on the event loop. They are not counted in the connection's queued bytes
+    /// (that costs a promise per write): the channel's writability bounds them, since frames wait while it is
+    /// not writable.
     private func flushOutput(context: ChannelHandlerContext) {
         guard let output = self.output else { return }
         self.output = nil
-        self.state.send(output)
+        context.writeAndFlush(self.wrapOutboundOut(output), promise: nil)
     }
 }
