@@ -222,7 +222,7 @@ struct AccessMatrixTests {
         anyone("rpc.discover"),
         anyone("system.ping"),
         anyone("system.status"),
-        // The health probe the watchdog is fed from (issue 9; the lead's part of the contract).
+        // The health probe the watchdog is fed from.
         anyone("system.health"),
         anyone("group.types"),
         anyone("session.whoami"),

@@ -7,7 +7,7 @@ import Testing
 import Glibc
 #endif
 
-/// With the default `--database` and umask 022, the state directory is 0700 and the database files 0600 (issue 9:
+/// With the default `--database` and umask 022, the state directory is 0700 and the database files 0600 (before the fix:
 /// they were 0755 and 0644, and any local user could copy the password hashes).
 @Suite(.timeLimit(.minutes(2)))
 struct FileModeTests {

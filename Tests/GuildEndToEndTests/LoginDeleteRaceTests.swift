@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// `user.login` racing `user.delete` of the same user answers a documented error (INVALID_CREDENTIALS: the user
-/// does not exist), never -32603 (issue 9: 152 of 1,600 logins failed with a foreign-key error storing the token).
+/// does not exist), never -32603 (before the fix: 152 of 1,600 logins failed with a foreign-key error storing the token).
 @Suite(.timeLimit(.minutes(3)))
 struct LoginDeleteRaceTests {
     @Test func loginRacingDeleteNeverAnswersInternalError() async throws {

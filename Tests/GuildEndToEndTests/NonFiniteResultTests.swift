@@ -3,7 +3,7 @@ import GuildClient
 import GuildProtocol
 import Testing
 
-/// A result JSON cannot hold (NaN, infinity) is an error, never `null` (issue 9: `sum [1e308, 1e308]` returned
+/// A result JSON cannot hold (NaN, infinity) is an error, never `null` (before the fix: `sum [1e308, 1e308]` returned
 /// `null`).
 @Suite(.timeLimit(.minutes(1)))
 struct NonFiniteResultTests {

@@ -9,7 +9,7 @@ import Glibc
 
 /// With the database on a full file system every write answers `50701 STORAGE_FULL`, reads keep working, the
 /// log gets one short line per burst, nothing acknowledged is lost, and writes succeed again once space
-/// returns, without a restart (issue 9: a generic -32603 and a 5 MB log line per failure). Needs root for the
+/// returns, without a restart (before the fix: a generic -32603 and a 5 MB log line per failure). Needs root for the
 /// tmpfs mount (CI runs the tests as root).
 @Suite(.timeLimit(.minutes(3)), .enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
 struct StorageFullTests {

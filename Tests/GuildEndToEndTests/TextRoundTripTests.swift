@@ -4,7 +4,7 @@ import GuildProtocol
 import Testing
 
 /// Strings holding U+0000 and other control characters come back from the real daemon exactly as they were
-/// acknowledged: user profiles, custom fields, group names, profiles and attributes (issue 9: `"vis\u0000hidden"`
+/// acknowledged: user profiles, custom fields, group names, profiles and attributes (before the fix: `"vis\u0000hidden"`
 /// came back as `"vis"`).
 @Suite(.timeLimit(.minutes(2)))
 struct TextRoundTripTests {

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import GuildProtocol
 
-/// 200 hostile connections of every kind in issue 9's "Memory and descriptors" list, from uid 65534, while a
+/// 200 hostile connections of every kind protocol/liveness.md bounds, from uid 65534, while a
 /// well-behaved user (an ordinary pseudo user's session, on a root peer's connection) sends pings, reads and
 /// group messages one at a time and times each; the same user's latency with no hostile load, measured
 /// first on the same daemon, is the baseline.
