@@ -23,6 +23,7 @@ final class ConnectionState: Sendable {
     private let boundSession = Mutex<(session: ResolvedSession, generation: UInt64)?>(nil)
     private let inFlightCount = Atomic<Int>(0)
     private let isDraining = Atomic<Bool>(false)
+    private let isClosed = Atomic<Bool>(false)
     private let queued = Atomic<Int>(0)
     private let subscriptions = Atomic<Int>(0)
 
@@ -123,8 +124,11 @@ final class ConnectionState: Sendable {
         }
     }
 
-    /// No more work will come (the channel closed).
+    /// No more work will come (the channel closed). Work already handed over but not started is skipped: its
+    /// replies could not be delivered, and a peer that pipelines calls and disconnects must not leave the daemon
+    /// running them (a call that already started finishes).
     func finishWork() {
+        self.isClosed.store(true, ordering: .relaxed)
         self.workContinuation.finish()
     }
 
@@ -140,6 +144,10 @@ final class ConnectionState: Sendable {
     func run(dispatcher: Dispatcher) async {
         await withDiscardingTaskGroup { group in
             for await work in self.work {
+                if self.isClosed.load(ordering: .relaxed) {
+                    self.inFlightCount.subtract(1, ordering: .relaxed)
+                    continue
+                }
                 if let barrier = dispatcher.changesSession(work) {
                     await self.process(work, dispatcher: dispatcher, sequential: barrier, session: .live)
                 } else {
@@ -152,6 +160,10 @@ final class ConnectionState: Sendable {
     }
 
     private func process(_ work: Work, dispatcher: Dispatcher, sequential: Bool, session: SessionAtArrival) async {
+        guard !self.isClosed.load(ordering: .relaxed) else {
+            self.complete(reply: nil)
+            return
+        }
         let afterReply = AfterReply()
         switch work {
         case .single(let request):

@@ -15,6 +15,8 @@ final class EventHub: Sendable {
     private let state = Mutex(State())
     let queueLimit: Int
     let maximumPerConnection: Int
+    /// Replay pages read at once, daemon-wide (two: cheap reads keep the other readers).
+    private let replays = ReplayGate(permits: 2)
 
     init(repository: any EventRepository, queueLimit: Int, maximumPerConnection: Int) {
         self.repository = repository
@@ -76,7 +78,7 @@ final class EventHub: Sendable {
 
     /// Replays and goes live (after the subscribe reply is written).
     func activate(_ subscription: Subscription) async {
-        await subscription.activate(events: self.repository)
+        await subscription.activate(events: self.repository, gate: self.replays)
         if subscription.isEnded { self.remove(subscription.id) }
     }
 

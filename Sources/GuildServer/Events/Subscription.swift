@@ -151,13 +151,15 @@ final class Subscription: Sendable {
 
     /// After the subscribe reply is written: replays missed events (when `since` was given), then sends
     /// what was buffered meanwhile and goes live.
-    func activate(events repository: any EventRepository) async {
+    func activate(events repository: any EventRepository, gate: ReplayGate) async {
         let head = self.head
         if let since = self.since, since < head {
             var cursor = since
             while cursor < head, self.state.withLock({ $0.phase == .pending }), self.connection.channel.isActive {
                 guard
-                    let page = try? await repository.replay(userID: self.userID, after: cursor, through: head, limit: 1000),
+                    let page = try? await gate.withPermit({
+                        try await repository.replay(userID: self.userID, after: cursor, through: head, limit: 1000)
+                    }),
                     let last = page.last
                 else { break }
                 let wanted = page.filter { self.filter.accepts(kind: $0.kind, groupID: $0.groupID) }
