@@ -16,10 +16,10 @@ import ServiceLifecycle
 /// (pipelined), then checked:
 /// - every frame gets what JSON-RPC prescribes: one reply line per message with an id or an invalid entry,
 ///   one array per batch that has such entries, nothing for notifications; a frame over the limit gets
-///   -32600 FRAME_TOO_LARGE and the connection is closed; all within 5 s;
+///   -32600 FRAME_TOO_LARGE and the connection is closed; all within 15 s;
 /// - no reply is -32603 (an unexpected error is a bug: every failure has a documented code);
 /// - liveness, on a fresh connection afterwards: `system.ping`, a store write (`user.registerPseudo`), an
-///   update and a store read (`user.get`) each answer within a second, and the read returns what the update
+///   update and a store read (`user.get`) answer within 10 s in all, and the read returns what the update
 ///   acknowledged.
 ///
 /// A broken check aborts, so libFuzzer records the input. `GUILD_FUZZ_SKIP` (comma-separated:
@@ -106,7 +106,10 @@ final class DispatchHarness: Sendable {
                 }
             }
         }
-        let deadline = ContinuousClock.now + .seconds(5)
+        // Generous: the daemon runs in this process, built with address sanitizer and coverage counters (several
+        // times slower), beside libFuzzer. A wedged daemon never answers (libFuzzer's -timeout=40 catches a hang);
+        // the one-second bound is asserted on the real guildd by LivenessTests.
+        let deadline = ContinuousClock.now + .seconds(15)
         let sockets = connections.map { _ in LineSocket(path: self.socket) }
         for (socket, lines) in zip(sockets, connections) {
             socket.send(lines.flatMap { $0 + [0x0A] }, until: deadline)
@@ -134,25 +137,33 @@ final class DispatchHarness: Sendable {
     /// The liveness and store round-trip probe, on a fresh connection.
     func probe(displayName: String) {
         let connection = LineSocket(path: self.socket)
-        func call(_ method: String, _ params: JSONTree?) -> JSONTree {
-            let deadline = ContinuousClock.now + .seconds(1)
+        // One deadline for the four calls. The one-second bound is asserted on the real guildd (LivenessTests);
+        // here the daemon shares the process with libFuzzer, built with address sanitizer and coverage counters,
+        // and a call can wait seconds behind the previous input's writes. A wedged daemon never answers.
+        let deadline = ContinuousClock.now + .seconds(10)
+        /// The reply, or nil when none came and the liveness check is skipped (the probe then ends).
+        func call(_ method: String, _ params: JSONTree?) -> JSONTree? {
             connection.send(MessageGenerator.line(id: .text("live"), method: method, params: params) + [0x0A], until: deadline)
             while true {
                 guard let line = connection.readLine(until: deadline) else {
-                    Invariant.fail("LIVENESS: \(method) got no answer within 1 s after the input")
+                    if Invariant.skipped("liveness") {
+                        Invariant.warn("\(method) got no answer within the probe's 10 s after the input; not enforced")
+                        return nil
+                    }
+                    Invariant.fail("LIVENESS: \(method) got no answer within the probe's 10 s after the input")
                 }
                 guard let reply = try? ReferenceJSON.parse(line) else { Invariant.fail("probe reply is not JSON", bytes: line) }
                 if reply.last("id") == .text("live") { return reply }
             }
         }
-        let ping = call("system.ping", nil)
+        guard let ping = call("system.ping", nil) else { return }
         Invariant.check(ping.last("result") == .text("pong"), "system.ping did not answer pong: \(ping)")
-        let registered = call("user.registerPseudo", .object([JSONTree.Member("displayName", .text("probe"))]))
+        guard let registered = call("user.registerPseudo", .object([JSONTree.Member("displayName", .text("probe"))])) else { return }
         guard let userID = registered.last("result")?.last("user")?.last("userID") else {
             Invariant.fail("user.registerPseudo failed: \(registered)")
         }
-        let updated = call("user.update", .object([JSONTree.Member("displayName", .text(displayName))]))
-        let read = call("user.get", .object([JSONTree.Member("userID", userID)]))
+        guard let updated = call("user.update", .object([JSONTree.Member("displayName", .text(displayName))])) else { return }
+        guard let read = call("user.get", .object([JSONTree.Member("userID", userID)])) else { return }
         guard let stored = read.last("result") else { Invariant.fail("user.get failed: \(read)") }
         if let acknowledged = updated.last("result"), !Invariant.skipped("round-trip") {
             Invariant.check(

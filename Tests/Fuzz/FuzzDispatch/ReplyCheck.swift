@@ -32,6 +32,10 @@ enum ReplyCheck {
         while oversized ? !socket.closed : received < expected {
             guard let line = socket.readLine(until: deadline) else {
                 if (oversized || tolerated) && socket.closed { break }
+                if !oversized, Invariant.skipped("liveness") {
+                    Invariant.warn("got \(received) of \(expected) replies within 15 s (closed: \(socket.closed)); not enforced")
+                    break
+                }
                 Invariant.check(
                     !oversized,
                     "a frame over the \(frameLimit)-byte limit was not refused with FRAME_TOO_LARGE and a close "
@@ -39,7 +43,7 @@ enum ReplyCheck {
                     bytes: Array(lines.joined(separator: [0x0A]))
                 )
                 Invariant.fail(
-                    "got \(received) of \(expected) replies within 5 s (closed: \(socket.closed))",
+                    "got \(received) of \(expected) replies within 15 s (closed: \(socket.closed))",
                     bytes: Array(lines.joined(separator: [0x0A]))
                 )
             }

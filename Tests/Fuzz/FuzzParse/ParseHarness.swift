@@ -8,7 +8,8 @@ import NIOExtras
 ///
 /// The first byte picks the limits (nesting depth, batch size, frame size) and how the rest is cut into reads;
 /// the rest is the byte stream a peer sends. The stream goes through the server's framing
-/// (`ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize:)`, as `GuildServer` builds it), and every
+/// (`ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize:)` and `ConnectionHandler`'s check of whole
+/// lines, as `GuildServer` builds it), and every
 /// frame through `RequestParser`. Checked:
 /// - framing: the frames are exactly the stream's lines (a trailing `\r` dropped), in order, and none is
 ///   longer than the frame limit; a partial line over the limit is refused;
@@ -47,7 +48,7 @@ enum ParseHarness {
     /// Runs the stream through the server's framing and checks it against the model; returns the frames.
     static func frames(of stream: [UInt8], limits: Limits) -> [[UInt8]] {
         let channel = EmbeddedChannel()
-        let collector = FrameCollector()
+        let collector = FrameCollector(limit: limits.frame)
         do {
             try channel.pipeline.syncOperations.addHandlers([
                 ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: limits.frame),
@@ -92,8 +93,8 @@ enum ParseHarness {
         return collector.frames
     }
 
-    /// What the framing should do: split at `\n`, drop one `\r` before it, and after each read refuse when the
-    /// unterminated rest exceeds the limit.
+    /// What the framing should do: split at `\n`, drop one `\r` before it, refuse a line over the limit, and
+    /// after each read refuse when the unterminated rest exceeds the limit.
     static func model(_ stream: [UInt8], chunks: [Range<Int>], limit: Int) -> (frames: [[UInt8]], tooLarge: Bool) {
         var pending: [UInt8] = []
         var frames: [[UInt8]] = []
@@ -102,6 +103,7 @@ enum ParseHarness {
             while let newline = pending.firstIndex(of: 0x0A) {
                 var line = Array(pending[..<newline])
                 if line.last == 0x0D { line.removeLast() }
+                if line.count > limit { return (frames, true) }
                 frames.append(line)
                 pending.removeFirst(newline + 1)
             }

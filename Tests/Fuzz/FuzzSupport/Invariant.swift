@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,6 +28,11 @@ public enum Invariant {
     }
 
     /// Whether `GUILD_FUZZ_SKIP` (a comma-separated list) names `check`, to explore past a known failure locally.
+    /// Reports a check that failed but is skipped (`GUILD_FUZZ_SKIP`), on standard error.
+    public static func warn(_ message: String) {
+        FileHandle.standardError.write(Data("==== SKIPPED CHECK: \(message)\n".utf8))
+    }
+
     public static func skipped(_ check: String) -> Bool {
         guard let value = getenv("GUILD_FUZZ_SKIP") else { return false }
         return String(cString: value).split(separator: ",").contains { $0 == check }
