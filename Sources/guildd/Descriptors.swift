@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GuildServer
 import Logging
 
 /// The daemon's file descriptor budget: every connection holds one.
@@ -7,9 +8,6 @@ enum Descriptors {
     /// Descriptors kept for everything that is not a connection: the database and its WAL and shared
     /// memory files per connection, the listening socket, event loops, standard streams.
     static let reserved = 64
-
-    /// Connections admins may open beyond `--max-connections` (see `ServerConfiguration.adminConnectionReserve`).
-    static let adminReserve = 64
 
     /// Raises the soft `RLIMIT_NOFILE` to the hard limit (systemd's default soft limit is 1024) and returns
     /// the soft limit now in force.
@@ -27,7 +25,7 @@ enum Descriptors {
     /// The connection limit that fits `descriptors`: the one asked for, which must fit (else guildd does not
     /// start), or the default 4096 lowered to fit, with a notice.
     static func connectionLimit(requested: Int?, descriptors: Int, logger: Logger) throws -> Int {
-        let fitting = descriptors - Self.reserved - Self.adminReserve
+        let fitting = descriptors - Self.reserved - ServerConfiguration.defaultAdminConnectionReserve
         if let requested {
             guard requested >= 1 else { throw ValidationError("--max-connections must be at least 1") }
             guard requested <= fitting else {

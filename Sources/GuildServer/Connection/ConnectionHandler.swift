@@ -129,9 +129,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
             self.refuseOversizedFrame(context: context)
             return
         }
-        self.flushOutput(context: context)
-        self.closing = true
-        context.close(promise: nil)
+        self.closeAfterFlushing(context: context)
     }
 
     /// Answers a line over `--max-frame-bytes` with FRAME_TOO_LARGE and closes the connection.
@@ -141,9 +139,14 @@ final class ConnectionHandler: ChannelDuplexHandler {
             reason: ErrorReason.frameTooLarge
         )
         self.queue(Dispatcher.reply(.null, .failure(tooLarge)), context: context)
+        self.deferred.removeAll()
+        self.closeAfterFlushing(context: context)
+    }
+
+    /// Writes what is queued, then closes; nothing more is read.
+    private func closeAfterFlushing(context: ChannelHandlerContext) {
         self.flushOutput(context: context)
         self.closing = true
-        self.deferred.removeAll()
         context.close(promise: nil)
     }
 
@@ -211,9 +214,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
             reason: ErrorReason.idleTimeout
         )
         self.queue(Dispatcher.reply(.null, .failure(error)), context: context)
-        self.flushOutput(context: context)
-        self.closing = true
-        context.close(promise: nil)
+        self.closeAfterFlushing(context: context)
     }
 
     // MARK: - Requests

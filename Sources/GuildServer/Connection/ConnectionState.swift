@@ -27,7 +27,7 @@ final class ConnectionState: Sendable {
     private let queued = Atomic<Int>(0)
     private let subscriptions = Atomic<Int>(0)
 
-    init(id: UInt64, peer: PeerCredentials, isAdmin: Bool, channel: any Channel, outputLimit: Int = 4 * 1024 * 1024) {
+    init(id: UInt64, peer: PeerCredentials, isAdmin: Bool, channel: any Channel, outputLimit: Int) {
         self.id = id
         self.peer = peer
         self.isAdmin = isAdmin

@@ -43,7 +43,9 @@ public struct ServerConfiguration: Sendable {
     public var maximumConnectionsPerUID: Int = 256
     /// Connections kept for admin peers (root and `--admin-uid`) beyond `maximumConnections`, so an admin
     /// always gets a slot.
-    public var adminConnectionReserve: Int = 64
+    public var adminConnectionReserve: Int = ServerConfiguration.defaultAdminConnectionReserve
+    /// The default ``adminConnectionReserve``.
+    public static let defaultAdminConnectionReserve = 64
     /// How long a connection from a non-admin peer may stay without a session, a subscription or a request
     /// before it gets -32006 IDLE_TIMEOUT and is closed; 0 never.
     public var idleTimeoutSeconds: Double = 60
