@@ -183,9 +183,8 @@ struct GuildDaemon: AsyncParsableCommand {
             }
         let server = try await GuildServer.make(
             configuration: configuration,
-            storage: store,
+            store: store,
             hasher: OffloadedPasswordHasher(PasswordHasher(logN: self.scryptLogN)),
-            integrityCheck: { try await store.integrityCheck() },
             writeStatistics: {
                 let (commits, operations) = store.writeStatistics
                 return SystemStatus.Writes(commits: commits, operations: operations)

@@ -38,9 +38,8 @@ enum TestDaemon {
         let (ready, readyContinuation) = AsyncStream.makeStream(of: Void.self)
         let server = try await GuildServer.make(
             configuration: configuration,
-            storage: store,
+            store: store,
             hasher: OffloadedPasswordHasher(PasswordHasher(logN: scryptLogN)),
-            integrityCheck: { try await store.integrityCheck() },
             logger: logger
         ) {
             readyContinuation.yield()

@@ -13,7 +13,7 @@ extension GroupService {
 
     /// A group's attributes, all or the named keys (members only, where the type has attributes).
     public func attributes(caller: Caller, groupID: String, keys: [String]?) async throws -> GroupAttributes {
-        try await self.repository.groupRead { tx in
+        try await self.store.read { tx in
             let context = try self.load(tx, caller, groupID)
             try self.requireAttributes(context)
             var attributes = try tx.attributes(groupID: groupID)
@@ -33,7 +33,7 @@ extension GroupService {
         case .initialize(let values), .set(let values): try GroupRules.validateAttributes(values)
         case .delete: break
         }
-        return try await self.repository.groupTransaction { tx in
+        return try await self.store.write { tx in
             let context = try self.load(tx, caller, groupID)
             try self.requireAttributes(context)
             let current = try tx.attributes(groupID: groupID)

@@ -15,7 +15,7 @@ extension GroupService {
     /// 10013, and a client names at most 20 users (an app admin 300).
     public func addMembers(caller: Caller, groupID: String, userIDs: [String]) async throws -> [MemberOutcome] {
         let invitees = Self.unique(userIDs)
-        return try await self.repository.groupTransaction { tx in
+        return try await self.store.write { tx in
             let context = try self.load(tx, caller, groupID)
             let policy = context.policy
             try context.require(policy.invite, "add members")
@@ -59,7 +59,7 @@ extension GroupService {
     /// `kick` decides, nobody kicks the owner, admins kick only ordinary members, and a refusal fails the whole
     /// call (10007); users who are not members get `INVALID`.
     public func removeMembers(caller: Caller, groupID: String, userIDs: [String]) async throws -> [MemberOutcome] {
-        try await self.repository.groupTransaction { tx in
+        try await self.store.write { tx in
             let context = try self.load(tx, caller, groupID)
             if context.policy.kiiRules {
                 return try self.removeKii(tx, context, Self.unique(userIDs))
@@ -87,7 +87,7 @@ extension GroupService {
         }
     }
 
-    private func removeKii(_ tx: any GroupTransaction, _ context: Context, _ userIDs: [String]) throws -> [MemberOutcome] {
+    private func removeKii(_ tx: any Transaction, _ context: Context, _ userIDs: [String]) throws -> [MemberOutcome] {
         let groupID = context.group.id
         var outcomes: [MemberOutcome] = []
         var kicked: [String] = []
@@ -120,7 +120,7 @@ extension GroupService {
     }
 
     /// The caller leaves: `memberLeave` to the members, `quitFromGroup` to the quitter (where the type sends it).
-    private func leave(_ tx: any GroupTransaction, _ context: Context, _ userID: String) throws {
+    private func leave(_ tx: any Transaction, _ context: Context, _ userID: String) throws {
         try tx.deleteMember(groupID: context.group.id, userID: userID)
         try tx.append(context.event(.memberLeave, users: [userID], audience: context.memberAudience, left: [userID]))
         if context.policy.quitEvent {
@@ -133,7 +133,7 @@ extension GroupService {
     public func join(caller: Caller, groupID: String, message: String) async throws -> JoinOutcome {
         let userID = try caller.requireUserID()
         try GroupRules.validateBytes(message, max: GroupRules.Limit.requestMessage, field: "message")
-        return try await self.repository.groupTransaction { tx in
+        return try await self.store.write { tx in
             let context = try self.load(tx, caller, groupID)
             let policy = context.policy
             guard policy.join == .byAddOption else {
@@ -166,7 +166,7 @@ extension GroupService {
     }
 
     /// Makes `userID` a member (joined or accepted): `memberEnter` to the members, the new one included.
-    private func enter(_ tx: any GroupTransaction, _ context: Context, _ userID: String) throws {
+    private func enter(_ tx: any Transaction, _ context: Context, _ userID: String) throws {
         if let limit = context.policy.memberLimit, context.group.memberCount >= limit {
             throw GuildError(.groupFull, "group \(context.group.id) has its \(limit) members")
         }
@@ -178,7 +178,7 @@ extension GroupService {
     /// longest-standing member then becomes owner, and a group left empty is dismissed.
     public func quit(caller: Caller, groupID: String) async throws {
         let userID = try caller.requireUserID()
-        try await self.repository.groupTransaction { tx in
+        try await self.store.write { tx in
             let context = try self.load(tx, caller, groupID)
             guard let membership = context.membership else {
                 throw GuildError(.notAMember, "the caller is not a member of \(groupID)")
@@ -212,7 +212,7 @@ extension GroupService {
     ) async throws -> (
         applications: [JoinApplication], pending: Int, next: Int64
     ) {
-        try await self.repository.groupRead { tx in
+        try await self.store.read { tx in
             let context = try self.load(tx, caller, groupID)
             try context.require(context.policy.approve, "handle join applications")
             let page = try tx.applications(groupID: groupID, before: cursor, limit: Self.maximumIMPage + 1)
@@ -226,7 +226,7 @@ extension GroupService {
     /// `applicationProcessed`; on acceptance everyone gets `memberEnter`. Handling twice gives 10024.
     public func handleApplication(caller: Caller, groupID: String, applicationID: Int64, accept: Bool, message: String) async throws {
         try GroupRules.validateBytes(message, max: GroupRules.Limit.requestMessage, field: "message")
-        try await self.repository.groupTransaction { tx in
+        try await self.store.write { tx in
             let context = try self.load(tx, caller, groupID)
             try context.require(context.policy.approve, "handle join applications")
             guard let application = try tx.application(id: applicationID), application.groupID == groupID else {

@@ -7,7 +7,7 @@ extension GroupService {
     public func sendMessage(caller: Caller, groupID: String, text: String) async throws -> Int64 {
         let userID = try caller.requireUserID()
         try GroupRules.validateBytes(text, max: GroupRules.Limit.message, field: "text", allowEmpty: false)
-        return try await self.repository.groupTransaction { tx in
+        return try await self.store.write { tx in
             let context = try self.load(tx, caller, groupID)
             guard let membership = context.membership else {
                 throw GuildError(.notAMember, "the caller is not a member of \(groupID)")

@@ -22,7 +22,7 @@ extension GroupService {
     /// when `allMuted` changes.
     public func setInfo(caller: Caller, groupID: String, change: ProfileChange) async throws -> Group {
         try change.validate()
-        return try await self.repository.groupTransaction { tx in
+        return try await self.store.write { tx in
             let context = try self.load(tx, caller, groupID)
             let policy = context.policy
             if let name = change.name { try GroupRules.validateName(name, policy) }
@@ -51,7 +51,7 @@ extension GroupService {
         guard ids.count <= Self.maximumInfoIDs else {
             throw GuildError(.imInvalidParameters, "at most \(Self.maximumInfoIDs) groups at once", field: "groupIDs")
         }
-        return try await self.repository.groupRead { tx in
+        return try await self.store.read { tx in
             var lookup = InfoLookup(groups: [], notFound: [], dismissed: [])
             for id in ids {
                 if let group = try tx.group(id) {
@@ -69,13 +69,14 @@ extension GroupService {
     /// The groups the caller (or, for an admin, `userID`) is a member of, without the types the policy keeps
     /// out of the list (AVChatRoom).
     public func joinedList(caller: Caller, userID: String?) async throws -> [Group] {
-        try await self.repository.groups(memberOf: try self.listTarget(caller, userID)).filter { GroupPolicy.of($0.type).inJoinedList }
+        let target = try self.listTarget(caller, userID)
+        return try await self.store.read { try $0.groups(memberOf: target) }.filter { GroupPolicy.of($0.type).inJoinedList }
     }
 
     /// Sets the caller's message receive option in a group (members only).
     public func setReceiveOption(caller: Caller, groupID: String, option: ReceiveOption) async throws {
         let userID = try caller.requireUserID()
-        try await self.repository.groupTransaction { tx in
+        try await self.store.write { tx in
             let context = try self.load(tx, caller, groupID)
             guard context.membership != nil else { throw GuildError(.notAMember, "the caller is not a member of \(groupID)") }
             try tx.updateMember(groupID: groupID, userID: userID, nameCard: nil, custom: nil, receiveOption: option)
@@ -85,14 +86,14 @@ extension GroupService {
     /// Deletes (dismisses) a group (who may: the policy's `dismiss`); its members get `groupDismissed`. A
     /// dismissed IM group's id then answers 10010.
     public func delete(caller: Caller, groupID: String) async throws {
-        try await self.repository.groupTransaction { tx in
+        try await self.store.write { tx in
             let context = try self.load(tx, caller, groupID)
             try context.require(context.policy.dismiss, "dismiss the group")
             try self.dismiss(tx, context)
         }
     }
 
-    func dismiss(_ tx: any GroupTransaction, _ context: Context) throws {
+    func dismiss(_ tx: any Transaction, _ context: Context) throws {
         let members = try tx.memberIDs(groupID: context.group.id)
         try tx.append(context.event(.groupDismissed, left: members))
         try tx.deleteGroup(id: context.group.id)

@@ -42,7 +42,7 @@ extension GroupService {
     /// Kii's rules a non-member becomes a member; under Tencent's the new owner must be a member. The old owner
     /// stays a member; members get `groupInfoChanged` with change type 5 (owner).
     public func changeOwner(caller: Caller, groupID: String, userID: String) async throws -> Group {
-        try await self.repository.groupTransaction { tx in
+        try await self.store.write { tx in
             let context = try self.load(tx, caller, groupID)
             try context.require(context.policy.transfer, "transfer ownership")
             guard try tx.userExists(userID) else {
@@ -78,13 +78,13 @@ extension GroupService {
     /// admins). The owner's role changes only by transfer. Members get `grantAdministrator` or
     /// `revokeAdministrator` (Meeting: app admins only).
     public func setMemberRole(caller: Caller, groupID: String, userID: String, role: GroupRole) async throws {
-        try await self.repository.groupTransaction { tx in
+        try await self.store.write { tx in
             let context = try self.load(tx, caller, groupID)
             try self.setRole(tx, context, userID, role)
         }
     }
 
-    private func setRole(_ tx: any GroupTransaction, _ context: Context, _ userID: String, _ role: GroupRole) throws {
+    private func setRole(_ tx: any Transaction, _ context: Context, _ userID: String, _ role: GroupRole) throws {
         try context.require(context.policy.setRole, "change member roles")
         guard role != .owner else {
             throw GuildError(.imInvalidParameters, "the owner role is given only by transferOwner", field: "role")
@@ -109,7 +109,7 @@ extension GroupService {
         guard (0...Self.maximumMuteSeconds).contains(seconds) else {
             throw GuildError(.imInvalidParameters, "seconds must be 0 to \(Self.maximumMuteSeconds)", field: "seconds")
         }
-        return try await self.repository.groupTransaction { tx in
+        return try await self.store.write { tx in
             let context = try self.load(tx, caller, groupID)
             let until = seconds == 0 ? 0 : context.now + seconds * 1000
             try self.mute(tx, context, userID, until: until)
@@ -117,7 +117,7 @@ extension GroupService {
         }
     }
 
-    private func mute(_ tx: any GroupTransaction, _ context: Context, _ userID: String, until: Int64) throws {
+    private func mute(_ tx: any Transaction, _ context: Context, _ userID: String, until: Int64) throws {
         try context.require(context.policy.mute, "mute members")
         let target = try context.member(tx, userID)
         try context.requireAuthority(over: target, "mute")
@@ -139,7 +139,7 @@ extension GroupService {
     public func setMemberInfo(caller: Caller, groupID: String, userID: String, change: MemberChange) async throws {
         if let nameCard = change.nameCard { try GroupRules.validateBytes(nameCard, max: GroupRules.Limit.nameCard, field: "nameCard") }
         if let custom = change.custom { try GroupRules.validateCustom(custom, field: "custom") }
-        try await self.repository.groupTransaction { tx in
+        try await self.store.write { tx in
             let context = try self.load(tx, caller, groupID)
             let target = try context.member(tx, userID)
             if change.nameCard != nil || change.custom != nil {
@@ -164,7 +164,7 @@ extension GroupService {
         limit: Int = GroupService.maximumIMPage
     ) async throws -> (members: [MemberInfo], nextSeq: Int64) {
         let size = max(1, min(limit, Self.maximumIMPage))
-        return try await self.repository.groupRead { tx in
+        return try await self.store.read { tx in
             let context = try self.load(tx, caller, groupID)
             try context.require(context.policy.readMembers, "list the members")
             let page = try tx.memberInfos(groupID: groupID, roles: filter.roles, after: nextSeq, limit: size + 1)
@@ -180,7 +180,7 @@ extension GroupService {
         guard ids.count <= Self.maximumInfoIDs else {
             throw GuildError(.imInvalidParameters, "at most \(Self.maximumInfoIDs) users at once", field: "userIDs")
         }
-        return try await self.repository.groupRead { tx in
+        return try await self.store.read { tx in
             let context = try self.load(tx, caller, groupID)
             try context.require(context.policy.readMembers, "read members")
             return try tx.memberInfos(groupID: groupID, userIDs: ids)
@@ -189,7 +189,7 @@ extension GroupService {
 
     /// What deleting a user does to groups, inside the deletion's transaction: their memberships end
     /// (`memberLeave` with reason `userDeleted`), and groups they owned become ownerless (Kii).
-    public static func removeDeletedUser(_ userID: String, in tx: any GroupTransaction, now: Int64) throws {
+    public static func removeDeletedUser(_ userID: String, in tx: any Transaction, now: Int64) throws {
         for membership in try tx.memberships(userID: userID) {
             try tx.deleteMember(groupID: membership.groupID, userID: userID)
             try tx.append(

@@ -9,7 +9,7 @@ import GuildProtocol
 /// `+Attributes` and `+Messages`.
 public struct GroupService: Sendable {
     /// Where groups live.
-    public var repository: any GroupRepository
+    public var store: any Store
     /// The current time in ms since the Unix epoch.
     public var now: @Sendable () -> Int64
     /// How many groups one user may be in before an invitation gives `OVERLIMIT` (IM types).
@@ -19,12 +19,12 @@ public struct GroupService: Sendable {
 
     /// Creates the service.
     public init(
-        repository: any GroupRepository,
+        store: any Store,
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) },
         maximumGroupsPerUser: Int = 10_000,
         attributeWritesPerSecond: Int = 5
     ) {
-        self.repository = repository
+        self.store = store
         self.now = now
         self.maximumGroupsPerUser = maximumGroupsPerUser
         self.attributeLimiter = RateLimiter(limit: attributeWritesPerSecond, windowMilliseconds: 1000)
@@ -40,7 +40,7 @@ public struct GroupService: Sendable {
     /// A group; any caller with a session (or an admin) may read any group (Kii).
     public func get(caller: Caller, groupID: String) async throws -> Group {
         try Self.requireReader(caller)
-        return try await self.repository.groupRead { tx in try Self.existing(tx, groupID) }
+        return try await self.store.read { tx in try Self.existing(tx, groupID) }
     }
 
     /// A page of members in join order (who may: the policy's `readMembers`).
@@ -53,7 +53,7 @@ public struct GroupService: Sendable {
         -> (members: [Membership], next: Int64)
     {
         let size = max(1, min(limit, Self.maximumPage))
-        return try await self.repository.groupRead { tx in
+        return try await self.store.read { tx in
             let context = try self.load(tx, caller, groupID)
             try context.require(context.policy.readMembers, "list the members")
             let page = try tx.memberPage(groupID: groupID, after: cursor, limit: size + 1)
@@ -66,17 +66,27 @@ public struct GroupService: Sendable {
 
     /// The groups a user is a member of; the caller's own when `userID` is nil.
     public func memberOf(caller: Caller, userID: String?) async throws -> [Group] {
-        try await self.repository.groups(memberOf: try self.listTarget(caller, userID))
+        let target = try self.listTarget(caller, userID)
+        return try await self.store.read { try $0.groups(memberOf: target) }
     }
 
-    /// ``memberOf(caller:userID:)`` or ``ownerOf(caller:userID:)`` as the wire's JSON array, built by the store.
-    public func groupListJSON(caller: Caller, userID: String?, ownedOnly: Bool) async throws -> [UInt8] {
-        try await self.repository.groupListJSON(userID: try self.listTarget(caller, userID), ownedOnly: ownedOnly)
+    /// ``memberOf(caller:userID:)`` or ``ownerOf(caller:userID:)`` built by `body`, which gets the groups' ids in
+    /// join order and the snapshot they were read from: the fast path for long lists, where the server keeps
+    /// recently listed groups encoded.
+    public func listGroups<T: Sendable>(
+        caller: Caller,
+        userID: String?,
+        ownedOnly: Bool,
+        _ body: @escaping @Sendable (_ ids: [String], _ snapshot: any Transaction) throws -> T
+    ) async throws -> T {
+        let target = try self.listTarget(caller, userID)
+        return try await self.store.read { tx in try body(try tx.groupIDs(of: target, ownedOnly: ownedOnly), tx) }
     }
 
     /// The groups a user owns; always a subset of ``memberOf(caller:userID:)``.
     public func ownerOf(caller: Caller, userID: String?) async throws -> [Group] {
-        try await self.repository.groups(ownedBy: try self.listTarget(caller, userID))
+        let target = try self.listTarget(caller, userID)
+        return try await self.store.read { try $0.groups(ownedBy: target) }
     }
 
     // MARK: - Creation
@@ -146,7 +156,7 @@ public struct GroupService: Sendable {
         let now = self.now()
         let actor = caller.session?.user.id
         let byAdmin = caller.session == nil
-        return try await self.repository.groupTransaction { tx in
+        return try await self.store.write { tx in
             if let owner, try !tx.userExists(owner) {
                 throw GuildError(.userNotFound, "no user with id \(owner)", field: "owner")
             }
@@ -275,7 +285,7 @@ public struct GroupService: Sendable {
         }
 
         /// A member of the group, or 10007 `NOT_A_MEMBER` naming them.
-        func member(_ tx: any GroupTransaction, _ userID: String, field: String = "userID") throws -> Membership {
+        func member(_ tx: any Transaction, _ userID: String, field: String = "userID") throws -> Membership {
             guard let membership = try tx.membership(groupID: self.group.id, userID: userID) else {
                 throw GuildError(.notAMember, "\(userID) is not a member of \(self.group.id)", field: field)
             }
@@ -286,7 +296,7 @@ public struct GroupService: Sendable {
         var memberAudience: GroupEvent.Audience { self.policy.memberEvents ? .members : .admins }
     }
 
-    func load(_ tx: any GroupTransaction, _ caller: Caller, _ groupID: String) throws -> Context {
+    func load(_ tx: any Transaction, _ caller: Caller, _ groupID: String) throws -> Context {
         try Self.requireReader(caller)
         let group = try Self.existing(tx, groupID)
         let membership = try caller.session.flatMap { try tx.membership(groupID: groupID, userID: $0.user.id) }
@@ -301,7 +311,7 @@ public struct GroupService: Sendable {
     }
 
     /// The group, or `GROUP_DISMISSED` (10010) for a dismissed IM group, or `GROUP_NOT_FOUND`.
-    static func existing(_ tx: any GroupTransaction, _ groupID: String) throws -> Group {
+    static func existing(_ tx: any Transaction, _ groupID: String) throws -> Group {
         if let group = try tx.group(groupID) { return group }
         if try tx.dismissedType(groupID) != nil {
             throw GuildError(.groupDismissed, "group \(groupID) was dismissed", field: "groupID")

@@ -6,7 +6,7 @@ import Synchronization
 /// identity upgrade, password change, profile reads and updates, deletion.
 public struct UserService: Sendable {
     /// Where users live.
-    public var repository: any UserRepository
+    public var store: any Store
     /// How passwords are hashed.
     public var hasher: any PasswordHashing
     /// How long an access token lives, in seconds; `nil` for ever. Kii's default is 2147483647 s.
@@ -15,6 +15,9 @@ public struct UserService: Sendable {
     public var now: @Sendable () -> Int64
     /// Per-user counters that tell bound sessions when to revalidate.
     public let generations = SessionGenerations()
+    /// What other areas do to their records of a user being deleted, in the deletion's transaction (the groups
+    /// area ends the user's memberships), before the user's own row goes.
+    public var deletionSteps: [UserDeletionStep]
 
     /// A hash of a random password, verified when a login names an unknown user, so that the answer takes
     /// as long as for a known one. Made on first use, so start-up stays fast.
@@ -22,12 +25,14 @@ public struct UserService: Sendable {
 
     /// Creates the service.
     public init(
-        repository: any UserRepository,
+        store: any Store,
         hasher: any PasswordHashing,
         accessTokenLifetime: Int64? = 2_147_483_647,
+        deletionSteps: [UserDeletionStep] = [],
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
     ) async throws {
-        self.repository = repository
+        self.store = store
+        self.deletionSteps = deletionSteps
         self.hasher = hasher
         self.accessTokenLifetime = accessTokenLifetime
         self.now = now
@@ -70,7 +75,7 @@ public struct UserService: Sendable {
             modifiedAt: now
         )
         let session = self.issueSession(pseudo: false, now: now)
-        try await self.repository.insertUser(user, passwordHash: hash, session: session)
+        try await self.store.write { try $0.insertUser(user, passwordHash: hash, session: session) }
         return (user, session)
     }
 
@@ -88,7 +93,7 @@ public struct UserService: Sendable {
             modifiedAt: now
         )
         let session = self.issueSession(pseudo: true, now: now)
-        try await self.repository.insertUser(user, passwordHash: nil, session: session)
+        try await self.store.write { try $0.insertUser(user, passwordHash: nil, session: session) }
         return (user, session)
     }
 
@@ -98,7 +103,7 @@ public struct UserService: Sendable {
         guard given.count == 1 else {
             throw GuildError.invalidInput("give exactly one of username, email or phone", field: "username")
         }
-        let found = try await self.repository.credentials(for: identity)
+        let found = try await self.store.read { try $0.credentials(for: identity) }
         guard let found, let stored = found.passwordHash else {
             _ = await self.hasher.verify(password, against: await self.decoy())
             throw GuildError(.invalidCredentials, "wrong login name or password")
@@ -108,7 +113,8 @@ public struct UserService: Sendable {
         }
         let session = self.issueSession(pseudo: false, now: self.now())
         do {
-            try await self.repository.insertSession(session, userID: found.user.id)
+            let now = self.now()
+            try await self.store.write { try $0.insertSession(session, userID: found.user.id, now: now) }
         } catch let error as GuildError where error.code == .userNotFound {
             // Deleted between the password check and the session: as if it had never existed.
             throw GuildError(.invalidCredentials, "wrong login name or password")
@@ -120,19 +126,17 @@ public struct UserService: Sendable {
     public func refresh(refreshToken: String) async throws -> (User, IssuedSession) {
         let now = self.now()
         let session = self.issueSession(pseudo: false, now: now)
-        let user = try await self.repository.rotateRefreshToken(
-            hash: Token.hash(of: refreshToken),
-            to: session,
-            now: now
-        )
+        let hash = Token.hash(of: refreshToken)
+        let user = try await self.store.write { try $0.rotateRefreshToken(hash: hash, to: session, now: now) }
         self.generations.bump(user.id)
         return (user, session)
     }
 
     /// Resolves an access token to its live session, or throws `invalidToken`.
     public func resolve(accessToken: String) async throws -> ResolvedSession {
-        guard let session = try await self.repository.resolveAccessToken(hash: Token.hash(of: accessToken), now: self.now())
-        else {
+        let hash = Token.hash(of: accessToken)
+        let now = self.now()
+        guard let session = try await self.store.read({ try $0.resolveAccessToken(hash: hash, now: now) }) else {
             throw GuildError(.invalidToken, "the access token is unknown, revoked or expired")
         }
         return session
@@ -151,7 +155,8 @@ public struct UserService: Sendable {
 
     /// Re-checks a bound session; throws `invalidToken` if it was revoked or expired since it was bound.
     public func revalidate(_ session: ResolvedSession) async throws -> ResolvedSession {
-        guard let live = try await self.repository.resolveAccessToken(hash: session.tokenHash, now: self.now()) else {
+        let now = self.now()
+        guard let live = try await self.store.read({ try $0.resolveAccessToken(hash: session.tokenHash, now: now) }) else {
             throw GuildError(.invalidToken, "the session's access token was revoked or has expired")
         }
         return live
@@ -168,7 +173,10 @@ public struct UserService: Sendable {
         try UserRules.validate(identity)
         try UserRules.validatePassword(password)
         let hash = try await self.hasher.hash(password)
-        let user = try await self.repository.setIdentity(userID: userID, identity: identity, passwordHash: hash, now: self.now())
+        let now = self.now()
+        let user = try await self.store.write {
+            try $0.setIdentity(userID: userID, identity: identity, passwordHash: hash, now: now)
+        }
         self.generations.bump(userID)
         return user
     }
@@ -183,7 +191,7 @@ public struct UserService: Sendable {
     {
         let userID = try caller.requireUserID()
         try UserRules.validatePassword(newPassword, field: "newPassword")
-        guard let stored = try await self.repository.passwordHash(userID: userID) else {
+        guard let stored = try await self.store.read({ try $0.passwordHash(userID: userID) }) else {
             throw GuildError(.permissionDenied, "a pseudo user has no password: call user.putIdentity first")
         }
         guard await self.hasher.verify(oldPassword, against: stored) else {
@@ -192,9 +200,12 @@ public struct UserService: Sendable {
         let hash = try await self.hasher.hash(newPassword)
         let now = self.now()
         let session = self.issueSession(pseudo: false, now: now)
-        try await self.repository.replacePassword(userID: userID, passwordHash: hash, session: session, now: now)
+        let changed = try await self.store.write { tx in
+            try tx.replacePassword(userID: userID, passwordHash: hash, session: session, now: now)
+            return try tx.user(id: userID)
+        }
         self.generations.bump(userID)
-        guard let user = try await self.repository.user(id: userID) else {
+        guard let user = changed else {
             throw GuildError(.userNotFound, "the user was deleted")
         }
         return (user, session)
@@ -213,7 +224,7 @@ public struct UserService: Sendable {
         } else {
             target = try caller.requireUserID()
         }
-        guard let user = try await self.repository.user(id: target) else {
+        guard let user = try await self.store.read({ try $0.user(id: target) }) else {
             throw GuildError(.userNotFound, "no user with id \(target)", field: "userID")
         }
         return (user, caller.isAdmin || caller.session?.user.id == target)
@@ -226,11 +237,19 @@ public struct UserService: Sendable {
         if let email = patch.email { try UserRules.validateEmail(email) }
         if let phone = patch.phone { try UserRules.validatePhone(phone) }
         if let fields = patch.fields { _ = try UserRules.sanitizeFields(fields.filter { $0.value != .null }) }
-        let user = try await self.repository.updateUser(id: target, now: self.now()) { user in
+        let now = self.now()
+        let user = try await self.store.write { tx in
+            guard let old = try tx.user(id: target) else {
+                throw GuildError(.userNotFound, "no user with id \(target)", field: "userID")
+            }
+            var user = old
             if let displayName = patch.displayName { user.displayName = displayName }
             if let email = patch.email { user.email = email }
             if let phone = patch.phone { user.phone = phone }
             if let fields = patch.fields { user.fields = try UserRules.merge(fields, into: user.fields) }
+            user.modifiedAt = now
+            try tx.saveUser(user, old: old)
+            return user
         }
         // No bump: a profile change leaves every token valid (readers of the profile fetch it fresh).
         return user
@@ -239,7 +258,15 @@ public struct UserService: Sendable {
     /// Deletes a user: the caller themself, or anyone as admin.
     public func delete(caller: Caller, userID: String?) async throws -> String {
         let target = try caller.target(userID)
-        guard try await self.repository.deleteUser(id: target, now: self.now()) else {
+        let now = self.now()
+        let steps = self.deletionSteps
+        let existed = try await self.store.write { tx in
+            // Found by exact bytes first (a key lookup in SQL would cut an id at a NUL).
+            guard try tx.user(id: target) != nil else { return false }
+            for step in steps { try step(target, tx, now) }
+            return try tx.deleteUserRecord(id: target)
+        }
+        guard existed else {
             throw GuildError(.userNotFound, "no user with id \(target)", field: "userID")
         }
         self.generations.bump(target)
@@ -251,7 +278,7 @@ public struct UserService: Sendable {
         guard let session = caller.session else {
             throw GuildError(.unauthorized, "the connection has no session")
         }
-        try await self.repository.revokeSession(accessTokenHash: session.tokenHash)
+        try await self.store.write { try $0.revokeSession(accessTokenHash: session.tokenHash) }
         self.generations.bump(session.user.id)
     }
 
@@ -276,6 +303,9 @@ public struct UserService: Sendable {
         UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
     }
 }
+
+/// What an area does to its records of a user being deleted, inside the deletion's transaction.
+public typealias UserDeletionStep = @Sendable (_ userID: String, _ transaction: any Transaction, _ now: Int64) throws -> Void
 
 /// The decoy hash, shared by copies of the service.
 private final class DecoyHash: Sendable {

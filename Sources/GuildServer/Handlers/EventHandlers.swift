@@ -43,13 +43,4 @@ extension MethodRegistry {
             return true
         }
     }
-
-    /// `system.check`: integrity and group invariants (admins).
-    mutating func registerCheckMethod(groups: any GroupRepository, integrity: @escaping @Sendable () async throws -> [String]) {
-        self.register(SystemMethods.Check.self, access: .admin) { _, _ in
-            let integrity = try await integrity()
-            let violations = try await groups.checkInvariants()
-            return .init(ok: integrity == ["ok"] && violations.isEmpty, integrity: integrity, violations: violations)
-        }
-    }
 }

@@ -5,18 +5,14 @@ import NIOCore
 import NIOPosix
 
 extension GuildServer {
-    /// The storage the server needs: users, groups, the event log, and an integrity check.
-    public typealias Storage = UserRepository & GroupRepository & EventRepository
-
-    /// Builds the server with every Guild method registered.
+    /// Builds the server with every feature area's methods registered (see ``areas(_:)``).
     ///
     /// - Parameter failpoints: sets a named fault (`debug.setFailpoint`, for liveness tests); the method is
     ///   served only when this is given.
     public static func make(
         configuration: ServerConfiguration,
-        storage: any Storage,
+        store: any Store & EventRepository,
         hasher: any PasswordHashing,
-        integrityCheck: @escaping @Sendable () async throws -> [String],
         writeStatistics: @escaping @Sendable () -> SystemStatus.Writes? = { nil },
         failpoints: (@Sendable (_ name: String, _ milliseconds: Int) throws -> Void)? = nil,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
@@ -24,32 +20,31 @@ extension GuildServer {
         ready: @escaping @Sendable () -> Void = {}
     ) async throws -> GuildServer {
         let users = try await UserService(
-            repository: storage,
+            store: store,
             hasher: hasher,
-            accessTokenLifetime: configuration.accessTokenLifetimeSeconds
+            accessTokenLifetime: configuration.accessTokenLifetimeSeconds,
+            // The areas that keep records of users clean them up in the deletion's transaction.
+            deletionSteps: [GroupService.removeDeletedUser]
         )
-        let groups = GroupService(repository: storage)
         let hub = EventHub(
-            repository: storage,
+            repository: store,
             queueLimit: configuration.subscriptionQueueLimit,
             maximumPerConnection: configuration.maximumSubscriptionsPerConnection
         )
-        let connections = ConnectionRegistry(probePID: configuration.probePID)
-        var registry = MethodRegistry()
-        registry.registerSystemMethods(
+        let services = ServerServices(
             configuration: configuration,
-            connections: connections,
-            started: .now,
-            writes: writeStatistics
+            store: store,
+            users: users,
+            groups: GroupService(store: store),
+            hub: hub,
+            connections: ConnectionRegistry(probePID: configuration.probePID),
+            writeStatistics: writeStatistics,
+            failpoints: failpoints
         )
-        registry.registerHealthMethod(events: storage)
-        registry.registerCheckMethod(groups: storage, integrity: integrityCheck)
-        if let failpoints { registry.registerFailpointMethod(failpoints) }
-        registry.registerSessionMethods(users)
-        registry.registerUserMethods(users)
-        registry.registerGroupMethods(groups)
-        registry.registerEventMethods(hub)
-        registry.registerConformanceMethods()
+        let areas = Self.areas(services)
+        var registry = MethodRegistry()
+        for area in areas { area.register(in: &registry) }
+        registry.registerCheckMethod(integrity: store.integrityCheck, invariants: areas.flatMap { $0.invariantChecks })
         let admission = Admission(
             limits: .init(
                 perConnection: configuration.maximumExpensivePerConnection,
@@ -68,7 +63,7 @@ extension GuildServer {
         return GuildServer(
             configuration: configuration,
             dispatcher: dispatcher,
-            connections: connections,
+            connections: services.connections,
             group: group,
             logger: logger,
             ready: ready

@@ -7,9 +7,9 @@ import Synchronization
 final class EventLog: @unchecked Sendable {
     // @unchecked: used only inside the one write operation that owns it, on the writer's queue.
     var events: [CommittedEvent] = []
-    /// Groups whose rows the operation changed (name, member count, owner, profile, deletion): cached
-    /// summaries of them are dropped after the commit.
-    var touchedGroups: Set<String> = []
+    /// Records the operation changed (``Transaction/changed(_:)``): after the commit, the store's hooks let
+    /// caches drop them.
+    var changed: Set<RecordKey> = []
 }
 
 /// Where committed events go: the server's fan-out registers here. Called in commit order, after the commit.

@@ -17,7 +17,7 @@ final class GroupCommitWriter: Sendable {
 
     private let writer: any DatabaseWriter
     private let publisher: EventPublisher
-    private let summaries: GroupSummaryCache
+    private let hooks: CommitHooks
     private let storageFull: StorageFullLog
     private let state = Mutex(State())
     private let commitCount = Atomic<Int>(0)
@@ -28,13 +28,13 @@ final class GroupCommitWriter: Sendable {
     init(
         writer: any DatabaseWriter,
         publisher: EventPublisher,
-        summaries: GroupSummaryCache,
+        hooks: CommitHooks,
         storageFull: StorageFullLog = StorageFullLog(),
         maximumBatch: Int = 256
     ) {
         self.writer = writer
         self.publisher = publisher
-        self.summaries = summaries
+        self.hooks = hooks
         self.storageFull = storageFull
         self.maximumBatch = maximumBatch
     }
@@ -95,8 +95,8 @@ final class GroupCommitWriter: Sendable {
                 self.storageFull.recovered()
                 self.commitCount.add(1, ordering: .relaxed)
                 self.operationCount.add(batch.count, ordering: .relaxed)
-                // Stale summaries go before any caller hears of the commit.
-                self.summaries.committed(touching: batch.reduce(into: Set<String>()) { $0.formUnion($1.touchedGroups) })
+                // Caches drop what the commit changed before any caller hears of it.
+                self.hooks.committed(changing: batch.reduce(into: Set<RecordKey>()) { $0.formUnion($1.changed) })
                 // Hand the events on before the next batch can commit, so subscribers see them in sequence order.
                 self.publisher.publish(batch.flatMap { $0.events })
                 for operation in batch { operation.committed() }
@@ -109,7 +109,7 @@ final class GroupCommitWriter: Sendable {
 
 private protocol PendingWrite: Sendable {
     var events: [CommittedEvent] { get }
-    var touchedGroups: Set<String> { get }
+    var changed: Set<RecordKey> { get }
     /// Runs the operation in its savepoint; returns its error, if it failed.
     func run(_ db: Database) -> (any Error)?
     func committed()
@@ -136,8 +136,8 @@ private final class TypedWrite<T: Sendable>: PendingWrite {
     /// The events appended by the operation, if it succeeded (read after the batch ran).
     var events: [CommittedEvent] { self.log.events }
 
-    /// The groups the operation changed (kept even when it failed: dropping a cached summary is always safe).
-    var touchedGroups: Set<String> { self.log.touchedGroups }
+    /// The records the operation changed (kept even when it failed: dropping a cache entry is always safe).
+    var changed: Set<RecordKey> { self.log.changed }
 
     func run(_ db: Database) -> (any Error)? {
         var result: Result<T, any Error>?

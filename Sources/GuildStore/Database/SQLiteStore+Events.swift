@@ -4,7 +4,7 @@ import GuildCore
 
 extension SQLiteStore: EventRepository {
     public func eventSnapshot(userID: String?) async throws -> EventSnapshot {
-        try await self.read { db in
+        try await self.readDatabase { db in
             let head = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'event'") ?? 0
             let oldest = try Int64.fetchOne(db, sql: "SELECT min(seq) FROM event") ?? (head + 1)
             var groups = Set<String>()
@@ -18,7 +18,7 @@ extension SQLiteStore: EventRepository {
     }
 
     public func replay(userID: String?, after: Int64, through: Int64, limit: Int) async throws -> [StoredEvent] {
-        try await self.read { db in
+        try await self.readDatabase { db in
             let rows: [Row]
             if let userID {
                 rows = try Row.fetchAll(
@@ -58,7 +58,7 @@ extension SQLiteStore: EventRepository {
     }
 
     public func pruneEvents(keepCount: Int64, maxAgeMilliseconds: Int64, now: Int64) async throws -> Int {
-        try await self.write { db in
+        try await self.writeDatabase { db in
             try db.execute(
                 sql: "DELETE FROM event WHERE seq <= (SELECT max(seq) FROM event) - ? OR time < ?",
                 arguments: StoredText.arguments([keepCount, now - maxAgeMilliseconds])

@@ -47,7 +47,7 @@ public final class SQLiteStore: Sendable {
     let pool: DatabasePool
     let writer: GroupCommitWriter
     let publisher = EventPublisher()
-    let groupSummaries = GroupSummaryCache(capacity: 50_000)
+    let hooks = CommitHooks()
     private let closed = Atomic<Bool>(false)
     private let readDelay = Atomic<Int>(0)
 
@@ -62,7 +62,7 @@ public final class SQLiteStore: Sendable {
         self.writer = GroupCommitWriter(
             writer: self.pool,
             publisher: self.publisher,
-            summaries: self.groupSummaries,
+            hooks: self.hooks,
             maximumBatch: configuration.maximumWriteBatch
         )
     }
@@ -120,13 +120,8 @@ public final class SQLiteStore: Sendable {
     }
 
     /// Runs `work` as part of a durable group-commit transaction (see ``GroupCommitWriter``).
-    func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func writeDatabase<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await self.writer.write { db, _ in try work(db) }
-    }
-
-    /// Runs `work`, which may append events to the log, as part of a durable group-commit transaction.
-    func writeWithEvents<T: Sendable>(_ work: @escaping @Sendable (Database, EventLog) throws -> T) async throws -> T {
-        try await self.writer.write(work)
     }
 
     /// Delivers committed events to `sink`, in commit order, after each commit.
@@ -148,7 +143,7 @@ public final class SQLiteStore: Sendable {
     /// included. GRDB's asynchronous read waits for a reader on a queue of its own and runs `work` on that
     /// reader's serial queue, so the bound on concurrent reads is the pool's reader count and a slow read
     /// delays only other reads (see protocol/liveness.md).
-    func read<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func readDatabase<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let delay = self.readDelay.load(ordering: .relaxed)
         if delay > 0 {
             return try await self.pool.read { db in
@@ -169,6 +164,20 @@ public final class SQLiteStore: Sendable {
             throw GuildError.invalidInput("milliseconds must be 0 to 60000", field: "milliseconds")
         }
         self.readDelay.store(milliseconds, ordering: .relaxed)
+    }
+}
+
+extension SQLiteStore: Store {
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any Transaction) throws -> T) async throws -> T {
+        try await self.writer.write { db, log in try body(SQLiteTransaction(db: db, log: log)) }
+    }
+
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any Transaction) throws -> T) async throws -> T {
+        try await self.readDatabase { db in try body(SQLiteTransaction(db: db, log: EventLog())) }
+    }
+
+    public func afterCommit(_ hook: @escaping @Sendable (Set<RecordKey>) -> Void) {
+        self.hooks.add(hook)
     }
 }
 

@@ -54,9 +54,8 @@ final class DispatchHarness: Sendable {
                 logger.logLevel = .critical
                 let server = try await GuildServer.make(
                     configuration: configuration,
-                    storage: store,
+                    store: store,
                     hasher: OffloadedPasswordHasher(PasswordHasher(logN: 4)),
-                    integrityCheck: { try await store.integrityCheck() },
                     logger: logger
                 ) { ready.signal() }
                 try await ServiceGroup(services: [server], logger: logger).run()

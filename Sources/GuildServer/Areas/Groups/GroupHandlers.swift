@@ -9,7 +9,7 @@ extension MemberResultEntry {
 
 extension MethodRegistry {
     /// `group.*`, `user.memberOfGroups` and `user.ownerOfGroups`.
-    mutating func registerGroupMethods(_ groups: GroupService) {
+    mutating func registerGroupMethods(_ groups: GroupService, summaries: GroupSummaryCache) {
         self.register(GroupMethods.Create.self, access: .session) { params, context in
             let type: GroupType = try params.type.map { try choice($0, field: "type") } ?? .basic
             let members = try (params.members ?? []).map { spec in
@@ -69,12 +69,11 @@ extension MethodRegistry {
         self.register(GroupMethods.ChangeOwner.self, access: .session) { params, context in
             GroupInfo(try await groups.changeOwner(caller: context.caller, groupID: params.groupID, userID: params.userID))
         }
-        self.registerIMGroupMethods(groups)
         self.register(UserMethods.MemberOfGroups.self, access: .session) { params, context in
-            .init(encodedGroups: try await groups.groupListJSON(caller: context.caller, userID: params.userID, ownedOnly: false))
+            .init(encodedGroups: try await summaries.listJSON(groups, caller: context.caller, userID: params.userID, ownedOnly: false))
         }
         self.register(UserMethods.OwnerOfGroups.self, access: .session) { params, context in
-            .init(encodedGroups: try await groups.groupListJSON(caller: context.caller, userID: params.userID, ownedOnly: true))
+            .init(encodedGroups: try await summaries.listJSON(groups, caller: context.caller, userID: params.userID, ownedOnly: true))
         }
     }
 }

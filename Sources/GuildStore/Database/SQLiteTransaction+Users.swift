@@ -3,9 +3,10 @@ import GRDB
 import GuildCore
 import GuildProtocol
 
-extension SQLiteStore: UserRepository {
-    public func insertUser(_ user: User, passwordHash: String?, session: IssuedSession) async throws {
-        try await self.write { db in
+extension SQLiteTransaction: UserRecords {
+    func insertUser(_ user: User, passwordHash: String?, session: IssuedSession) throws {
+        let db = self.db
+        do {
             do {
                 try UserRecord(user, passwordHash: passwordHash).insert(db)
             } catch let error as DatabaseError {
@@ -17,8 +18,9 @@ extension SQLiteStore: UserRepository {
         }
     }
 
-    public func credentials(for identity: LoginIdentity) async throws -> (user: User, passwordHash: String?)? {
-        try await self.read { db in
+    func credentials(for identity: LoginIdentity) throws -> (user: User, passwordHash: String?)? {
+        let db = self.db
+        do {
             let record: UserRecord?
             if let username = identity.username {
                 record = try UserRecord.fetchOne(db, where: .username, is: username)
@@ -33,22 +35,23 @@ extension SQLiteStore: UserRepository {
         }
     }
 
-    public func insertSession(_ session: IssuedSession, userID: String) async throws {
-        try await self.write { db in
+    func insertSession(_ session: IssuedSession, userID: String, now: Int64) throws {
+        let db = self.db
+        do {
             // The user may have been deleted since their credentials were read (a login racing user.delete):
             // checked in the same transaction as the insert, so the token never names a missing user.
             guard try UserRecord.find(db, id: userID) != nil else {
                 throw GuildError(.userNotFound, "no user with id \(userID)", field: "userID")
             }
-            let now = Int64(Date().timeIntervalSince1970 * 1000)
             for token in TokenRecord.records(for: session, userID: userID, now: now) {
                 try token.insert(db)
             }
         }
     }
 
-    public func rotateRefreshToken(hash: [UInt8], to session: IssuedSession, now: Int64) async throws -> User {
-        try await self.write { db in
+    func rotateRefreshToken(hash: [UInt8], to session: IssuedSession, now: Int64) throws -> User {
+        let db = self.db
+        do {
             guard
                 let old = try TokenRecord.filter(
                     TokenRecord.Columns.hash == Data(hash) && TokenRecord.Columns.kind == TokenRecord.Kind.refresh.rawValue
@@ -65,8 +68,9 @@ extension SQLiteStore: UserRepository {
         }
     }
 
-    public func resolveAccessToken(hash: [UInt8], now: Int64) async throws -> ResolvedSession? {
-        try await self.read { db in
+    func resolveAccessToken(hash: [UInt8], now: Int64) throws -> ResolvedSession? {
+        let db = self.db
+        do {
             let statement = try db.cachedStatement(sql: "SELECT userID, expiresAt FROM token WHERE hash = ? AND kind = 'access'")
             guard let row = try Row.fetchOne(statement, arguments: [Data(hash)]) else { return nil }
             let userID: String = row[0]
@@ -77,15 +81,16 @@ extension SQLiteStore: UserRepository {
         }
     }
 
-    public func setIdentity(
+    func setIdentity(
         userID: String,
         identity: LoginIdentity,
         passwordHash: String,
         now: Int64
-    ) async throws
+    ) throws
         -> User
     {
-        try await self.write { db in
+        let db = self.db
+        do {
             guard var record = try UserRecord.find(db, id: userID) else {
                 throw GuildError(.userNotFound, "no user with id \(userID)", field: "userID")
             }
@@ -107,8 +112,9 @@ extension SQLiteStore: UserRepository {
         }
     }
 
-    public func passwordHash(userID: String) async throws -> String? {
-        try await self.read { db in
+    func passwordHash(userID: String) throws -> String? {
+        let db = self.db
+        do {
             guard let record = try UserRecord.find(db, id: userID) else {
                 throw GuildError(.userNotFound, "no user with id \(userID)", field: "userID")
             }
@@ -116,8 +122,9 @@ extension SQLiteStore: UserRepository {
         }
     }
 
-    public func replacePassword(userID: String, passwordHash: String, session: IssuedSession, now: Int64) async throws {
-        try await self.write { db in
+    func replacePassword(userID: String, passwordHash: String, session: IssuedSession, now: Int64) throws {
+        let db = self.db
+        do {
             guard var record = try UserRecord.find(db, id: userID) else {
                 throw GuildError(.userNotFound, "no user with id \(userID)", field: "userID")
             }
@@ -131,69 +138,53 @@ extension SQLiteStore: UserRepository {
         }
     }
 
-    public func user(id: String) async throws -> User? {
-        try await self.read { db in
-            try UserRecord.find(db, id: id)?.user
+    func user(id: String) throws -> User? {
+        let db = self.db
+        do {
+            return try UserRecord.find(db, id: id)?.user
         }
     }
 
-    public func updateUser(
-        id: String,
-        now: Int64,
-        _ change: @escaping @Sendable (inout User) throws -> Void
-    )
-        async throws -> User
-    {
-        try await self.write { db in
-            guard let record = try UserRecord.find(db, id: id) else {
-                throw GuildError(.userNotFound, "no user with id \(id)", field: "userID")
-            }
-            let old = record.user
-            var user = old
-            try change(&user)
-            user.modifiedAt = now
-            // Write only what changed, with statements prepared once per connection.
-            var assignments: [String] = []
-            var arguments: StatementArguments = []
-            if user.displayName != old.displayName {
-                assignments.append("displayName = ?")
-                _ = arguments.append(contentsOf: [StoredText.value(user.displayName)])
-            }
-            if user.email != old.email {
-                assignments.append("email = ?")
-                _ = arguments.append(contentsOf: [StoredText.value(user.email)])
-            }
-            if user.phone != old.phone {
-                assignments.append("phone = ?")
-                _ = arguments.append(contentsOf: [StoredText.value(user.phone)])
-            }
-            if user.fields != old.fields {
-                assignments.append("fields = ?")
-                _ = arguments.append(contentsOf: [String(decoding: try RPCCoding.encode(user.fields), as: UTF8.self)])
-            }
-            assignments.append("modifiedAt = ?")
-            _ = arguments.append(contentsOf: [now, id])
-            do {
-                let sql = "UPDATE \"user\" SET \(assignments.joined(separator: ", ")) WHERE id = ?"
-                try db.cachedStatement(sql: sql).execute(arguments: arguments)
-            } catch let error as DatabaseError {
-                throw Self.translate(error)
-            }
-            return user
+    func saveUser(_ user: User, old: User) throws {
+        let db = self.db
+        let id = user.id
+        let now = user.modifiedAt
+        // Write only what changed, with statements prepared once per connection.
+        var assignments: [String] = []
+        var arguments: StatementArguments = []
+        if user.displayName != old.displayName {
+            assignments.append("displayName = ?")
+            _ = arguments.append(contentsOf: [StoredText.value(user.displayName)])
+        }
+        if user.email != old.email {
+            assignments.append("email = ?")
+            _ = arguments.append(contentsOf: [StoredText.value(user.email)])
+        }
+        if user.phone != old.phone {
+            assignments.append("phone = ?")
+            _ = arguments.append(contentsOf: [StoredText.value(user.phone)])
+        }
+        if user.fields != old.fields {
+            assignments.append("fields = ?")
+            _ = arguments.append(contentsOf: [String(decoding: try RPCCoding.encode(user.fields), as: UTF8.self)])
+        }
+        assignments.append("modifiedAt = ?")
+        _ = arguments.append(contentsOf: [now, id])
+        do {
+            let sql = "UPDATE \"user\" SET \(assignments.joined(separator: ", ")) WHERE id = ?"
+            try db.cachedStatement(sql: sql).execute(arguments: arguments)
+        } catch let error as DatabaseError {
+            throw Self.translate(error)
         }
     }
 
-    public func deleteUser(id: String, now: Int64) async throws -> Bool {
-        try await self.writeWithEvents { db, log in
-            // Found by exact bytes first (a GRDB key lookup would cut an id at a NUL).
-            guard try UserRecord.find(db, id: id) != nil else { return false }
-            try GroupService.removeDeletedUser(id, in: SQLiteGroupTransaction(db: db, log: log), now: now)
-            return try UserRecord.deleteOne(db, key: id)
-        }
+    func deleteUserRecord(id: String) throws -> Bool {
+        try UserRecord.deleteOne(self.db, key: id)
     }
 
-    public func revokeSession(accessTokenHash: [UInt8]) async throws {
-        try await self.write { db in
+    func revokeSession(accessTokenHash: [UInt8]) throws {
+        let db = self.db
+        do {
             guard let token = try TokenRecord.fetchOne(db, key: Data(accessTokenHash)) else { return }
             try TokenRecord.filter(TokenRecord.Columns.family == token.family).deleteAll(db)
         }

@@ -43,4 +43,17 @@ extension MethodRegistry {
             return true
         }
     }
+
+    /// `system.check` (admins): the store's integrity and every area's invariants.
+    mutating func registerCheckMethod(
+        integrity: @escaping @Sendable () async throws -> [String],
+        invariants: [@Sendable () async throws -> [String]]
+    ) {
+        self.register(SystemMethods.Check.self, access: .admin) { _, _ in
+            let integrity = try await integrity()
+            var violations: [String] = []
+            for check in invariants { violations += try await check() }
+            return .init(ok: integrity == ["ok"] && violations.isEmpty, integrity: integrity, violations: violations)
+        }
+    }
 }

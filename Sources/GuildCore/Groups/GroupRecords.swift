@@ -1,0 +1,40 @@
+/// The groups area's records and queries, on the store's one ``Transaction`` type: groups, memberships and
+/// the Kii operations on them. Everything done through it commits with the rest of its transaction.
+public protocol GroupRecords {
+    /// A group by id.
+    func group(_ id: String) throws -> Group?
+    /// A user's membership of a group.
+    func membership(groupID: String, userID: String) throws -> Membership?
+    /// Whether a user exists.
+    func userExists(_ id: String) throws -> Bool
+    /// All members of a group (for events that concern every member).
+    func memberIDs(groupID: String) throws -> [String]
+    /// A page of members in join order after `cursor` (a ``Membership/joinSeq``; 0 for the first page).
+    func memberPage(groupID: String, after cursor: Int64, limit: Int) throws -> [Membership]
+    /// All memberships of a user.
+    func memberships(userID: String) throws -> [Membership]
+    /// Creates a group; throws `groupAlreadyExists` when the id is taken.
+    func insertGroup(id: String, name: String, type: GroupType, now: Int64) throws
+    /// Adds a member with a role.
+    func insertMember(groupID: String, userID: String, role: GroupRole, now: Int64) throws
+    /// Changes a member's role.
+    func setRole(groupID: String, userID: String, role: GroupRole) throws
+    /// Removes a member.
+    func deleteMember(groupID: String, userID: String) throws
+    /// Marks a group changed (owner change).
+    func touchGroup(id: String, now: Int64) throws
+    /// Deletes a group and its memberships.
+    func deleteGroup(id: String) throws
+    /// Writes the profile fields of `group` (name, introduction, notification, faceURL, addOption, allMuted,
+    /// custom) and its modification time.
+    func saveProfile(_ group: Group) throws
+    /// The groups a user is a member of (owned ones included), in join order.
+    func groups(memberOf userID: String) throws -> [Group]
+    /// The groups a user owns, in join order.
+    func groups(ownedBy userID: String) throws -> [Group]
+    /// The ids of the groups a user is a member of (or owns, with `ownedOnly`), in join order: the index scan
+    /// behind long group lists.
+    func groupIDs(of userID: String, ownedOnly: Bool) throws -> [String]
+    /// Checks the group invariants; returns a description of each violation.
+    func groupInvariantViolations() throws -> [String]
+}

@@ -1,0 +1,44 @@
+/// Guild's storage, as the domain rules see it: transactions over one ``Transaction`` type that every feature
+/// area can use, so that one change may span areas (deleting a user ends their group memberships in the same
+/// transaction). SQLite (`GuildStore.SQLiteStore`) is the embedded implementation; another engine implements
+/// the same protocols.
+///
+/// Bodies are synchronous and run on the store's own threads, never on Swift's cooperative pool (see
+/// protocol/liveness.md): a store that talks to a server waits for its replies on those threads.
+public protocol Store: Sendable {
+    /// Runs `body` as one atomic operation of a durable transaction and returns once it is committed. Events
+    /// appended in it reach subscribers after the commit; if `body` throws, nothing it did is kept.
+    func write<T: Sendable>(_ body: @escaping @Sendable (any Transaction) throws -> T) async throws -> T
+    /// Runs `body` on a read-only snapshot (writes through it fail).
+    func read<T: Sendable>(_ body: @escaping @Sendable (any Transaction) throws -> T) async throws -> T
+    /// Calls `hook` after each commit, before any caller of ``write(_:)`` hears of it, with the records the
+    /// commit changed (see ``Transaction/changed(_:)``). Per-area caches drop their stale entries here.
+    func afterCommit(_ hook: @escaping @Sendable (_ changed: Set<RecordKey>) -> Void)
+    /// Checks the storage's own integrity (SQLite: `PRAGMA integrity_check`); `["ok"]` when sound.
+    func integrityCheck() async throws -> [String]
+}
+
+/// One transaction (or read-only snapshot) of a ``Store``: the records and queries of every feature area.
+///
+/// Each area declares its own protocol of records and queries next to its rules (`UserRecords`,
+/// `GroupRecords`, ...) and the store implements it in a file of its own; this protocol only gathers them, so
+/// a new area adds its protocol here and nothing else.
+public protocol Transaction: AnyObject, UserRecords, GroupRecords, IMGroupRecords, EventRecords {
+    /// Names a record the operation changed, for the store's after-commit hooks (``Store/afterCommit(_:)``).
+    /// Naming one that did not change is harmless: a cache only drops an entry.
+    func changed(_ record: RecordKey)
+}
+
+/// A record a transaction changed, named by its area and id (e.g. `.init(area: "group", id: "g1")`).
+public struct RecordKey: Hashable, Sendable {
+    /// The area's name for the kind of record.
+    public var area: String
+    /// The record's id within the area.
+    public var id: String
+
+    /// Names a record.
+    public init(area: String, id: String) {
+        self.area = area
+        self.id = id
+    }
+}

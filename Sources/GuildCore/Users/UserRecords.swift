@@ -1,0 +1,33 @@
+/// The users and sessions area's records and queries, on the store's one ``Transaction`` type.
+///
+/// Implementations translate storage failures: a taken login name, email address or phone number is
+/// `GuildError.userAlreadyExists`; a missing user, where one is required, is `GuildError.userNotFound`.
+public protocol UserRecords {
+    /// Creates a user (with a password hash unless pseudo) and the tokens of its first session.
+    func insertUser(_ user: User, passwordHash: String?, session: IssuedSession) throws
+    /// The user with this login identity (exactly one part set) and their password hash.
+    func credentials(for identity: LoginIdentity) throws -> (user: User, passwordHash: String?)?
+    /// Stores a new session for a user; throws `userNotFound` when the user no longer exists.
+    func insertSession(_ session: IssuedSession, userID: String, now: Int64) throws
+    /// Consumes a refresh token: revokes its whole session and stores `session` in its place.
+    /// Throws `invalidRefreshToken` when the token is unknown or already used.
+    func rotateRefreshToken(hash: [UInt8], to session: IssuedSession, now: Int64) throws -> User
+    /// The live session of an access token, or `nil` when unknown, revoked or expired.
+    func resolveAccessToken(hash: [UInt8], now: Int64) throws -> ResolvedSession?
+    /// Gives a pseudo user a login identity and password. Throws `identityAlreadySet` for other users.
+    func setIdentity(userID: String, identity: LoginIdentity, passwordHash: String, now: Int64) throws -> User
+    /// A user's password hash (`nil` for pseudo users); throws `userNotFound`.
+    func passwordHash(userID: String) throws -> String?
+    /// Replaces a password hash, revokes every token of the user, and stores `session`.
+    func replacePassword(userID: String, passwordHash: String, session: IssuedSession, now: Int64) throws
+    /// A user by id.
+    func user(id: String) throws -> User?
+    /// Writes the fields of `user` that differ from `old` (display name, email, phone, fields) and its
+    /// modification time.
+    func saveUser(_ user: User, old: User) throws
+    /// Deletes a user row and its tokens; returns whether it existed. Other areas' records of the user go
+    /// first, in the same transaction (see `UserService.delete`).
+    func deleteUserRecord(id: String) throws -> Bool
+    /// Revokes the session an access token belongs to (its refresh token too).
+    func revokeSession(accessTokenHash: [UInt8]) throws
+}

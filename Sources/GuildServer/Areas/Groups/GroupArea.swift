@@ -1,0 +1,29 @@
+import GuildCore
+import GuildProtocol
+
+/// The groups area (Kii groups and what every type shares): `group.*` basics and the user's group lists.
+///
+/// It keeps the wire JSON of recently listed groups (``GroupSummaryCache``), dropped by the store's
+/// after-commit hook for every group a commit changed.
+struct GroupArea: FeatureArea {
+    let groups: GroupService
+    let summaries: GroupSummaryCache
+
+    init(groups: GroupService, store: any Store) {
+        self.groups = groups
+        let summaries = GroupSummaryCache(capacity: 50_000)
+        store.afterCommit { changed in
+            summaries.committed(touching: changed.compactMap { $0.area == "group" ? $0.id : nil })
+        }
+        self.summaries = summaries
+    }
+
+    func register(in registry: inout MethodRegistry) {
+        registry.registerGroupMethods(self.groups, summaries: self.summaries)
+    }
+
+    var invariantChecks: [@Sendable () async throws -> [String]] {
+        let store = self.groups.store
+        return [{ try await store.read { try $0.groupInvariantViolations() } }]
+    }
+}

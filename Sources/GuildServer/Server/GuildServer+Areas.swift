@@ -1,0 +1,15 @@
+extension GuildServer {
+    /// Every feature area the daemon serves, in registration order. A new area adds its folders and one line
+    /// here.
+    static func areas(_ services: ServerServices) -> [any FeatureArea] {
+        [
+            SystemArea(services),
+            SessionArea(users: services.users),
+            UserArea(users: services.users),
+            GroupArea(groups: services.groups, store: services.store),
+            IMGroupArea(groups: services.groups),
+            EventArea(hub: services.hub),
+            ConformanceArea(),
+        ]
+    }
+}

@@ -1,0 +1,14 @@
+import GuildCore
+import GuildProtocol
+
+/// What the feature areas are built from: the store, the domain services and the server's shared parts.
+struct ServerServices: Sendable {
+    var configuration: ServerConfiguration
+    var store: any Store & EventRepository
+    var users: UserService
+    var groups: GroupService
+    var hub: EventHub
+    var connections: ConnectionRegistry
+    var writeStatistics: @Sendable () -> SystemStatus.Writes?
+    var failpoints: (@Sendable (_ name: String, _ milliseconds: Int) throws -> Void)?
+}

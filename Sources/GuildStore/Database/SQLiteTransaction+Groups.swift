@@ -1,0 +1,205 @@
+import Foundation
+import GRDB
+import GuildCore
+import GuildProtocol
+
+extension SQLiteTransaction: GroupRecords {
+    func group(_ id: String) throws -> Group? {
+        try Row.fetchOne(
+            self.db.cachedStatement(sql: "SELECT \(Self.groupColumns) FROM \"group\" g WHERE g.id = ?"),
+            arguments: StoredText.arguments([id])
+        ).map(Self.group)
+    }
+
+    func membership(groupID: String, userID: String) throws -> Membership? {
+        try Row.fetchOne(
+            self.db.cachedStatement(sql: "SELECT * FROM membership WHERE groupID = ? AND userID = ?"),
+            arguments: StoredText.arguments([groupID, userID])
+        ).map(Self.membership)
+    }
+
+    func userExists(_ id: String) throws -> Bool {
+        try Bool.fetchOne(self.db.cachedStatement(sql: #"SELECT EXISTS (SELECT 1 FROM "user" WHERE id = ?)"#), arguments: StoredText.arguments([id]))
+            ?? false
+    }
+
+    func memberIDs(groupID: String) throws -> [String] {
+        try String.fetchAll(
+            self.db.cachedStatement(sql: "SELECT userID FROM membership WHERE groupID = ? ORDER BY id"),
+            arguments: StoredText.arguments([groupID])
+        )
+    }
+
+    func memberPage(groupID: String, after cursor: Int64, limit: Int) throws -> [Membership] {
+        // The columns of `SELECT *`, in the order `membership(from:)` reads them.
+        let page = try self.db.cachedStatement(
+            sql: "SELECT id, groupID, userID, role, joinedAt FROM membership WHERE groupID = ? AND id > ? ORDER BY id LIMIT ?"
+        )
+        var members: [Membership] = []
+        members.reserveCapacity(limit)
+        let rows = try Row.fetchCursor(page, arguments: StoredText.arguments([groupID, cursor, limit]))
+        while let row = try rows.next() { members.append(Self.membership(from: row)) }
+        return members
+    }
+
+    func memberships(userID: String) throws -> [Membership] {
+        try Row.fetchAll(
+            self.db.cachedStatement(sql: "SELECT * FROM membership WHERE userID = ? ORDER BY id"),
+            arguments: StoredText.arguments([userID])
+        ).map(
+            Self.membership
+        )
+    }
+
+    func insertGroup(id: String, name: String, type: GroupType, now: Int64) throws {
+        self.changedGroup(id)
+        do {
+            try self.db.cachedStatement(sql: #"INSERT INTO "group" (id, name, type, memberCount, createdAt, modifiedAt) VALUES (?, ?, ?, 0, ?, ?)"#)
+                .execute(
+                    arguments: StoredText.arguments([id, name, type.rawValue, now, now])
+                )
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+            throw GuildError(.groupAlreadyExists, "a group with id \(id) already exists", field: "groupID")
+        }
+    }
+
+    func insertMember(groupID: String, userID: String, role: GroupRole, now: Int64) throws {
+        self.changedGroup(groupID)
+        try self.db.cachedStatement(sql: "INSERT INTO membership (groupID, userID, role, joinedAt) VALUES (?, ?, ?, ?)").execute(
+            arguments: StoredText.arguments([
+                groupID, userID, role.rawValue, now,
+            ])
+        )
+        try self.db.cachedStatement(sql: #"UPDATE "group" SET memberCount = memberCount + 1 WHERE id = ?"#).execute(
+            arguments: StoredText.arguments([groupID])
+        )
+    }
+
+    func setRole(groupID: String, userID: String, role: GroupRole) throws {
+        self.changedGroup(groupID)
+        try self.db.cachedStatement(sql: "UPDATE membership SET role = ? WHERE groupID = ? AND userID = ?").execute(
+            arguments: StoredText.arguments([
+                role.rawValue, groupID, userID,
+            ])
+        )
+    }
+
+    func deleteMember(groupID: String, userID: String) throws {
+        self.changedGroup(groupID)
+        try self.db.cachedStatement(sql: "DELETE FROM membership WHERE groupID = ? AND userID = ?").execute(
+            arguments: StoredText.arguments([groupID, userID])
+        )
+        if self.db.changesCount > 0 {
+            try self.db.cachedStatement(sql: #"UPDATE "group" SET memberCount = memberCount - 1 WHERE id = ?"#).execute(
+                arguments: StoredText.arguments([groupID])
+            )
+        }
+    }
+
+    func touchGroup(id: String, now: Int64) throws {
+        self.changedGroup(id)
+        try self.db.cachedStatement(sql: #"UPDATE "group" SET modifiedAt = ? WHERE id = ?"#).execute(arguments: StoredText.arguments([now, id]))
+    }
+
+    func deleteGroup(id: String) throws {
+        self.changedGroup(id)
+        try self.db.cachedStatement(sql: #"DELETE FROM "group" WHERE id = ?"#).execute(arguments: StoredText.arguments([id]))
+    }
+
+    func saveProfile(_ group: Group) throws {
+        self.changedGroup(group.id)
+        try self.db.cachedStatement(
+            sql: """
+                UPDATE "group" SET name = ?, introduction = ?, notification = ?, faceURL = ?, addOption = ?, allMuted = ?,
+                custom = ?, modifiedAt = ? WHERE id = ?
+                """
+        ).execute(
+            arguments: StoredText.arguments([
+                group.name, group.introduction, group.notification,
+                group.faceURL, group.addOption.rawValue, group.allMuted,
+                try Self.text(group.custom), group.modifiedAt, group.id,
+            ])
+        )
+    }
+
+    func groups(memberOf userID: String) throws -> [Group] {
+        try Row.fetchAll(
+            self.db,
+            sql: """
+                SELECT \(Self.groupColumns) FROM membership m JOIN "group" g ON g.id = m.groupID
+                WHERE m.userID = ? ORDER BY m.id
+                """,
+            arguments: StoredText.arguments([userID])
+        ).map(Self.group)
+    }
+
+    func groups(ownedBy userID: String) throws -> [Group] {
+        try Row.fetchAll(
+            self.db,
+            sql: """
+                SELECT \(Self.groupColumns) FROM membership m JOIN "group" g ON g.id = m.groupID
+                WHERE m.userID = ? AND m.role = 'owner' ORDER BY m.id
+                """,
+            arguments: StoredText.arguments([userID])
+        ).map(Self.group)
+    }
+
+    func groupIDs(of userID: String, ownedOnly: Bool) throws -> [String] {
+        // In join order from the covering index.
+        try String.fetchAll(
+            self.db.cachedStatement(sql: "SELECT groupID FROM membership WHERE userID = ?1 AND (?2 = 0 OR role = 'owner') ORDER BY id"),
+            arguments: StoredText.arguments([userID, ownedOnly ? 1 : 0])
+        )
+    }
+
+    func groupInvariantViolations() throws -> [String] {
+        let db = self.db
+        do {
+            var violations: [String] = []
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT g.id FROM "group" g
+                    WHERE g.ownerID IS NOT (SELECT m.userID FROM membership m WHERE m.groupID = g.id AND m.role = 'owner')
+                    """
+            ) {
+                violations.append("group \(row[0] as String)'s owner column disagrees with its owner's membership")
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT groupID, count(*) AS n FROM membership WHERE role = 'owner' GROUP BY groupID HAVING n > 1") {
+                violations.append("group \(row["groupID"] as String) has \(row["n"] as Int) owners")
+            }
+            for row in try Row.fetchAll(
+                db,
+                sql:
+                    #"SELECT g.id, g.memberCount, (SELECT count(*) FROM membership m WHERE m.groupID = g.id) AS actual FROM "group" g WHERE g.memberCount != actual"#
+            ) {
+                violations.append("group \(row["id"] as String) counts \(row["memberCount"] as Int) members but has \(row["actual"] as Int)")
+            }
+            let orphans =
+                try Int.fetchOne(
+                    db,
+                    sql:
+                        #"SELECT count(*) FROM membership m WHERE NOT EXISTS (SELECT 1 FROM "user" u WHERE u.id = m.userID) OR NOT EXISTS (SELECT 1 FROM "group" g WHERE g.id = m.groupID)"#
+                ) ?? 0
+            if orphans > 0 { violations.append("\(orphans) memberships name a missing user or group") }
+            let unopened =
+                try Int.fetchOne(
+                    db,
+                    sql:
+                        "SELECT count(*) FROM membership m WHERE (SELECT count(*) FROM membership_history h WHERE h.groupID = m.groupID AND h.userID = m.userID AND h.toSeq IS NULL) != 1"
+                ) ?? 0
+            if unopened > 0 { violations.append("\(unopened) memberships lack exactly one open history interval") }
+            let dangling =
+                try Int.fetchOne(
+                    db,
+                    sql:
+                        "SELECT count(*) FROM membership_history h WHERE h.toSeq IS NULL AND NOT EXISTS (SELECT 1 FROM membership m WHERE m.groupID = h.groupID AND m.userID = h.userID)"
+                ) ?? 0
+            if dangling > 0 { violations.append("\(dangling) open history intervals have no membership") }
+            for row in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") {
+                violations.append("foreign key violation in \(row[0] as String? ?? "?")")
+            }
+            return violations
+        }
+    }
+}
