@@ -19,8 +19,6 @@ final class EventHub: Sendable {
     let maximumPerConnection: Int
     /// Replay pages read at once, daemon-wide (two: cheap reads keep the other readers).
     private let replays = ReplayGate(permits: 2)
-    /// Subscriptions offered events so far (each offer of a batch counts once): how much the index spares.
-    private let offers = Atomic<Int>(0)
 
     init(repository: any EventRepository, queueLimit: Int, maximumPerConnection: Int) {
         self.repository = repository
@@ -31,9 +29,6 @@ final class EventHub: Sendable {
 
     /// Subscriptions open now.
     var count: Int { self.state.withLock { $0.subscriptions.count } }
-
-    /// Batches offered to subscriptions so far.
-    var offerCount: Int { self.offers.load(ordering: .relaxed) }
 
     /// Registers a subscription. It is registered first (so it is offered every event committed from now
     /// on), then its starting point is read; events offered in between that the starting point already
@@ -118,10 +113,9 @@ final class EventHub: Sendable {
     /// Offers committed events to the subscriptions they concern, each event wrapped once.
     func publish(_ events: [CommittedEvent]) {
         let envelopes = events.map(EventEnvelope.init)
-        let deliveries = self.state.withLock { $0.index.route(envelopes, event: \.event) }
-        self.offers.add(deliveries.count, ordering: .relaxed)
+        let concerned = self.state.withLock { $0.index.route(events) }
         var lagged: [String] = []
-        for (subscription, batch) in deliveries where subscription.offer(batch) {
+        for subscription in concerned where subscription.offer(envelopes) {
             lagged.append(subscription.id)
         }
         for id in lagged { self.remove(id) }

@@ -47,47 +47,56 @@ struct SubscriptionIndex<Subscriber: IndexedSubscriber> {
         }
     }
 
-    /// For each subscription concerned, the events it is offered, in sequence order.
-    mutating func route<Envelope: AnyObject>(
-        _ envelopes: [Envelope],
-        event: (Envelope) -> CommittedEvent
-    ) -> [(Subscriber, [Envelope])] {
+    /// The subscriptions the events concern, each once: they are offered the whole batch, in sequence order,
+    /// and each sorts out what it may see (as it would any event). Follow changes are applied in order, so an
+    /// event is routed by who follows its topic just before it.
+    mutating func route(_ events: some Collection<CommittedEvent>) -> [Subscriber] {
         self.fileStarted()
-        var deliveries: [(Subscriber, [Envelope])] = []
-        var slots: [Key: Int] = [:]
-        func deliver(_ subscriber: Subscriber, _ envelope: Envelope) {
-            let key = Key(subscriber)
-            if let slot = slots[key] {
-                if deliveries[slot].1.last !== envelope { deliveries[slot].1.append(envelope) }
-            } else {
-                slots[key] = deliveries.count
-                deliveries.append((subscriber, [envelope]))
+        var concerned: [Subscriber] = []
+        if events.count == 1, let only = events.first {
+            // One event (the usual commit): each subscription is reached once.
+            self.forEachConcerned(by: only) { concerned.append($0) }
+            return concerned
+        }
+        var reached: Set<Key> = []
+        for committed in events {
+            self.forEachConcerned(by: committed) { subscriber in
+                if reached.insert(Key(subscriber)).inserted { concerned.append(subscriber) }
             }
         }
-        for envelope in envelopes {
-            let committed = event(envelope)
-            let routing = committed.audience.routing(of: committed)
-            for user in routing.joining {
-                guard let subscribers = self.byUser[user] else { continue }
-                for (key, subscriber) in subscribers { self.follow(subscriber, key, committed.topic) }
-            }
-            for subscriber in self.unsorted.values { deliver(subscriber, envelope) }
-            for subscriber in self.everything.values { deliver(subscriber, envelope) }
-            if let subscribers = self.byTopic[committed.topic] {
-                for subscriber in subscribers.values { deliver(subscriber, envelope) }
-            }
+        return concerned
+    }
+
+    /// Calls `body` once for each subscription `committed` concerns, applying the follow changes it makes
+    /// (joins before, leaves after).
+    private mutating func forEachConcerned(by committed: CommittedEvent, _ body: (Subscriber) -> Void) {
+        let routing = committed.audience.routing(of: committed)
+        for user in routing.joining {
+            guard let subscribers = self.byUser[user] else { continue }
+            for (key, subscriber) in subscribers { self.follow(subscriber, key, committed.topic) }
+        }
+        for subscriber in self.unsorted.values { body(subscriber) }
+        for subscriber in self.everything.values { body(subscriber) }
+        let filed = self.byTopic[committed.topic]
+        if let filed {
+            for subscriber in filed.values { body(subscriber) }
+        }
+        if !routing.addressees.isEmpty {
+            // Users' subscriptions are filed by user; those filed under the topic were reached above.
+            var reached: Set<Key> = []
             for user in routing.addressees {
                 guard let subscribers = self.byUser[user] else { continue }
-                for subscriber in subscribers.values { deliver(subscriber, envelope) }
-            }
-            for user in routing.leaving {
-                guard let subscribers = self.byUser[user] else { continue }
-                for key in subscribers.keys where self.filed[key]?.remove(committed.topic) != nil {
-                    self.unfile(key, from: committed.topic)
+                for (key, subscriber) in subscribers where filed?[key] == nil && reached.insert(key).inserted {
+                    body(subscriber)
                 }
             }
         }
-        return deliveries
+        for user in routing.leaving {
+            guard let subscribers = self.byUser[user] else { continue }
+            for key in subscribers.keys where self.filed[key]?.remove(committed.topic) != nil {
+                self.unfile(key, from: committed.topic)
+            }
+        }
     }
 
     /// Files the subscriptions that have started since the last publish.
