@@ -2,7 +2,7 @@
 ///
 /// The area names the feature area that owns the event's kinds and its audience rule (see ``EventAudience``);
 /// the id is the area's own. Stored as one string, so matching a topic costs one string hash.
-public struct EventTopic: Hashable, Sendable, CustomStringConvertible, Comparable {
+public struct EventTopic: Hashable, Sendable, CustomStringConvertible {
     /// `area:id`, as stored and as subscribers name it.
     public let rawValue: String
 
@@ -34,8 +34,6 @@ public struct EventTopic: Hashable, Sendable, CustomStringConvertible, Comparabl
     }
 
     public var description: String { self.rawValue }
-
-    public static func < (lhs: EventTopic, rhs: EventTopic) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// Whether `byte` may appear in an area name.
     static func isAreaByte(_ byte: UInt8) -> Bool {

@@ -83,8 +83,8 @@ final class Subscription: Sendable, IndexedSubscriber {
             state.phase = .pending
             let raw = state.raw
             state.raw = []
-            for committed in raw where committed.event.seq > state.head {
-                if self.visible(committed.event, following: &state.following) { state.buffer.append(committed) }
+            for envelope in raw where envelope.event.seq > state.head {
+                if self.visible(envelope.event, following: &state.following) { state.buffer.append(envelope) }
             }
         }
     }
@@ -103,8 +103,8 @@ final class Subscription: Sendable, IndexedSubscriber {
                 return ([], false)
             }
             var deliverable: [EventEnvelope] = []
-            for committed in events where committed.event.seq > state.head {
-                if self.visible(committed.event, following: &state.following) { deliverable.append(committed) }
+            for envelope in events where envelope.event.seq > state.head {
+                if self.visible(envelope.event, following: &state.following) { deliverable.append(envelope) }
             }
             guard !deliverable.isEmpty else { return ([], false) }
             switch state.phase {
