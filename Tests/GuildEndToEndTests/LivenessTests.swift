@@ -241,8 +241,8 @@ struct LivenessTests {
             import sqlite3, sys, time, os
             db = sqlite3.connect(sys.argv[1])
             now = int(time.time() * 1000)
-            rows = ((f"g{i % 1000}", os.urandom(120), now) for i in range(150000))
-            db.executemany("INSERT INTO event(kind, groupID, audience, body, time) VALUES('memberJoined', ?, 'members', ?, ?)", rows)
+            rows = ((f"group:g{i % 1000}", os.urandom(120), now) for i in range(150000))
+            db.executemany("INSERT INTO event(kind, topic, audience, body, time) VALUES('memberJoined', ?, 'members', ?, ?)", rows)
             db.commit()
             """
         let seeded = try await run("/usr/bin/env", ["python3", "-c", script, scratch.database])

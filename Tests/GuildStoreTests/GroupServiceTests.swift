@@ -30,15 +30,27 @@ struct GroupServiceTests {
 
     /// Every event the store publishes; reading waits for the fan-out queue to hand over what is committed.
     final class EventRecorder: Sendable {
-        let events = Mutex<[CommittedEvent]>([])
+        /// A committed group event.
+        struct Recorded: Sendable {
+            let seq: Int64
+            let json: [UInt8]
+            let event: GroupEvent
+        }
+
+        let events = Mutex<[Recorded]>([])
         let store: SQLiteStore
 
         init(_ store: SQLiteStore) {
             self.store = store
-            store.onCommittedEvents { [weak self] batch in self?.events.withLock { $0.append(contentsOf: batch) } }
+            store.onCommittedEvents { [weak self] batch in
+                let recorded = batch.compactMap { committed in
+                    committed.groupEvent.map { Recorded(seq: committed.seq, json: committed.json, event: $0) }
+                }
+                self?.events.withLock { $0.append(contentsOf: recorded) }
+            }
         }
 
-        var all: [CommittedEvent] {
+        var all: [Recorded] {
             self.store.waitForPublishedEvents()
             return self.events.withLock { $0 }
         }

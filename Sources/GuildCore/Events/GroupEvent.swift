@@ -103,29 +103,6 @@ public struct GroupEvent: Sendable, Hashable {
     }
 }
 
-/// An event as committed: its sequence number and its wire JSON, encoded once for every subscriber.
-///
-/// A class: one committed event is offered to every subscription, and passing a reference costs one retain
-/// where copying a struct of arrays and strings would cost a dozen.
-public final class CommittedEvent: Sendable {
-    /// The global, gap-free sequence number.
-    public let seq: Int64
-    /// The event.
-    public let event: GroupEvent
-    /// `{"seq":...,"kind":...,...}`, exactly as subscribers receive it.
-    public let json: [UInt8]
-    /// The end of its `events.event` notification, the same for every subscriber (see ``EventBody/notificationTail(seq:json:)``).
-    public let notificationTail: [UInt8]
-
-    /// Creates a committed event.
-    public init(seq: Int64, event: GroupEvent, json: [UInt8]) {
-        self.seq = seq
-        self.event = event
-        self.json = json
-        self.notificationTail = EventBody.notificationTail(seq: seq, json: json)
-    }
-}
-
 /// The wire form of an event, without its `seq` (which the log assigns).
 public struct EventBody: Codable, Sendable {
     public var kind: GroupEvent.Kind
@@ -147,26 +124,9 @@ public struct EventBody: Codable, Sendable {
         self.time = event.time
     }
 
-    /// What follows the subscription id in an `events.event` notification: `,"seq":N,"event":<json>}}` and the
-    /// newline. Built once per event; each subscriber writes only its own head before it.
-    public static func notificationTail(seq: Int64, json: [UInt8]) -> [UInt8] {
-        var bytes = Array(#","seq":\#(seq),"event":"#.utf8)
-        bytes.reserveCapacity(bytes.count + json.count + 3)
-        bytes.append(contentsOf: json)
-        bytes.append(contentsOf: [UInt8(ascii: "}"), UInt8(ascii: "}"), UInt8(ascii: "\n")])
-        return bytes
-    }
-
     /// The event's wire JSON with its sequence number first: `{"seq":N,<body members>}`.
     public static func json(seq: Int64, body: [UInt8]) -> [UInt8] {
-        var bytes = Array("{\"seq\":\(seq)".utf8)
-        if body.count > 2 {
-            bytes.append(UInt8(ascii: ","))
-            bytes.append(contentsOf: body.dropFirst())
-        } else {
-            bytes.append(UInt8(ascii: "}"))
-        }
-        return bytes
+        CommittedEvent.json(seq: seq, body: body)
     }
 }
 

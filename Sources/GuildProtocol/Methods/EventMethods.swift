@@ -7,12 +7,16 @@ public enum EventMethods: Sendable {
     /// that name them.
     public enum Subscribe: RPCMethod {
         public struct Params: Codable, Hashable, Sendable {
+            /// Groups to watch: the same as topics `group:<id>`.
             public var groupIDs: [String]?
+            /// Topics to watch, as `area:id` (e.g. `group:g1`); with `groupIDs`, either matches.
+            public var topics: [String]?
             public var kinds: [String]?
             public var since: Int64?
             public var all: Bool?
-            public init(groupIDs: [String]? = nil, kinds: [String]? = nil, since: Int64? = nil, all: Bool? = nil) {
+            public init(groupIDs: [String]? = nil, topics: [String]? = nil, kinds: [String]? = nil, since: Int64? = nil, all: Bool? = nil) {
                 self.groupIDs = groupIDs
+                self.topics = topics
                 self.kinds = kinds
                 self.since = since
                 self.all = all

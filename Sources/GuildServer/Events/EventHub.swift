@@ -3,11 +3,13 @@ import GuildProtocol
 import Synchronization
 
 /// Fans committed events out to subscriptions. The store calls ``publish(_:)`` after each commit, in
-/// sequence order; each subscription filters, checks visibility, and writes to its connection. An event is
-/// encoded once (at commit); each subscriber only wraps it in its own envelope.
+/// sequence order; the hub wraps each event in its notification envelope once, finds the subscriptions its
+/// topic concerns through ``SubscriptionIndex``, and each of those filters, checks visibility, and writes to
+/// its connection.
 final class EventHub: Sendable {
     private struct State {
         var subscriptions: [String: Subscription] = [:]
+        var index = SubscriptionIndex<Subscription>()
         var nextID: UInt64 = 1
     }
 
@@ -48,6 +50,7 @@ final class EventHub: Sendable {
                 queueLimit: self.queueLimit
             )
             state.subscriptions[id] = subscription
+            state.index.add(subscription)
             connection.subscriptionsChanged(by: 1)
             return subscription
         }
@@ -87,6 +90,7 @@ final class EventHub: Sendable {
         let removed = self.state.withLock { state -> Subscription? in
             guard let subscription = state.subscriptions[id], subscription.connection === connection else { return nil }
             state.subscriptions[id] = nil
+            state.index.remove(subscription)
             connection.subscriptionsChanged(by: -1)
             return subscription
         }
@@ -98,24 +102,31 @@ final class EventHub: Sendable {
     func connectionClosed(_ connection: ConnectionState) {
         let removed = self.state.withLock { state in
             let ids = state.subscriptions.filter { $0.value.connection === connection }.map(\.key)
-            return ids.compactMap { state.subscriptions.removeValue(forKey: $0) }
+            let removed = ids.compactMap { state.subscriptions.removeValue(forKey: $0) }
+            for subscription in removed { state.index.remove(subscription) }
+            return removed
         }
         connection.subscriptionsChanged(by: -removed.count)
         for subscription in removed { subscription.cancel() }
     }
 
-    /// Offers committed events to every subscription.
+    /// Offers committed events to the subscriptions they concern, each event wrapped once.
     func publish(_ events: [CommittedEvent]) {
-        let subscriptions = self.state.withLock { Array($0.subscriptions.values) }
+        let envelopes = events.map(EventEnvelope.init)
+        let concerned = self.state.withLock { $0.index.route(events) }
         var lagged: [String] = []
-        for subscription in subscriptions where subscription.offer(events) {
+        for subscription in concerned where subscription.offer(envelopes) {
             lagged.append(subscription.id)
         }
         for id in lagged { self.remove(id) }
     }
 
     private func remove(_ id: String) {
-        let removed = self.state.withLock { $0.subscriptions.removeValue(forKey: id) }
+        let removed = self.state.withLock { state -> Subscription? in
+            guard let subscription = state.subscriptions.removeValue(forKey: id) else { return nil }
+            state.index.remove(subscription)
+            return subscription
+        }
         removed?.connection.subscriptionsChanged(by: -1)
     }
 }

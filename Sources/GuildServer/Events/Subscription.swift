@@ -6,7 +6,7 @@ import Synchronization
 /// One `events.subscribe` on one connection: what it wants, what its principal may see, and where it is in
 /// the log. Events are offered in sequence order; while the subscribe reply is not yet written, or while
 /// missed events are replayed, live ones wait in a bounded buffer.
-final class Subscription: Sendable {
+final class Subscription: Sendable, IndexedSubscriber {
     enum Phase {
         /// Registered, its starting point not read yet: events are kept raw, to be sorted by ``start(_:)``.
         case registering
@@ -16,23 +16,25 @@ final class Subscription: Sendable {
         case ended
     }
 
+    /// What the subscriber asked for: topics (nil: any) and kinds (nil: any).
     struct Filter: Sendable {
-        var groupIDs: Set<String>?
-        var kinds: Set<GroupEvent.Kind>?
+        var topics: Set<EventTopic>?
+        var kinds: Set<String>?
 
-        func accepts(kind: GroupEvent.Kind, groupID: String) -> Bool {
-            (self.groupIDs?.contains(groupID) ?? true) && (self.kinds?.contains(kind) ?? true)
+        func accepts(topic: EventTopic, kind: String) -> Bool {
+            (self.topics?.contains(topic) ?? true) && (self.kinds?.contains(kind) ?? true)
         }
     }
 
     private struct State {
         var phase: Phase = .registering
-        var raw: [CommittedEvent] = []
-        var buffer: [CommittedEvent] = []
+        var raw: [EventEnvelope] = []
+        var buffer: [EventEnvelope] = []
         /// Live events at or before this are covered by the starting snapshot (and replay).
         var head: Int64 = 0
-        /// The principal's groups as of the last offered event (user subscriptions only).
-        var groups: Set<String> = []
+        /// The topics the principal follows as of the last offered event (user subscriptions only), as their
+        /// areas' audience rules keep them (for groups: the user's groups).
+        var following: Set<EventTopic> = []
         /// The last sequence number written to the connection (or covered by the starting point).
         var lastSent: Int64 = 0
         /// Notifications written to the channel but not yet to the socket.
@@ -60,10 +62,10 @@ final class Subscription: Sendable {
         self.since = since
         self.queueLimit = queueLimit
         self.state = Mutex(State())
-        var head = Array(#"{"jsonrpc":"2.0","method":"events.event","params":{"subscription":"#.utf8)
-        JSONText.appendString(id, to: &head)
-        self.notificationHead = head
+        self.notificationHead = EventEnvelope.head(subscription: id)
     }
+
+    var topicFilter: Set<EventTopic>? { self.filter.topics }
 
     var isEnded: Bool { self.state.withLock { $0.phase == .ended } }
 
@@ -75,21 +77,21 @@ final class Subscription: Sendable {
     func start(_ snapshot: EventSnapshot) {
         self.state.withLock { state in
             state.head = snapshot.head
-            state.groups = snapshot.groups
+            state.following = snapshot.following
             state.lastSent = self.since ?? snapshot.head
             guard state.phase == .registering else { return }
             state.phase = .pending
             let raw = state.raw
             state.raw = []
-            for committed in raw where committed.seq > state.head {
-                if self.visible(committed, groups: &state.groups) { state.buffer.append(committed) }
+            for envelope in raw where envelope.event.seq > state.head {
+                if self.visible(envelope.event, following: &state.following) { state.buffer.append(envelope) }
             }
         }
     }
 
     /// Offers committed events (in sequence order). Returns true if the subscription just ended (lagged).
-    func offer(_ events: [CommittedEvent]) -> Bool {
-        let (batch, lagged): ([CommittedEvent], Bool) = self.state.withLock { state in
+    func offer(_ events: [EventEnvelope]) -> Bool {
+        let (batch, lagged): ([EventEnvelope], Bool) = self.state.withLock { state in
             guard state.phase != .ended else { return ([], false) }
             if state.phase == .registering {
                 state.raw.append(contentsOf: events)
@@ -100,9 +102,9 @@ final class Subscription: Sendable {
                 }
                 return ([], false)
             }
-            var deliverable: [CommittedEvent] = []
-            for committed in events where committed.seq > state.head {
-                if self.visible(committed, groups: &state.groups) { deliverable.append(committed) }
+            var deliverable: [EventEnvelope] = []
+            for envelope in events where envelope.event.seq > state.head {
+                if self.visible(envelope.event, following: &state.following) { deliverable.append(envelope) }
             }
             guard !deliverable.isEmpty else { return ([], false) }
             switch state.phase {
@@ -115,7 +117,7 @@ final class Subscription: Sendable {
                 }
                 return ([], false)
             case .live:
-                let bytes = deliverable.reduce(0) { $0 + $1.notificationTail.count + self.notificationHead.count }
+                let bytes = deliverable.reduce(0) { $0 + $1.tail.count + self.notificationHead.count }
                 if state.outstanding + deliverable.count > self.queueLimit
                     || self.connection.wouldExceedOutputLimit(adding: bytes)
                 {
@@ -123,7 +125,7 @@ final class Subscription: Sendable {
                     return ([], true)
                 }
                 state.outstanding += deliverable.count
-                state.lastSent = deliverable[deliverable.count - 1].seq
+                state.lastSent = deliverable[deliverable.count - 1].event.seq
                 return (deliverable, false)
             case .ended, .registering:
                 return ([], false)
@@ -132,21 +134,32 @@ final class Subscription: Sendable {
         if lagged {
             self.sendEnded(reason: "LAGGED")
         } else if !batch.isEmpty {
-            self.write(batch.map(\.notificationTail))
+            self.write(batch.map(\.tail))
         }
         return lagged
     }
 
-    /// Whether the principal may see `event`, updating its groups as membership changes (joins count
-    /// before the event, so a joiner sees it; leaves after, so a leaver sees it too).
-    private func visible(_ committed: CommittedEvent, groups: inout Set<String>) -> Bool {
-        // Read through the reference: copying the event struct out would retain each of its fields.
-        let wanted = self.filter.accepts(kind: committed.event.kind, groupID: committed.event.groupID)
+    /// Whether the principal may see `committed`, as its area's audience rule says, updating the topics it
+    /// follows as the event changes them (for groups: joins count before the event, so a joiner sees it;
+    /// leaves after, so a leaver sees it too).
+    private func visible(_ committed: CommittedEvent, following: inout Set<EventTopic>) -> Bool {
+        let wanted = self.filter.accepts(topic: committed.topic, kind: committed.kind)
         guard let userID = self.userID else { return wanted }
-        if !committed.event.joined.isEmpty, committed.event.joined.contains(userID) { groups.insert(committed.event.groupID) }
-        let entitled = wanted && committed.event.isVisible(to: userID, member: groups.contains(committed.event.groupID))
-        if !committed.event.left.isEmpty, committed.event.left.contains(userID) { groups.remove(committed.event.groupID) }
-        return entitled
+        let before = following.contains(committed.topic)
+        var after = before
+        let entitled = committed.audience.admits(committed, userID: userID, following: &after)
+        if after != before {
+            if after { following.insert(committed.topic) } else { following.remove(committed.topic) }
+        }
+        return wanted && entitled
+    }
+
+    /// The topics the subscription follows, once it has started (nil while registering or once ended): the
+    /// hub indexes it by them from then on.
+    var startedFollowing: Set<EventTopic>? {
+        self.state.withLock { state in
+            state.phase == .pending || state.phase == .live ? state.following : nil
+        }
     }
 
     /// After the subscribe reply is written: replays missed events (when `since` was given), then sends
@@ -162,17 +175,17 @@ final class Subscription: Sendable {
                     }),
                     let last = page.last
                 else { break }
-                let wanted = page.filter { self.filter.accepts(kind: $0.kind, groupID: $0.groupID) }
+                let wanted = page.filter { self.filter.accepts(topic: $0.topic, kind: $0.kind) }
                 if !wanted.isEmpty {
                     self.state.withLock { $0.lastSent = wanted[wanted.count - 1].seq }
                     // Wait for each page to reach the socket: a slow reader slows its own replay only.
-                    try? await self.writeAndWait(wanted.map(\.notificationTail))
+                    try? await self.writeAndWait(wanted.map { EventEnvelope.tail(seq: $0.seq, json: $0.json) })
                 }
                 cursor = last.seq
                 if page.count < 1000 { break }
             }
         }
-        let (buffered, lagged): ([CommittedEvent], Bool) = self.state.withLock { state in
+        let (buffered, lagged): ([EventEnvelope], Bool) = self.state.withLock { state in
             if state.laggedBeforeLive { return ([], true) }
             guard state.phase == .pending else { return ([], false) }
             let buffered = state.buffer
@@ -180,11 +193,11 @@ final class Subscription: Sendable {
             state.phase = .live
             guard !buffered.isEmpty else { return ([], false) }
             state.outstanding += buffered.count
-            state.lastSent = buffered[buffered.count - 1].seq
+            state.lastSent = buffered[buffered.count - 1].event.seq
             return (buffered, false)
         }
         if lagged { self.sendEnded(reason: "LAGGED") }
-        if !buffered.isEmpty { self.write(buffered.map(\.notificationTail)) }
+        if !buffered.isEmpty { self.write(buffered.map(\.tail)) }
     }
 
     /// Ends the subscription without a notification (unsubscribe, connection closed).

@@ -5,19 +5,8 @@ extension MethodRegistry {
     /// `events.subscribe` and `events.unsubscribe`.
     mutating func registerEventMethods(_ hub: EventHub) {
         self.register(EventMethods.Subscribe.self, access: .session) { params, context in
-            var kinds: Set<GroupEvent.Kind>?
-            if let names = params.kinds {
-                kinds = []
-                for name in names {
-                    guard let kind = GroupEvent.Kind(rawValue: name) else {
-                        throw GuildError.invalidInput(
-                            "unknown event kind \(name); kinds are \(GroupEvent.Kind.allCases.map(\.rawValue).joined(separator: ", "))",
-                            field: "kinds"
-                        )
-                    }
-                    kinds?.insert(kind)
-                }
-            }
+            let kinds = try Self.eventKinds(params.kinds)
+            let topics = try Self.eventTopics(groupIDs: params.groupIDs, topics: params.topics)
             let userID: String?
             if params.all == true {
                 guard context.caller.isAdmin else {
@@ -30,7 +19,7 @@ extension MethodRegistry {
             let subscription = try await hub.subscribe(
                 connection: context.connection,
                 userID: userID,
-                filter: .init(groupIDs: params.groupIDs.map(Set.init), kinds: kinds),
+                filter: .init(topics: topics, kinds: kinds),
                 since: params.since
             )
             context.afterReply.schedule { await hub.activate(subscription) }
@@ -42,5 +31,31 @@ extension MethodRegistry {
             }
             return true
         }
+    }
+
+    /// The kinds asked for, each one of a registered area's kinds; nil for any.
+    private static func eventKinds(_ names: [String]?) throws -> Set<String>? {
+        guard let names else { return nil }
+        let known = EventAreas.kinds
+        for name in names where !known.contains(name) {
+            throw GuildError.invalidInput("unknown event kind \(name); kinds are \(known.joined(separator: ", "))", field: "kinds")
+        }
+        return Set(names)
+    }
+
+    /// The topics asked for: `groupIDs` name `group:<id>` topics, `topics` any registered area's; nil for any.
+    private static func eventTopics(groupIDs: [String]?, topics names: [String]?) throws -> Set<EventTopic>? {
+        guard groupIDs != nil || names != nil else { return nil }
+        var topics = Set((groupIDs ?? []).map(EventTopic.group))
+        for name in names ?? [] {
+            guard let topic = EventTopic(name), EventAreas.audience(for: topic.area) != nil else {
+                throw GuildError.invalidInput(
+                    "unknown topic \(name); a topic is area:id, with area one of \(EventAreas.areas.joined(separator: ", "))",
+                    field: "topics"
+                )
+            }
+            topics.insert(topic)
+        }
+        return topics
     }
 }

@@ -184,6 +184,7 @@ enum Migrations {
                     """
             )
         }
+        Self.registerEventTopicMigration(&migrator)
         return migrator
     }
 }

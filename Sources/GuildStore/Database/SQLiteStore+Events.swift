@@ -7,51 +7,50 @@ extension SQLiteStore: EventRepository {
         try await self.readDatabase { db in
             let head = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'event'") ?? 0
             let oldest = try Int64.fetchOne(db, sql: "SELECT min(seq) FROM event") ?? (head + 1)
-            var groups = Set<String>()
+            var following = Set<EventTopic>()
             if let userID {
-                groups = Set(
-                    try String.fetchAll(db, sql: "SELECT groupID FROM membership WHERE userID = ?", arguments: StoredText.arguments([userID]))
-                )
+                for area in SQLiteEventAreas.all {
+                    following.formUnion(try area.following(userID: userID, in: db))
+                }
             }
-            return EventSnapshot(head: head, oldest: oldest, groups: groups)
+            return EventSnapshot(head: head, oldest: oldest, following: following)
         }
     }
 
+    /// One indexed query per page: the log's range by `seq`, each row checked by its area's replay condition.
     public func replay(userID: String?, after: Int64, through: Int64, limit: Int) async throws -> [StoredEvent] {
-        try await self.readDatabase { db in
+        let areas = userID == nil ? [] : SQLiteEventAreas.all
+        return try await self.readDatabase { db in
             let rows: [Row]
             if let userID {
                 rows = try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT e.seq, e.kind, e.groupID, e.body FROM event e
-                        WHERE e.seq > :after AND e.seq <= :through AND (
-                            EXISTS (SELECT 1 FROM event_subject s WHERE s.userID = :user AND s.seq = e.seq)
-                            OR (e.audience = 'members' AND EXISTS (
-                                SELECT 1 FROM membership_history h
-                                WHERE h.userID = :user AND h.groupID = e.groupID AND h.fromSeq <= e.seq
-                                  AND (h.toSeq IS NULL OR h.toSeq >= e.seq)))
-                        )
-                        AND NOT EXISTS (SELECT 1 FROM event_excluded x WHERE x.seq = e.seq AND x.userID = :user)
-                        ORDER BY e.seq LIMIT :limit
-                        """,
+                    db.cachedStatement(
+                        sql: """
+                            SELECT e.seq, e.topic, e.kind, e.body FROM event e
+                            WHERE e.seq > :after AND e.seq <= :through AND (
+                            \(SQLiteEventAreas.replayCondition(areas))
+                            )
+                            ORDER BY e.seq LIMIT :limit
+                            """
+                    ),
                     arguments: ["after": after, "through": through, "user": userID, "limit": limit]
                 )
             } else {
                 rows = try Row.fetchAll(
                     db,
-                    sql: "SELECT seq, kind, groupID, body FROM event WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?",
+                    sql: "SELECT seq, topic, kind, body FROM event WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?",
                     arguments: StoredText.arguments([after, through, limit])
                 )
             }
             return rows.map { row in
                 let seq: Int64 = row["seq"]
                 let body: Data = row["body"]
+                let topic: String = row["topic"]
                 return StoredEvent(
                     seq: seq,
-                    kind: GroupEvent.Kind(rawValue: row["kind"]) ?? .groupInfoChanged,
-                    groupID: row["groupID"],
-                    json: EventBody.json(seq: seq, body: Array(body))
+                    topic: EventTopic(topic) ?? EventTopic(area: "unknown", id: topic),
+                    kind: row["kind"],
+                    json: CommittedEvent.json(seq: seq, body: Array(body))
                 )
             }
         }
@@ -65,9 +64,7 @@ extension SQLiteStore: EventRepository {
             )
             let removed = db.changesCount
             if removed > 0 {
-                try db.execute(
-                    sql: "DELETE FROM membership_history WHERE toSeq IS NOT NULL AND toSeq < coalesce((SELECT min(seq) FROM event), toSeq + 1)"
-                )
+                for area in SQLiteEventAreas.all { try area.pruned(in: db) }
             }
             return removed
         }

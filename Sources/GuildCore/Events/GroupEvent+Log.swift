@@ -1,0 +1,37 @@
+import GuildProtocol
+
+extension GroupEvent: LoggableEvent {
+    public static var audienceRule: any EventAudience { GroupEventAudience() }
+
+    /// `group:<groupID>`.
+    public var topic: EventTopic { .group(self.groupID) }
+
+    public var kindName: String { self.kind.rawValue }
+
+    /// `members` or `named`. An admins-only event is stored as `named` with no named users, which replay
+    /// shows to nobody but subscribers watching everything.
+    public var audienceTag: String { self.audience == .members ? "members" : "named" }
+
+    public func encodeBody() throws -> [UInt8] {
+        try RPCCoding.encode(EventBody(self))
+    }
+}
+
+extension EventTopic {
+    /// The topic of a group's events: `group:<groupID>`.
+    public static func group(_ groupID: String) -> EventTopic {
+        EventTopic(area: GroupEventAudience.groupArea, id: groupID)
+    }
+}
+
+extension CommittedEvent {
+    /// The group event, when this is one.
+    public var groupEvent: GroupEvent? { self.payload(as: GroupEvent.self)?.event }
+}
+
+extension EventSnapshot {
+    /// The groups the user was a member of at the snapshot's head: the `group:` topics they follow.
+    public var groups: Set<String> {
+        Set(self.following.lazy.filter { $0.area == GroupEventAudience.groupArea }.map { String($0.id) })
+    }
+}

@@ -1,0 +1,16 @@
+/// An area's domain event as the log stores it: a topic, a kind the area owns, a time, and a JSON body the
+/// area encodes. The area's ``EventAudience`` decides who receives it live; its store side decides replay.
+public protocol LoggableEvent: Sendable {
+    /// The area's audience rule, for live delivery.
+    static var audienceRule: any EventAudience { get }
+    /// What the event is about.
+    var topic: EventTopic { get }
+    /// The kind, one of the area's ``EventAudience/kinds``.
+    var kindName: String { get }
+    /// When, ms since the Unix epoch (old events are pruned by it).
+    var time: Int64 { get }
+    /// A short word the area's replay rule reads back from the log (for groups: `members` or `named`).
+    var audienceTag: String { get }
+    /// The event's JSON object without its `seq`, as subscribers receive it.
+    func encodeBody() throws -> [UInt8]
+}

@@ -1,0 +1,134 @@
+import GuildCore
+
+/// What the index needs of a subscription (``Subscription``, or a stand-in in tests).
+protocol IndexedSubscriber: AnyObject {
+    /// The user whose view this is; nil for an admin.
+    var userID: String? { get }
+    /// The topics asked for; nil for any.
+    var topicFilter: Set<EventTopic>? { get }
+    /// The topics followed once started; nil while its starting point is not read yet.
+    var startedFollowing: Set<EventTopic>? { get }
+}
+
+/// Which subscriptions an event concerns, found by its topic and the users it names instead of offering
+/// every event to every subscription. Kept under the hub's lock, and updated in sequence order as events
+/// change who follows a topic (their area's ``EventRouting``), exactly as each subscription updates its own
+/// view, so the two agree.
+///
+/// - A subscription whose starting point is not read yet is offered everything (it sorts its events out when
+///   it starts); it is filed at the next publish after it started, from the topics it follows then.
+/// - An admin watching everything is offered everything; an admin asking for topics is filed under them.
+/// - A user's subscription is filed under its user, for events naming them, and under the topics it follows
+///   (only those it asked for, when it asked for some).
+struct SubscriptionIndex<Subscriber: IndexedSubscriber> {
+    private typealias Key = ObjectIdentifier
+
+    private var unsorted: [Key: Subscriber] = [:]
+    private var everything: [Key: Subscriber] = [:]
+    private var byTopic: [EventTopic: [Key: Subscriber]] = [:]
+    private var byUser: [String: [Key: Subscriber]] = [:]
+    /// The topics each filed subscription is filed under, to unfile it.
+    private var filed: [Key: Set<EventTopic>] = [:]
+
+    /// Adds a subscription that has not started: offered every event until it has.
+    mutating func add(_ subscriber: Subscriber) {
+        self.unsorted[Key(subscriber)] = subscriber
+    }
+
+    /// Removes a subscription.
+    mutating func remove(_ subscriber: Subscriber) {
+        let key = Key(subscriber)
+        self.unsorted[key] = nil
+        self.everything[key] = nil
+        for topic in self.filed.removeValue(forKey: key) ?? [] { self.unfile(key, from: topic) }
+        if let userID = subscriber.userID {
+            self.byUser[userID]?[key] = nil
+            if self.byUser[userID]?.isEmpty == true { self.byUser[userID] = nil }
+        }
+    }
+
+    /// The subscriptions the events concern, each once: they are offered the whole batch, in sequence order,
+    /// and each sorts out what it may see (as it would any event). Follow changes are applied in order, so an
+    /// event is routed by who follows its topic just before it.
+    mutating func route(_ events: some Collection<CommittedEvent>) -> [Subscriber] {
+        self.fileStarted()
+        var concerned: [Subscriber] = []
+        if events.count == 1, let only = events.first {
+            // One event (the usual commit): each subscription is reached once.
+            self.forEachConcerned(by: only) { concerned.append($0) }
+            return concerned
+        }
+        var reached: Set<Key> = []
+        for committed in events {
+            self.forEachConcerned(by: committed) { subscriber in
+                if reached.insert(Key(subscriber)).inserted { concerned.append(subscriber) }
+            }
+        }
+        return concerned
+    }
+
+    /// Calls `body` once for each subscription `committed` concerns, applying the follow changes it makes
+    /// (joins before, leaves after).
+    private mutating func forEachConcerned(by committed: CommittedEvent, _ body: (Subscriber) -> Void) {
+        let routing = committed.audience.routing(of: committed)
+        for user in routing.joining {
+            guard let subscribers = self.byUser[user] else { continue }
+            for (key, subscriber) in subscribers { self.follow(subscriber, key, committed.topic) }
+        }
+        for subscriber in self.unsorted.values { body(subscriber) }
+        for subscriber in self.everything.values { body(subscriber) }
+        let filed = self.byTopic[committed.topic]
+        if let filed {
+            for subscriber in filed.values { body(subscriber) }
+        }
+        if !routing.addressees.isEmpty {
+            // Users' subscriptions are filed by user; those filed under the topic were reached above.
+            var reached: Set<Key> = []
+            for user in routing.addressees {
+                guard let subscribers = self.byUser[user] else { continue }
+                for (key, subscriber) in subscribers where filed?[key] == nil && reached.insert(key).inserted {
+                    body(subscriber)
+                }
+            }
+        }
+        for user in routing.leaving {
+            guard let subscribers = self.byUser[user] else { continue }
+            for key in subscribers.keys where self.filed[key]?.remove(committed.topic) != nil {
+                self.unfile(key, from: committed.topic)
+            }
+        }
+    }
+
+    /// Files the subscriptions that have started since the last publish.
+    private mutating func fileStarted() {
+        guard !self.unsorted.isEmpty else { return }
+        for (key, subscriber) in self.unsorted {
+            guard let following = subscriber.startedFollowing else { continue }
+            self.unsorted[key] = nil
+            if let userID = subscriber.userID {
+                self.byUser[userID, default: [:]][key] = subscriber
+                self.filed[key] = []
+                for topic in following { self.follow(subscriber, key, topic) }
+            } else if let topics = subscriber.topicFilter {
+                self.filed[key] = topics
+                for topic in topics { self.byTopic[topic, default: [:]][key] = subscriber }
+            } else {
+                self.everything[key] = subscriber
+            }
+        }
+    }
+
+    private mutating func follow(_ subscriber: Subscriber, _ key: Key, _ topic: EventTopic) {
+        if let wanted = subscriber.topicFilter, !wanted.contains(topic) { return }
+        guard self.filed[key]?.insert(topic).inserted == true else { return }
+        self.byTopic[topic, default: [:]][key] = subscriber
+    }
+
+    private mutating func unfile(_ key: Key, from topic: EventTopic) {
+        self.byTopic[topic]?[key] = nil
+        if self.byTopic[topic]?.isEmpty == true { self.byTopic[topic] = nil }
+    }
+
+    /// Subscriptions filed under `topic` (for tests).
+    func filedCount(under topic: EventTopic) -> Int { self.byTopic[topic]?.count ?? 0 }
+}
