@@ -1,5 +1,7 @@
 import Foundation
+import GuildClient
 import GuildHarness
+import GuildProtocol
 
 /// The built guildd as a child process, on the socket and database of a ``Scratch`` directory.
 public enum RealDaemon {
@@ -13,7 +15,7 @@ public enum RealDaemon {
             environment: environment
         )
         do {
-            try await SocketProbe.waitUntilServing(scratch.socket) {
+            try await Self.waitUntilServing(scratch.socket) {
                 guard daemon.process.isRunning else { throw DaemonError("guildd exited with status \(daemon.process.terminationStatus)") }
             }
         } catch {
@@ -23,8 +25,19 @@ public enum RealDaemon {
         return daemon
     }
 
-    /// Waits until a daemon answers `system.ping` on `socket`.
-    public static func waitUntilServing(_ socket: String, timeout: Double = 20) async throws {
-        try await SocketProbe.waitUntilServing(socket, timeout: timeout)
+    /// Waits until a daemon answers `system.ping` on `socket`, up to `timeout` seconds; `check` runs before
+    /// every try (e.g. to stop waiting for a process that exited) and may throw.
+    public static func waitUntilServing(_ socket: String, timeout: Double = 20, check: () throws -> Void = {}) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while deadline.timeIntervalSinceNow > 0 {
+            try check()
+            if let client = try? await GuildClient.connect(path: socket) {
+                let pong = try? await client.call(SystemMethods.Ping.self)
+                await client.close()
+                if pong == "pong" { return }
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw GuildClientError.connectFailed(path: socket, reason: "daemon did not start")
     }
 }
