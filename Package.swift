@@ -190,7 +190,6 @@ let package = Package(
             name: "GuildEndToEndTests",
             dependencies: [
                 "GuildClient",
-                "GuildHarness",
                 "GuildProtocol",
                 "GuildTestSupport",
                 "guildctl",

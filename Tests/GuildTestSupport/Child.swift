@@ -77,6 +77,11 @@ public final class Child: @unchecked Sendable {
     /// What the process wrote to stderr so far.
     public var stderr: String { (try? String(contentsOfFile: self.outputPath + ".err", encoding: .utf8)) ?? "" }
 
+    /// The last `lines` lines of stderr (where guildd logs).
+    public func stderrTail(lines: Int = 20) -> String {
+        self.stderr.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
+    }
+
     /// Kills the process if it is still running (for `defer`).
     public func terminate() {
         if self.process.isRunning { self.signal(SIGKILL) }

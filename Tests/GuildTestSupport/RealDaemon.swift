@@ -20,7 +20,7 @@ public enum RealDaemon {
             }
         } catch {
             await daemon.stop()
-            throw DaemonError("\(error); guildd's stderr ends:\n\(daemon.stderr.split(separator: "\n").suffix(20).joined(separator: "\n"))")
+            throw DaemonError("\(error); guildd's stderr ends:\n\(daemon.stderrTail())")
         }
         return daemon
     }
