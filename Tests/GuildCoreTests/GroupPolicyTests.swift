@@ -1,8 +1,8 @@
 import GuildCore
 import Testing
 
-/// The group policy table read through `GroupPolicy.of`, checked against the table in protocol/im-groups.md
-/// ("The table") and Kii's Basic groups in domain-rules.md §1.2, one rule at a time.
+/// The group policy table read through `GroupPolicy.of`, checked rule by rule against the table in
+/// protocol/im-groups.md ("The table"), whose Basic column is Kii's groups.
 struct GroupPolicyTests {
     @Test func onlyBasicFollowsKiiRulesAndReAddingAMemberSucceedsThereOnly() {
         for type in GroupType.allCases {

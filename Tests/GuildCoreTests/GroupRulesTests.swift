@@ -2,8 +2,8 @@ import GuildCore
 import GuildProtocol
 import Testing
 
-/// Group input validation: Kii's Basic group ids and names (domain-rules.md §1.2), Tencent's ids and byte
-/// limits for the IM types (protocol/im-groups.md), and a caller's standing in a group.
+/// Group input validation: Kii's Basic group ids and names, Tencent's ids and byte limits for the IM types
+/// (protocol/im-groups.md), and a caller's standing in a group.
 struct GroupRulesTests {
     @Test(arguments: ["a", "team-1", "a.b_c", String(repeating: "z", count: 30)])
     func acceptsBasicGroupIDs(_ id: String) throws {
