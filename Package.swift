@@ -71,6 +71,7 @@ let package = Package(
                 "GuildCore",
                 "GuildProtocol",
                 "GuildStore",
+                "GuildTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -157,16 +158,29 @@ let package = Package(
             name: "guild-bench",
             dependencies: [
                 "GuildClient",
+                "GuildHarness",
                 "GuildProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
 
-        // MARK: - Test support
+        // MARK: - Harness and test support
 
+        // Starting, probing and stopping child processes (guildd): shared by guild-bench and the tests.
+        .target(name: "GuildHarness"),
         .target(
             name: "GuildTestSupport",
+            dependencies: [
+                "GuildClient",
+                "GuildCore",
+                "GuildHarness",
+                "GuildProtocol",
+                "GuildServer",
+                "GuildStore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             path: "Tests/GuildTestSupport"
         ),
 
@@ -176,8 +190,8 @@ let package = Package(
             name: "GuildEndToEndTests",
             dependencies: [
                 "GuildClient",
-                "GuildTestSupport",
                 "GuildProtocol",
+                "GuildTestSupport",
                 "guildctl",
                 "guildd",
             ]

@@ -1,4 +1,5 @@
 import Foundation
+import GuildHarness
 
 /// Pins every thread of some processes to one CPU with `taskset`, and puts them back.
 ///

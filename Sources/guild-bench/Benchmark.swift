@@ -1,4 +1,5 @@
 import Foundation
+import GuildHarness
 
 /// One benchmark: a name (used by `--only` and in the table) and a run producing measurements.
 ///

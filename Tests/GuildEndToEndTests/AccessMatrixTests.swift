@@ -1,6 +1,7 @@
 import Foundation
 import GuildClient
 import GuildProtocol
+import GuildTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -721,11 +722,7 @@ extension AccessMatrixTests {
         let file = scratch.path + "/matrix-\(uid).json"
         try JSONEncoder().encode(JSONValue.object(spec)).write(to: URL(fileURLWithPath: file))
         chmod(file, 0o644)
-        let python = ["python3", "-c", Self.driver, file]
-        let result =
-            uid == 0
-            ? try await run("/usr/bin/env", python, timeout: 60)
-            : try await run("/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "/usr/bin/env"] + python, timeout: 60)
+        let result = try await UnprivilegedPython.run(Self.driver, [file], uid: uid, timeout: 60)
         #expect(result.status == 0, "driver as uid \(uid): \(result.stderr)")
         guard case .object(let replies) = try JSONDecoder().decode(JSONValue.self, from: Data(result.stdout.utf8)) else { return [:] }
         return replies
@@ -740,7 +737,7 @@ extension AccessMatrixTests {
         let started = Date()
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try await startDaemon(scratch, ["--socket-mode", "0666", "--admin-uid", "\(Self.adminUID)"])
+        let daemon = try await RealDaemon.start(scratch, ["--socket-mode", "0666", "--admin-uid", "\(Self.adminUID)"])
         defer { daemon.terminate() }
         let root = try await GuildClient.connect(path: scratch.socket)
 

@@ -1,6 +1,7 @@
 import Foundation
 import GuildClient
 import GuildProtocol
+import GuildTestSupport
 import Synchronization
 import Testing
 
@@ -15,7 +16,7 @@ struct DurabilityTests {
     func killNineLosesNoAcknowledgedWrite(afterWrites threshold: Int) async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try await startDaemon(scratch)
+        let daemon = try await RealDaemon.start(scratch)
         let acknowledged = Acknowledged()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for writer in 0..<8 {
@@ -48,7 +49,7 @@ struct DurabilityTests {
         let written = acknowledged.writes.withLock { $0 }
         #expect(written.count >= threshold)
 
-        let integrity = try await run(
+        let integrity = try await Child.run(
             "/usr/bin/env",
             [
                 "python3", "-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('PRAGMA integrity_check').fetchone()[0])",
@@ -57,7 +58,7 @@ struct DurabilityTests {
         )
         #expect(integrity.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "ok", "\(integrity.stderr)")
 
-        let restarted = try await startDaemon(scratch)
+        let restarted = try await RealDaemon.start(scratch)
         defer { restarted.terminate() }
         let client = try await GuildClient.connect(path: scratch.socket)
         var missing = 0

@@ -1,6 +1,7 @@
 import Foundation
 import GuildClient
 import GuildProtocol
+import GuildTestSupport
 import Synchronization
 import Testing
 
@@ -19,7 +20,7 @@ struct EventResumeTests {
     @Test func resumingEventsSurviveKillNineAndRestart() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        var daemon = try await startDaemon(scratch)
+        var daemon = try await RealDaemon.start(scratch)
         defer { daemon.terminate() }
         let owner = try await GuildClient.connect(path: scratch.socket)
         let auth = try await owner.call(UserMethods.Register.self, .init(username: "owner", password: "pass"))
@@ -56,7 +57,7 @@ struct EventResumeTests {
             acknowledged += await inFlight.value
             await owner.close()
 
-            daemon = try await startDaemon(scratch)
+            daemon = try await RealDaemon.start(scratch)
             let again = try await GuildClient.connect(path: scratch.socket)
             _ = try await again.call(UserMethods.Login.self, .init(username: "owner", password: "pass"))
             for index in 0..<50 {

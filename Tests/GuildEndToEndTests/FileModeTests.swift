@@ -1,6 +1,7 @@
 import Foundation
 import GuildClient
 import GuildProtocol
+import GuildTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -30,7 +31,7 @@ struct FileModeTests {
             environment: environment
         )
         defer { daemon.terminate() }
-        try await waitUntilServing(scratch.socket)
+        try await RealDaemon.waitUntilServing(scratch.socket)
         let client = try await GuildClient.connect(path: scratch.socket)
         _ = try await client.call("user.registerPseudo", params: ["displayName": "x"])
         let modes = [
@@ -70,11 +71,11 @@ struct FileModeTests {
     @Test func anExistingWorldReadableDatabaseBecomesPrivate() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let first = try await startDaemon(scratch)
+        let first = try await RealDaemon.start(scratch)
         first.signal(SIGTERM)
         _ = await first.wait()
         chmod(scratch.database, 0o644)
-        let daemon = try await startDaemon(scratch)
+        let daemon = try await RealDaemon.start(scratch)
         defer { daemon.terminate() }
         let client = try await GuildClient.connect(path: scratch.socket)
         _ = try await client.call("user.registerPseudo", params: [:])

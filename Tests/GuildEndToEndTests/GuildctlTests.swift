@@ -1,4 +1,5 @@
 import Foundation
+import GuildTestSupport
 import Testing
 
 /// guildctl against a real daemon: the seed's user flows, human and JSON output, exit codes.
@@ -11,7 +12,7 @@ struct GuildctlTests {
     ) async throws
         -> (status: Int32, stdout: String, stderr: String)
     {
-        try await run(Build.guildctl, arguments + ["--socket", socket], environment: environment)
+        try await Child.run(Build.guildctl, arguments + ["--socket", socket], environment: environment)
     }
 
     func json(_ text: String) throws -> [String: Any] {
@@ -21,7 +22,7 @@ struct GuildctlTests {
     @Test func registerLoginWhoamiAndLogout() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try await startDaemon(scratch)
+        let daemon = try await RealDaemon.start(scratch)
         defer { daemon.terminate() }
 
         let ping = try await self.guildctl(["ping"], socket: scratch.socket)
@@ -58,7 +59,7 @@ struct GuildctlTests {
     @Test func exitCodesFollowTheErrors() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try await startDaemon(scratch)
+        let daemon = try await RealDaemon.start(scratch)
         defer { daemon.terminate() }
         _ = try await self.guildctl(["user", "register", "--username", "bob", "--password", "pass"], socket: scratch.socket)
 
@@ -79,14 +80,14 @@ struct GuildctlTests {
         let badJSON = try await self.guildctl(["call", "system.ping", "{not json"], socket: scratch.socket)
         #expect(badJSON.status == 64)
 
-        let noDaemon = try await run(Build.guildctl, ["ping", "--socket", scratch.path + "/missing.sock"])
+        let noDaemon = try await Child.run(Build.guildctl, ["ping", "--socket", scratch.path + "/missing.sock"])
         #expect(noDaemon.status == 69)
     }
 
     @Test func rawCallsAndMethodDiscovery() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try await startDaemon(scratch)
+        let daemon = try await RealDaemon.start(scratch)
         defer { daemon.terminate() }
         let subtract = try await self.guildctl(["call", "subtract", "[42, 23]", "--json"], socket: scratch.socket)
         #expect(subtract.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "19")

@@ -1,4 +1,5 @@
 import Foundation
+import GuildTestSupport
 import Testing
 
 /// Seed 003's worked flows through guildctl against a real daemon: a Work group created with a member
@@ -11,7 +12,7 @@ struct IMSeedExampleTests {
     @Test func seedFlowsThroughGuildctl() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try await startDaemon(scratch)
+        let daemon = try await RealDaemon.start(scratch)
         defer { daemon.terminate() }
         let socket = scratch.socket
 

@@ -1,6 +1,7 @@
 import Foundation
 import GuildClient
 import GuildProtocol
+import GuildTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -24,7 +25,7 @@ struct LifecycleTests {
             try await Task.sleep(for: .milliseconds(10))
         }
         // Listening, but guildd has not been started yet.
-        #expect(processName(activator.pid).hasPrefix("systemd-socket"))
+        #expect(activator.command.hasPrefix("systemd-socket"))
         // The file appears at bind(), a moment before listen(): retry a refused connect briefly.
         var connected: GuildClient?
         while connected == nil {
@@ -46,7 +47,7 @@ struct LifecycleTests {
         #expect(later.operations > writes.operations)
         #expect(later.commits > writes.commits)
         #expect(later.commits <= later.operations)
-        #expect(processName(activator.pid) == "guildd")
+        #expect(activator.command == "guildd")
         await client.close()
         activator.signal(SIGTERM)
         #expect(await activator.wait() == 0)
@@ -56,7 +57,7 @@ struct LifecycleTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let notify = try NotifySocket(path: scratch.path + "/notify")
-        let daemon = try await startDaemon(scratch, environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"])
+        let daemon = try await RealDaemon.start(scratch, environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"])
         defer { daemon.terminate() }
         #expect(await notify.waitFor("READY=1"))
         #expect(await notify.waitFor("STATUS=Serving"))
@@ -76,7 +77,7 @@ struct LifecycleTests {
             ["--socket", scratch.socket, "--database", scratch.database, "--scrypt-log-n", "18", "--shutdown-timeout", "60"]
         )
         defer { daemon.terminate() }
-        try await waitUntilServing(scratch.socket)
+        try await RealDaemon.waitUntilServing(scratch.socket)
         let client = try await GuildClient.connect(path: scratch.socket)
         async let registered = client.call(UserMethods.Register.self, .init(username: "slowpoke", password: "pass"))
         // A scrypt hash with N = 2^18 takes well over a second: the request is surely in flight by now.
@@ -88,7 +89,7 @@ struct LifecycleTests {
         #expect(!FileManager.default.fileExists(atPath: scratch.socket))
         await client.close()
         // The write is there after a restart.
-        let again = try await startDaemon(scratch)
+        let again = try await RealDaemon.start(scratch)
         defer { again.terminate() }
         let check = try await GuildClient.connect(path: scratch.socket)
         let profile = try await check.call(UserMethods.Get.self, .init(userID: result.user.userID))
@@ -99,9 +100,9 @@ struct LifecycleTests {
     @Test func idleExitWaitsForTheLastConnection() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        // Three idle seconds: between startDaemon's ping and the connection below the daemon is idle, and on a
+        // Three idle seconds: between RealDaemon.start's ping and the connection below the daemon is idle, and on a
         // loaded machine that gap alone has exceeded one second.
-        let daemon = try await startDaemon(scratch, ["--idle-exit", "3"])
+        let daemon = try await RealDaemon.start(scratch, ["--idle-exit", "3"])
         defer { daemon.terminate() }
         let client = try await GuildClient.connect(path: scratch.socket)
         try await Task.sleep(for: .seconds(4))
@@ -115,18 +116,18 @@ struct LifecycleTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         // A daemon that died without cleaning up leaves a socket file nobody listens on.
-        let first = try await startDaemon(scratch)
+        let first = try await RealDaemon.start(scratch)
         first.signal(SIGKILL)
         _ = await first.wait()
         #expect(FileManager.default.fileExists(atPath: scratch.socket))
-        let daemon = try await startDaemon(scratch, ["--socket-mode", "0640"])
+        let daemon = try await RealDaemon.start(scratch, ["--socket-mode", "0640"])
         defer { daemon.terminate() }
         let attributes = try FileManager.default.attributesOfItem(atPath: scratch.socket)
         #expect((attributes[.posixPermissions] as? Int) == 0o640)
         #expect((attributes[.type] as? FileAttributeType) == .typeSocket)
 
         // A live socket is not stolen: a second daemon on the same path refuses to start.
-        let second = try await run(Build.guildd, ["--socket", scratch.socket, "--database", scratch.path + "/other.sqlite"], timeout: 20)
+        let second = try await Child.run(Build.guildd, ["--socket", scratch.socket, "--database", scratch.path + "/other.sqlite"], timeout: 20)
         #expect(second.status != 0)
         #expect(second.stderr.contains("already serving"))
         #expect(try await GuildClient.connect(path: scratch.socket).call(SystemMethods.Ping.self) == "pong")
@@ -139,7 +140,7 @@ struct LifecycleTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         _ = FileManager.default.createFile(atPath: scratch.socket, contents: Data("precious".utf8))
-        let result = try await run(Build.guildd, ["--socket", scratch.socket, "--database", scratch.database], timeout: 20)
+        let result = try await Child.run(Build.guildd, ["--socket", scratch.socket, "--database", scratch.database], timeout: 20)
         #expect(result.status != 0)
         #expect(result.stderr.contains("not a socket"))
         #expect((try? String(contentsOfFile: scratch.socket, encoding: .utf8)) == "precious")

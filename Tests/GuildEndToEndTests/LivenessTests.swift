@@ -15,7 +15,7 @@ struct LivenessTests {
     @Test func pipelinedSystemChecksLeaveTheDaemonLive() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try await startDaemon(scratch)
+        let daemon = try await RealDaemon.start(scratch)
         defer { daemon.terminate() }
         for count in [16, 24, 256] {
             let admin = try RawConnection(path: scratch.socket)
@@ -36,7 +36,7 @@ struct LivenessTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try await seedLargeEventLog(scratch)
-        let daemon = try await startDaemon(scratch)
+        let daemon = try await RealDaemon.start(scratch)
         defer { daemon.terminate() }
         let stop = Date().addingTimeInterval(4)
         // Eight connections keep system.check (a read of the whole ~25 MB file) going; twelve others write.
@@ -108,7 +108,7 @@ struct LivenessTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let notify = try NotifySocket(path: scratch.path + "/notify")
-        let daemon = try await startDaemon(
+        let daemon = try await RealDaemon.start(
             scratch,
             ["--test-failpoints"],
             environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "600000"]
@@ -143,7 +143,7 @@ struct LivenessTests {
     @Test func sigtermStopsTheDaemonWithinTheShutdownTimeoutWhileReadsAreStuck() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try await startDaemon(scratch, ["--test-failpoints", "--shutdown-timeout", "1"])
+        let daemon = try await RealDaemon.start(scratch, ["--test-failpoints", "--shutdown-timeout", "1"])
         defer { daemon.terminate() }
         let admin = try RawConnection(path: scratch.socket)
         await admin.send(
@@ -174,14 +174,14 @@ struct LivenessTests {
             ["--nofile=512:2048", Build.guildd, "--socket", scratch.socket, "--database", scratch.database, "--log-level", "warning"]
         )
         defer { raised.terminate() }
-        try await waitUntilServing(scratch.socket)
+        try await RealDaemon.waitUntilServing(scratch.socket)
         let limits = (try? String(contentsOfFile: "/proc/\(raised.pid)/limits", encoding: .utf8)) ?? ""
         let openFiles = limits.split(separator: "\n").first { $0.hasPrefix("Max open files") } ?? ""
         #expect(openFiles.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).first == "2048", "\(openFiles)")
         raised.signal(SIGTERM)
         _ = await raised.wait()
         // More connections asked for than descriptors: guildd says so and does not start.
-        let refused = try await run(
+        let refused = try await Child.run(
             "/usr/bin/prlimit",
             ["--nofile=256:256", Build.guildd, "--socket", scratch.socket, "--database", scratch.database, "--max-connections", "1000"],
             timeout: 20
@@ -193,13 +193,13 @@ struct LivenessTests {
     @Test func outOfDescriptorsTheDaemonPausesAcceptingAndKeepsServing() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try await startDaemon(scratch)
+        let daemon = try await RealDaemon.start(scratch)
         defer { daemon.terminate() }
         let first = try RawConnection(path: scratch.socket)
         #expect(await first.pings())
         // Take the running daemon's descriptors away (its connection limit was checked against more), then
         // queue far more clients than it has descriptors for: accept fails with EMFILE.
-        let lowered = try await run("/usr/bin/prlimit", ["--pid", "\(daemon.pid)", "--nofile=64:64"])
+        let lowered = try await Child.run("/usr/bin/prlimit", ["--pid", "\(daemon.pid)", "--nofile=64:64"])
         #expect(lowered.status == 0, "\(lowered.stderr)")
         var flood: [RawConnection] = []
         for _ in 0..<200 { if let connection = try? RawConnection(path: scratch.socket) { flood.append(connection) } }
@@ -234,7 +234,7 @@ struct LivenessTests {
 
     /// Writes many events straight into the database (stopped), so that reading it all takes a while.
     private func seedLargeEventLog(_ scratch: Scratch) async throws {
-        let daemon = try await startDaemon(scratch)
+        let daemon = try await RealDaemon.start(scratch)
         daemon.signal(SIGTERM)
         _ = await daemon.wait()
         let script = """
@@ -245,7 +245,7 @@ struct LivenessTests {
             db.executemany("INSERT INTO event(kind, topic, audience, body, time) VALUES('memberJoined', ?, 'members', ?, ?)", rows)
             db.commit()
             """
-        let seeded = try await run("/usr/bin/env", ["python3", "-c", script, scratch.database])
+        let seeded = try await Child.run("/usr/bin/env", ["python3", "-c", script, scratch.database])
         #expect(seeded.status == 0, "\(seeded.stderr)")
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GuildClient
 import GuildProtocol
+import GuildTestSupport
 import Synchronization
 import Testing
 
@@ -11,7 +12,7 @@ struct LoginDeleteRaceTests {
     @Test func loginRacingDeleteNeverAnswersInternalError() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try await startDaemon(scratch)
+        let daemon = try await RealDaemon.start(scratch)
         defer { daemon.terminate() }
         let outcomes = Outcomes()
         let attempts = 400

@@ -1,6 +1,7 @@
 import Foundation
 import GuildClient
 import GuildProtocol
+import GuildTestSupport
 import Testing
 
 /// A result JSON cannot hold (NaN, infinity) is an error, never `null` (before the fix: `sum [1e308, 1e308]` returned
@@ -18,7 +19,7 @@ struct NonFiniteResultTests {
     @Test func overflowingSumAndSubtractAnswerNumberOutOfRange() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try await startDaemon(scratch)
+        let daemon = try await RealDaemon.start(scratch)
         defer { daemon.terminate() }
         let client = try await GuildClient.connect(path: scratch.socket)
         defer { Task { await client.close() } }

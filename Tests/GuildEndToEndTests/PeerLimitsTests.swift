@@ -48,8 +48,7 @@ struct PeerLimitsTests {
         """
 
     private func drive(_ socket: String, connections: Int, closing: Int, session: Bool = false) async throws -> [[String: Any]] {
-        let python = ["python3", "-c", Self.driver, socket, "\(connections)", "\(closing)", session ? "session" : "none"]
-        let result = try await run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/env"] + python)
+        let result = try await UnprivilegedPython.run(Self.driver, [socket, "\(connections)", "\(closing)", session ? "session" : "none"])
         #expect(result.status == 0, "\(result.stderr)")
         return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]], "\(result.stdout)")
     }
@@ -58,7 +57,7 @@ struct PeerLimitsTests {
     func oneUidCannotTakeEverySlotAndRootAlwaysGetsIn() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try await startDaemon(scratch, ["--socket-mode", "0666", "--max-connections-per-uid", "3"])
+        let daemon = try await RealDaemon.start(scratch, ["--socket-mode", "0666", "--max-connections-per-uid", "3"])
         defer { daemon.terminate() }
         let report = try await self.drive(scratch.socket, connections: 5, closing: 2)
         #expect(report.count { $0["pong"] as? Bool == true } == 3, "\(report)")
@@ -78,7 +77,7 @@ struct PeerLimitsTests {
     func idleConnectionsWithoutASessionAreClosed() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try await startDaemon(scratch, ["--socket-mode", "0666", "--idle-timeout", "1"])
+        let daemon = try await RealDaemon.start(scratch, ["--socket-mode", "0666", "--idle-timeout", "1"])
         defer { daemon.terminate() }
         // The first connection binds a session and stays; the other two say nothing and are closed. The
         // session's connection is pinged only after they were, so it too sat idle past the timeout.

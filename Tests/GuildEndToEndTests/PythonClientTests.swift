@@ -1,4 +1,5 @@
 import Foundation
+import GuildTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -13,9 +14,9 @@ struct PythonClientTests {
     @Test func pythonTestSuitePassesAgainstTheDaemon() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try await startDaemon(scratch)
+        let daemon = try await RealDaemon.start(scratch)
         defer { daemon.terminate() }
-        let result = try await run(
+        let result = try await Child.run(
             "/usr/bin/env",
             ["python3", "-m", "unittest", "-v"],
             environment: ["GUILD_SOCKET": scratch.socket],
@@ -23,7 +24,11 @@ struct PythonClientTests {
         )
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("skipped="), "some tests were skipped: the live tests did not run")
-        let example = try await run("/usr/bin/env", ["python3", "example.py", "--socket", scratch.socket], currentDirectory: Self.clientDirectory)
+        let example = try await Child.run(
+            "/usr/bin/env",
+            ["python3", "example.py", "--socket", scratch.socket],
+            currentDirectory: Self.clientDirectory
+        )
         #expect(example.status == 0, "\(example.stdout)\(example.stderr)")
     }
 
@@ -33,7 +38,7 @@ struct PythonClientTests {
     func adminRightsComeFromPeerCredentialsOnly() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try await startDaemon(scratch, ["--socket-mode", "0666"])
+        let daemon = try await RealDaemon.start(scratch, ["--socket-mode", "0666"])
         defer { daemon.terminate() }
         let script = """
             import json, sys
@@ -57,10 +62,7 @@ struct PythonClientTests {
                 outcome["watchAll"] = e.reason
             print(json.dumps(outcome))
             """
-        let asNobody = try await run(
-            "/usr/bin/setpriv",
-            ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/env", "python3", "-c", script, scratch.socket, Self.clientDirectory]
-        )
+        let asNobody = try await UnprivilegedPython.run(script, [scratch.socket, Self.clientDirectory])
         #expect(asNobody.status == 0, "\(asNobody.stderr)")
         let nobody = try #require(try JSONSerialization.jsonObject(with: Data(asNobody.stdout.utf8)) as? [String: Any])
         #expect(nobody["admin"] as? Bool == false)
@@ -68,7 +70,7 @@ struct PythonClientTests {
         #expect(nobody["delete"] as? String == "PERMISSION_DENIED")
         #expect(nobody["watchAll"] as? String == "PERMISSION_DENIED")
 
-        let asRoot = try await run("/usr/bin/env", ["python3", "-c", script, scratch.socket, Self.clientDirectory])
+        let asRoot = try await UnprivilegedPython.run(script, [scratch.socket, Self.clientDirectory], uid: 0)
         let root = try #require(try JSONSerialization.jsonObject(with: Data(asRoot.stdout.utf8)) as? [String: Any])
         #expect(root["admin"] as? Bool == true)
         #expect(root["delete"] as? String == "allowed")

@@ -1,6 +1,7 @@
 import Foundation
 import GuildClient
 import GuildProtocol
+import GuildTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -141,7 +142,7 @@ struct RuleTableTests {
     func everyTypeOperationAndStandingThroughTheDaemon() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try await startDaemon(scratch, ["--socket-mode", "0666"])
+        let daemon = try await RealDaemon.start(scratch, ["--socket-mode", "0666"])
         defer { daemon.terminate() }
 
         // The cast: one user for each standing, a target member and an outsider to invite.
@@ -149,9 +150,8 @@ struct RuleTableTests {
         var ids: [String: String] = [:]
         var tokens: [String: String] = [:]
         for name in ["owner", "admin", "member", "nonMember", "target", "outsider"] {
-            let client = try await GuildClient.connect(path: scratch.socket)
-            let auth = try await client.call(UserMethods.RegisterPseudo.self, .init(displayName: name))
-            (clients[name], ids[name], tokens[name]) = (client, auth.user.userID, auth.accessToken)
+            let user = try await TestUser.registerPseudo(scratch.socket, displayName: name)
+            (clients[name], ids[name], tokens[name]) = (user.client, user.id, user.token)
         }
         let root = try await GuildClient.connect(path: scratch.socket)
         let roles = ["Basic": false, "Work": false, "Public": true, "Meeting": true, "Community": true, "AVChatRoom": false]
@@ -196,11 +196,11 @@ struct RuleTableTests {
             let file = scratch.path + (asNobody ? "/cases-nobody.json" : "/cases-root.json")
             try JSONSerialization.data(withJSONObject: cases).write(to: URL(fileURLWithPath: file))
             chmod(file, 0o644)
-            let python = ["python3", "-c", Self.runner, scratch.socket, PythonClientTests.clientDirectory, file]
-            let result =
-                asNobody
-                ? try await run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/env"] + python)
-                : try await run("/usr/bin/env", python)
+            let result = try await UnprivilegedPython.run(
+                Self.runner,
+                [scratch.socket, PythonClientTests.clientDirectory, file],
+                uid: asNobody ? UnprivilegedPython.nobody : 0
+            )
             #expect(result.status == 0, "\(result.stderr)")
             let output = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
             #expect((output["uid"] as? Int == 65534) == asNobody)

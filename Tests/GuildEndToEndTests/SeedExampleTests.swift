@@ -1,4 +1,5 @@
 import Foundation
+import GuildTestSupport
 import Testing
 
 /// The seed's worked example (Kii, "Example of manipulating user-group relationships") and group events,
@@ -14,7 +15,7 @@ struct SeedExampleTests {
         -> (status: Int32, stdout: String, stderr: String)
     {
         // An empty GUILD_TOKEN counts as unset, so an inherited one never leaks into admin calls.
-        try await run(Build.guildctl, arguments + ["--socket", socket], environment: ["GUILD_TOKEN": token ?? ""])
+        try await Child.run(Build.guildctl, arguments + ["--socket", socket], environment: ["GUILD_TOKEN": token ?? ""])
     }
 
     /// Runs guildctl with `--json`, expects success, and returns the parsed result object.
@@ -73,7 +74,7 @@ struct SeedExampleTests {
     @Test func salesDivisionAndTennisClub() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try await startDaemon(scratch)
+        let daemon = try await RealDaemon.start(scratch)
         defer { daemon.terminate() }
         let socket = scratch.socket
 
@@ -109,7 +110,7 @@ struct SeedExampleTests {
     @Test func deletingTheSoleMemberOwnerLeavesAnEmptyOwnerlessGroup() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try await startDaemon(scratch)
+        let daemon = try await RealDaemon.start(scratch)
         defer { daemon.terminate() }
         let socket = scratch.socket
 
@@ -138,7 +139,7 @@ struct SeedExampleTests {
     @Test func watchPrintsEventsAsJSONLines() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try await startDaemon(scratch)
+        let daemon = try await RealDaemon.start(scratch)
         defer { daemon.terminate() }
         let socket = scratch.socket
 

@@ -1,6 +1,7 @@
 import Foundation
 import GuildClient
 import GuildProtocol
+import GuildTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -19,7 +20,7 @@ struct StorageFullTests {
         init(under scratch: Scratch, size: String) async throws {
             self.path = scratch.path + "/disk"
             try FileManager.default.createDirectory(atPath: self.path, withIntermediateDirectories: true)
-            let mounted = try await run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size),mode=0755", "tmpfs", self.path])
+            let mounted = try await Child.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size),mode=0755", "tmpfs", self.path])
             try #require(mounted.status == 0, "mount failed: \(mounted.stderr)")
         }
         func unmount() {
@@ -57,7 +58,7 @@ struct StorageFullTests {
             ["--socket", scratch.socket, "--database", database, "--scrypt-log-n", "4", "--log-level", "info"]
         )
         defer { daemon.terminate() }
-        try await waitUntilServing(scratch.socket)
+        try await RealDaemon.waitUntilServing(scratch.socket)
 
         // Acknowledged writes before the disk fills: user -> (displayName, payload).
         var acknowledged: [String: (name: String, payload: String)] = [:]

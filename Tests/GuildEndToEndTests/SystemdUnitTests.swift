@@ -1,4 +1,5 @@
 import Foundation
+import GuildTestSupport
 import Testing
 
 /// The shipped unit files are valid for systemd (`systemd-analyze verify`).
@@ -14,7 +15,7 @@ struct SystemdUnitTests {
             text = text.replacingOccurrences(of: "/usr/local/bin/guildd", with: Build.guildd)
             try text.write(toFile: scratch.path + "/" + name, atomically: true, encoding: .utf8)
         }
-        let result = try await run("/usr/bin/systemd-analyze", ["verify", scratch.path + "/guildd.socket", scratch.path + "/guildd.service"])
+        let result = try await Child.run("/usr/bin/systemd-analyze", ["verify", scratch.path + "/guildd.socket", scratch.path + "/guildd.service"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(!result.stderr.contains("guildd"), "\(result.stderr)")
     }

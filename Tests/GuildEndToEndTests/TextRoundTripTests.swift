@@ -1,6 +1,7 @@
 import Foundation
 import GuildClient
 import GuildProtocol
+import GuildTestSupport
 import Testing
 
 /// Strings holding U+0000 and other control characters come back from the real daemon exactly as they were
@@ -18,7 +19,7 @@ struct TextRoundTripTests {
     @Test func controlCharactersRoundTripThroughTheDaemon() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try await startDaemon(scratch)
+        let daemon = try await RealDaemon.start(scratch)
         defer { daemon.terminate() }
         let text = Self.text
         let client = try await GuildClient.connect(path: scratch.socket)
@@ -67,7 +68,7 @@ struct TextRoundTripTests {
         await client.close()
         daemon.signal(SIGTERM)
         _ = await daemon.wait()
-        let restarted = try await startDaemon(scratch)
+        let restarted = try await RealDaemon.start(scratch)
         defer { restarted.terminate() }
         let again = try await GuildClient.connect(path: scratch.socket)
         defer { Task { await again.close() } }

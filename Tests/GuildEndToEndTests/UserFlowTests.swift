@@ -1,6 +1,7 @@
 import Foundation
 import GuildClient
 import GuildProtocol
+import GuildTestSupport
 import Testing
 
 /// Kii's user and session rules through the wire (domain-rules.md §3 items 1-3), with GuildClient.
@@ -9,7 +10,7 @@ struct UserFlowTests {
     @Test func pseudoUserUpgradeKeepsIDAndToken() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try await startDaemon(scratch)
+        let daemon = try await RealDaemon.start(scratch)
         defer { daemon.terminate() }
         let client = try await GuildClient.connect(path: scratch.socket)
         let pseudo = try await client.call(UserMethods.RegisterPseudo.self, .init(displayName: "Guest"))
@@ -32,7 +33,7 @@ struct UserFlowTests {
     @Test func refreshIsSingleUseAndPasswordChangeRevokesEverywhere() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try await startDaemon(scratch)
+        let daemon = try await RealDaemon.start(scratch)
         defer { daemon.terminate() }
         let first = try await GuildClient.connect(path: scratch.socket)
         let registered = try await first.call(UserMethods.Register.self, .init(username: "zed", password: "old-pass"))
@@ -72,7 +73,7 @@ struct UserFlowTests {
     @Test func validationAndDuplicatesThroughTheWire() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try await startDaemon(scratch)
+        let daemon = try await RealDaemon.start(scratch)
         defer { daemon.terminate() }
         let client = try await GuildClient.connect(path: scratch.socket)
         for (username, password, field) in [
@@ -101,7 +102,7 @@ struct UserFlowTests {
     @Test func manyConcurrentCallsAndBatchesOnOneConnection() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try await startDaemon(scratch)
+        let daemon = try await RealDaemon.start(scratch)
         defer { daemon.terminate() }
         let client = try await GuildClient.connect(path: scratch.socket)
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -1,6 +1,7 @@
 import Foundation
 import GuildClient
 import GuildProtocol
+import GuildTestSupport
 import Testing
 
 /// Many connections change memberships, owners and users at once; afterwards `system.check` finds the

@@ -1,5 +1,6 @@
 import GuildClient
 import GuildProtocol
+import GuildTestSupport
 import Testing
 
 /// Who receives each IM group callback, live and on replay: owner and admins only for join applications,

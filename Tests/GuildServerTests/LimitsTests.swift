@@ -108,11 +108,10 @@ struct LimitsTests {
 
     @Test func listParamsPastTheirLimitAreRefusedBeforeAnythingRuns() async throws {
         try await TestDaemon.run { socket, _ in
-            let client = try await GuildClient.connect(path: socket)
-            let auth = try await client.call(UserMethods.RegisterPseudo.self, .init(displayName: "lists"))
+            let user = try await TestUser.registerPseudo(socket, displayName: "lists")
             let connection = try RawConnection(path: socket)
             await connection.send(
-                #"{"jsonrpc":"2.0","id":0,"method":"session.authenticate","params":{"accessToken":"\#(auth.accessToken)"}}"# + "\n"
+                #"{"jsonrpc":"2.0","id":0,"method":"session.authenticate","params":{"accessToken":"\#(user.token)"}}"# + "\n"
             )
             _ = await connection.readJSON()
             let ids = (0...1000).map { (index: Int) -> String in "\"g\(index)\"" }.joined(separator: ",")
@@ -127,7 +126,7 @@ struct LimitsTests {
             await connection.send(#"{"jsonrpc":"2.0","id":2,"method":"events.subscribe","params":{"groupIDs":[\#(atLimit)]}}"# + "\n")
             let accepted = try #require(await connection.readJSON() as? [String: Any])
             #expect(accepted["result"] != nil, "\(accepted)")
-            await client.close()
+            await user.client.close()
         }
     }
 

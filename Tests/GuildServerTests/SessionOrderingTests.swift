@@ -9,11 +9,10 @@ import Testing
 struct SessionOrderingTests {
     @Test func pipelinedAuthenticateThenCallSeesTheSession() async throws {
         try await TestDaemon.run { socket, _ in
-            let setup = try await GuildClient.connect(path: socket)
-            let auth = try await setup.call(UserMethods.RegisterPseudo.self, .init(displayName: "p"))
+            let user = try await TestUser.registerPseudo(socket, displayName: "p")
             let connection = try RawConnection(path: socket)
             await connection.send(
-                #"{"jsonrpc":"2.0","id":1,"method":"session.authenticate","params":{"accessToken":"\#(auth.accessToken)"}}"# + "\n"
+                #"{"jsonrpc":"2.0","id":1,"method":"session.authenticate","params":{"accessToken":"\#(user.token)"}}"# + "\n"
                     + #"{"jsonrpc":"2.0","id":2,"method":"session.whoami"}"# + "\n"
                     + #"{"jsonrpc":"2.0","id":3,"method":"events.subscribe","params":{}}"# + "\n"
             )
@@ -22,12 +21,12 @@ struct SessionOrderingTests {
                 replies[reply["id"] as? Int ?? 0] = reply
             }
             let whoami = try #require(replies[2]?["result"] as? [String: Any])
-            #expect((whoami["user"] as? [String: Any])?["userID"] as? String == auth.user.userID)
+            #expect((whoami["user"] as? [String: Any])?["userID"] as? String == user.id)
             #expect(replies[3]?["result"] != nil, "\(replies[3] ?? [:])")
             // In a batch too: entries run in order when one changes the session.
             let fresh = try RawConnection(path: socket)
             await fresh.send(
-                #"[{"jsonrpc":"2.0","id":1,"method":"session.authenticate","params":{"accessToken":"\#(auth.accessToken)"}},{"jsonrpc":"2.0","id":2,"method":"events.subscribe","params":{}}]"#
+                #"[{"jsonrpc":"2.0","id":1,"method":"session.authenticate","params":{"accessToken":"\#(user.token)"}},{"jsonrpc":"2.0","id":2,"method":"events.subscribe","params":{}}]"#
                     + "\n"
             )
             let batch = try #require(await fresh.readJSON() as? [[String: Any]])

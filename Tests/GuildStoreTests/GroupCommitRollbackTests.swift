@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GuildCore
+import GuildTestSupport
 import Synchronization
 import Testing
 

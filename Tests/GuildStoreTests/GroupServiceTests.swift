@@ -2,6 +2,7 @@ import Foundation
 import GuildCore
 import GuildProtocol
 import GuildStore
+import GuildTestSupport
 import Synchronization
 import Testing
 

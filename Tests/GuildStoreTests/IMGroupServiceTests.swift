@@ -1,6 +1,7 @@
 import GuildCore
 import GuildProtocol
 import GuildStore
+import GuildTestSupport
 import Testing
 
 /// Tencent IM's group rules (domain-rules.md §1.5) through the real store, with explicit callers: the

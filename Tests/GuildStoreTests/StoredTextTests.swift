@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GuildCore
 import GuildProtocol
+import GuildTestSupport
 import Testing
 
 @testable import GuildStore

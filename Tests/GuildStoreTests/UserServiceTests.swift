@@ -1,6 +1,7 @@
 import GuildCore
 import GuildProtocol
 import GuildStore
+import GuildTestSupport
 import Testing
 
 /// Kii's user and token rules, through the real SQLite store.

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import GuildHarness
 import GuildProtocol
 import Synchronization
 

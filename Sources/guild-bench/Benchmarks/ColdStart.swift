@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import GuildHarness
 
 /// Socket-activated cold start: `systemd-socket-activate -l SOCK guildd --database DB` listens; guildd is
 /// exec'd on the first connection. Measured from the client's connect() + write of a ping line to the reply

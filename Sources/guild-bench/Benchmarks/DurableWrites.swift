@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GuildClient
+import GuildHarness
 import GuildProtocol
 
 /// Durable writes: 16 registered users, each on its own connection with its own session, looping

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import GuildHarness
 import GuildProtocol
 
 /// 200 hostile connections of every kind protocol/liveness.md bounds, from uid 65534, while a

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import GuildHarness
 import GuildProtocol
 
 /// `guild-bench hostile-client` (hidden): the hostile peers of the `hostile` benchmark. The benchmark runs it

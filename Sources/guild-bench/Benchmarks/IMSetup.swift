@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import GuildHarness
 import GuildProtocol
 
 /// A pseudo user registered for a benchmark, with the access token that binds a connection to it.

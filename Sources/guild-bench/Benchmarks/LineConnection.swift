@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import GuildHarness
 import GuildProtocol
 
 /// A raw connection to guildd that speaks newline-delimited JSON-RPC with plain POSIX calls (built on

@@ -1,4 +1,5 @@
 import Foundation
+import GuildHarness
 import GuildProtocol
 
 /// Member list paging: a Meeting group at its limit of 6,000 members (1,000 with `--quick`), walked end to

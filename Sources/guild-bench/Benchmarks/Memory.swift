@@ -1,4 +1,5 @@
 import Foundation
+import GuildHarness
 
 /// The shared daemon's resident memory: VmRSS right after start with no load, and VmHWM (peak) after the
 /// other benchmarks ran against it. Keep it last in ``GuildBench/benchmarks``.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import GuildClient
+import GuildHarness
 import GuildProtocol
 
 /// Sequential `system.ping` round trips against a raw Unix-socket echo of a 60-byte line (blocking

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import GuildClient
+import GuildHarness
 import GuildProtocol
 
 /// `system.ping` calls per second with N concurrent in-flight calls: 1, 8 and 64 on one connection, and

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import GuildHarness
 import GuildProtocol
 
 /// Replay: 100,000 events (10,000 with `--quick`) made by 16 admin connections renaming 16 groups whose

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Glibc
+import GuildHarness
 import GuildProtocol
 
 /// Reads on a large database: 1,000,000 memberships over 100,000 groups and 100,000 pseudo users (10x fewer

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import GuildHarness
 import GuildProtocol
 import Synchronization
 

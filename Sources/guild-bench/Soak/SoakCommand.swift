@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import GuildHarness
 import GuildProtocol
 
 /// `guild-bench soak`: mixed reads, writes and subscriptions from many connections for minutes, with guildd

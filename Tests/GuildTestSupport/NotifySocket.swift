@@ -6,13 +6,16 @@ import Glibc
 
 /// Plays systemd's side of `sd_notify`: a datagram socket the daemon reports READY=1, STATUS=, STOPPING=1
 /// and WATCHDOG=1 to.
-final class NotifySocket: @unchecked Sendable {
+public final class NotifySocket: @unchecked Sendable {
     // @unchecked: used from one test task at a time.
-    let path: String
+    /// The socket's path (for `NOTIFY_SOCKET`).
+    public let path: String
     private let fd: Int32
-    private(set) var messages: [String] = []
+    /// Every message received so far.
+    public private(set) var messages: [String] = []
 
-    init(path: String) throws {
+    /// Binds a datagram socket at `path`.
+    public init(path: String) throws {
         self.path = path
         self.fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
         var address = sockaddr_un()
@@ -32,7 +35,7 @@ final class NotifySocket: @unchecked Sendable {
     }
 
     /// Waits until a received message contains `text`.
-    func waitFor(_ text: String, timeout: Double = 10) async -> Bool {
+    public func waitFor(_ text: String, timeout: Double = 10) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while deadline.timeIntervalSinceNow > 0 {
             self.drain()
@@ -43,7 +46,7 @@ final class NotifySocket: @unchecked Sendable {
     }
 
     /// How many received messages contain `text` so far.
-    func count(_ text: String) -> Int {
+    public func count(_ text: String) -> Int {
         self.drain()
         return self.messages.count { $0.contains(text) }
     }

@@ -7,8 +7,9 @@ import ServiceLifecycle
 
 /// A real server on a short socket path under /tmp, with its own database, run in a ServiceGroup and shut
 /// down gracefully when the body returns.
-enum TestDaemon {
-    static func run<T: Sendable>(
+public enum TestDaemon {
+    /// Runs `body` against a fresh server; `configure` adjusts its configuration first.
+    public static func run<T: Sendable>(
         scryptLogN: Int = 4,
         configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (_ socket: String, _ server: GuildServer) async throws -> T
@@ -16,7 +17,8 @@ enum TestDaemon {
         try await Self.run(scryptLogN: scryptLogN, configure: configure) { socket, server, _ in try await body(socket, server) }
     }
 
-    static func run<T: Sendable>(
+    /// Runs `body` against a fresh server and the store under it; `configure` adjusts its configuration first.
+    public static func run<T: Sendable>(
         scryptLogN: Int = 4,
         configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (_ socket: String, _ server: GuildServer, _ store: SQLiteStore) async throws -> T
@@ -36,12 +38,7 @@ enum TestDaemon {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let (ready, readyContinuation) = AsyncStream.makeStream(of: Void.self)
-        let server = try await GuildServer.make(
-            configuration: configuration,
-            store: store,
-            hasher: OffloadedPasswordHasher(PasswordHasher(logN: scryptLogN)),
-            logger: logger
-        ) {
+        let server = try await Self.makeServer(configuration: configuration, store: store, scryptLogN: scryptLogN, logger: logger) {
             readyContinuation.yield()
             readyContinuation.finish()
         }
@@ -62,5 +59,23 @@ enum TestDaemon {
             try await tasks.waitForAll()
             return try outcome.get()
         }
+    }
+
+    /// The one place the test server is constructed: the server of `configuration` on `store`, with a cheap
+    /// scrypt cost; `onReady` runs once it listens.
+    static func makeServer(
+        configuration: ServerConfiguration,
+        store: SQLiteStore,
+        scryptLogN: Int,
+        logger: Logger,
+        onReady: @escaping @Sendable () -> Void
+    ) async throws -> GuildServer {
+        try await GuildServer.make(
+            configuration: configuration,
+            store: store,
+            hasher: OffloadedPasswordHasher(PasswordHasher(logN: scryptLogN)),
+            logger: logger,
+            ready: onReady
+        )
     }
 }

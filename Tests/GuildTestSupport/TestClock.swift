@@ -1,0 +1,15 @@
+import Synchronization
+
+/// A clock the test moves by hand, in milliseconds since 1970 (it starts in January 2027).
+public final class TestClock: Sendable {
+    private let milliseconds = Mutex<Int64>(1_800_000_000_000)
+
+    /// A clock at its starting time.
+    public init() {}
+
+    /// Milliseconds now.
+    public var now: Int64 { self.milliseconds.withLock { $0 } }
+
+    /// Moves the clock forward.
+    public func advance(seconds: Int64) { self.milliseconds.withLock { $0 += seconds * 1000 } }
+}
