@@ -70,6 +70,7 @@ let package = Package(
             dependencies: [
                 "GuildCore",
                 "GuildProtocol",
+                "GuildServer",
                 "GuildStore",
                 "GuildTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -54,12 +54,12 @@ struct EventLogMigrationTests {
         #expect(try await store.replay(userID: nil, after: 0, through: 10, limit: 10).map(\.topic) == [.group("g2"), .group("g1")])
         #expect(try await store.replay(userID: "u1", after: 0, through: 10, limit: 10).map(\.seq) == [2])
         #expect(try await store.replay(userID: "u3", after: 0, through: 10, limit: 10).isEmpty)
-        let next = try await store.writeWithEvents { db, log in
-            try db.appendEvent(GroupEvent(kind: .groupInfoChanged, groupID: "g1", actor: nil, users: ["u2"], audience: .named, time: 9), to: log)
+        let next = try await store.write { tx in
+            try tx.append(GroupEvent(kind: .groupInfoChanged, groupID: "g1", actor: nil, users: ["u2"], audience: .named, time: 9))
         }
         #expect(next == 5)
         // The references follow the new table: deleting an event still cascades to its named users.
-        let remaining = try await store.write { db in
+        let remaining = try await store.writeDatabase { db in
             try db.execute(sql: "DELETE FROM event WHERE seq = 3")
             return try Int.fetchOne(db, sql: "SELECT count(*) FROM event_subject WHERE seq = 3") ?? -1
         }

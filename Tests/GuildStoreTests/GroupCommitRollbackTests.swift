@@ -29,7 +29,7 @@ struct GroupCommitRollbackTests {
             for x in 1...9 {
                 group.addTask {
                     do {
-                        try await store.write { db in
+                        try await store.writeDatabase { db in
                             try db.execute(sql: "INSERT INTO t (x) VALUES (?)", arguments: [x])
                             if x == 5 {
                                 // What SQLite does to the transaction on some errors: all of it is gone.
@@ -52,7 +52,7 @@ struct GroupCommitRollbackTests {
         #expect(outcomes.otherErrors.withLock { $0 }.isEmpty, "\(outcomes.otherErrors.withLock { $0 })")
         #expect(stored == written, "acknowledged \(written.sorted()) but stored \(stored.sorted())")
         // The writer recovers.
-        try await store.write { db in try db.execute(sql: "INSERT INTO t (x) VALUES (100)") }
+        try await store.writeDatabase { db in try db.execute(sql: "INSERT INTO t (x) VALUES (100)") }
         #expect(try await temp.store.pool.read { db in try Int.fetchOne(db, sql: "SELECT x FROM t WHERE x = 100") } == 100)
     }
 }

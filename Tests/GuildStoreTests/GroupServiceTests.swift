@@ -1,6 +1,7 @@
 import Foundation
 import GuildCore
 import GuildProtocol
+import GuildServer
 import GuildStore
 import GuildTestSupport
 import Synchronization
@@ -13,12 +14,20 @@ struct GroupServiceTests {
         let users: UserService
         let groups: GroupService
         let events: EventRecorder
+        /// The daemon's cache of listed groups (`user.memberOfGroups`), on this store's commits.
+        let lists: GroupSummaryCache
 
         init() async throws {
             self.temp = try TemporaryStore()
             self.users = try await makeService(self.temp.store)
-            self.groups = GroupService(repository: self.temp.store)
+            self.groups = GroupService(store: self.temp.store)
             self.events = EventRecorder(self.temp.store)
+            self.lists = GroupSummaryCache.attached(to: self.temp.store)
+        }
+
+        /// A group list as `user.memberOfGroups` (or `user.ownerOfGroups`) writes it.
+        func groupListJSON(caller: Caller, userID: String?, ownedOnly: Bool) async throws -> [UInt8] {
+            try await self.lists.listJSON(self.groups, caller: caller, userID: userID, ownedOnly: ownedOnly)
         }
 
         func user(_ name: String) async throws -> Caller {
@@ -126,7 +135,7 @@ struct GroupServiceTests {
         _ = try await world.groups.get(caller: bob, groupID: "g")
         let page = try await world.groups.members(caller: bob, groupID: "g", cursor: 0, limit: 10)
         #expect(Set(page.members.map(\.userID)) == [alice.session!.user.id, carolID])
-        #expect(try await world.temp.store.checkInvariants() == [])
+        #expect(try await world.temp.store.read { try $0.groupInvariantViolations() } == [])
     }
 
     @Test func ownerChangeToANonMemberMakesThemAMemberAndKeepsTheOldOwner() async throws {
@@ -148,7 +157,7 @@ struct GroupServiceTests {
         let info = world.events.all.last
         #expect(info?.event.kind == .groupInfoChanged)
         #expect(info?.event.changes?["owner"] == .string(bobID))
-        #expect(try await world.temp.store.checkInvariants() == [])
+        #expect(try await world.temp.store.read { try $0.groupInvariantViolations() } == [])
     }
 
     @Test func deletingTheSoleOwnerLeavesAnOwnerlessEmptyGroupOnlyAnAdminCanFix() async throws {
@@ -179,7 +188,7 @@ struct GroupServiceTests {
         )
         let kinds = world.events.all.suffix(4).map(\.event.kind)
         #expect(kinds.contains(.memberLeave))
-        #expect(try await world.temp.store.checkInvariants() == [])
+        #expect(try await world.temp.store.read { try $0.groupInvariantViolations() } == [])
     }
 
     @Test func eventsAreGapFreeAndRolledBackOperationsLeaveNoTrace() async throws {
@@ -243,7 +252,7 @@ struct GroupServiceTests {
                 for index in 8..<12 { _ = try? await world.users.delete(caller: snapshot[index], userID: nil) }
             }
         }
-        #expect(try await world.temp.store.checkInvariants() == [])
+        #expect(try await world.temp.store.read { try $0.groupInvariantViolations() } == [])
         #expect(try await world.temp.store.integrityCheck() == ["ok"])
         for caller in callers.prefix(8) {
             let member = Set(try await world.groups.memberOf(caller: caller, userID: nil).map(\.id))
@@ -287,7 +296,7 @@ struct GroupServiceTests {
         )
         _ = try await world.groups.create(caller: bob, name: "Tennis Club", groupID: "tennis", type: .basic, members: [])
         for (ownedOnly, expected) in [(false, ["sales", "tennis"]), (true, ["tennis"])] {
-            let json = try await world.groups.groupListJSON(caller: bob, userID: nil, ownedOnly: ownedOnly)
+            let json = try await world.groupListJSON(caller: bob, userID: nil, ownedOnly: ownedOnly)
             let decoded = try RPCCoding.decode([GroupInfo].self, from: json)
             let groups =
                 ownedOnly ? try await world.groups.ownerOf(caller: bob, userID: nil) : try await world.groups.memberOf(caller: bob, userID: nil)
@@ -307,7 +316,7 @@ struct GroupServiceTests {
                     }
             )
         }
-        #expect(try await world.groups.groupListJSON(caller: world.admin, userID: "nobody", ownedOnly: false) == Array("[]".utf8))
+        #expect(try await world.groupListJSON(caller: world.admin, userID: "nobody", ownedOnly: false) == Array("[]".utf8))
     }
 }
 
@@ -349,14 +358,14 @@ struct GroupListJSONTests {
                 for round in 0..<100 { _ = try await world.groups.rename(caller: alice, groupID: "g0", name: "Round \(round)") }
             }
             group.addTask {
-                for _ in 0..<200 { _ = try await world.groups.groupListJSON(caller: bob, userID: nil, ownedOnly: false) }
+                for _ in 0..<200 { _ = try await world.groupListJSON(caller: bob, userID: nil, ownedOnly: false) }
             }
             try await group.waitForAll()
         }
         try await Self.expectListsAgree(world, [alice, bob, carol])
         let last = try JSONDecoder().decode(
             [GroupInfoShape].self,
-            from: Data(try await world.groups.groupListJSON(caller: bob, userID: nil, ownedOnly: false))
+            from: Data(try await world.groupListJSON(caller: bob, userID: nil, ownedOnly: false))
         )
         #expect(last.first { $0.groupID == "g0" }?.name == "Round 99")
     }
@@ -364,7 +373,7 @@ struct GroupListJSONTests {
     static func expectListsAgree(_ world: GroupServiceTests.World, _ callers: [Caller]) async throws {
         for caller in callers {
             for ownedOnly in [false, true] {
-                let fast = try await world.groups.groupListJSON(caller: caller, userID: nil, ownedOnly: ownedOnly)
+                let fast = try await world.groupListJSON(caller: caller, userID: nil, ownedOnly: ownedOnly)
                 let groups =
                     try await ownedOnly ? world.groups.ownerOf(caller: caller, userID: nil) : world.groups.memberOf(caller: caller, userID: nil)
                 let decoded = try JSONDecoder().decode([GroupInfoShape].self, from: Data(fast))

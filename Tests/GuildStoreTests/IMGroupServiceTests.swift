@@ -20,7 +20,7 @@ struct IMGroupServiceTests {
             let clock = self.clock
             self.users = try await makeService(self.temp.store, clock: clock)
             self.groups = GroupService(
-                repository: self.temp.store,
+                store: self.temp.store,
                 now: { clock.now },
                 maximumGroupsPerUser: maximumGroupsPerUser,
                 attributeWritesPerSecond: attributeWritesPerSecond

@@ -32,7 +32,7 @@ struct SQLiteStoreTests {
         let (user, _) = try await users.register(identity: .init(username: "kim"), password: "pass", displayName: nil, fields: nil)
         try temp.store.close()
         let reopened = try SQLiteStore(configuration: temp.store.configuration)
-        #expect(try await reopened.user(id: user.id)?.username == "kim")
+        #expect(try await reopened.read { try $0.user(id: user.id) }?.username == "kim")
         try reopened.close()
     }
 
@@ -59,7 +59,7 @@ struct SQLiteStoreTests {
             for index in 0..<400 {
                 group.addTask {
                     do {
-                        try await temp.store.write { db in
+                        try await temp.store.writeDatabase { db in
                             // Every tenth write breaks the CHECK constraint and must roll back alone.
                             try db.execute(sql: "INSERT INTO counter (id, value) VALUES (?, ?)", arguments: [index, index % 10 == 0 ? -1 : index])
                         }

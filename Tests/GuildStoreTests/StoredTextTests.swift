@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GuildCore
 import GuildProtocol
+import GuildServer
 import GuildTestSupport
 import Testing
 
@@ -25,13 +26,19 @@ struct StoredTextTests {
         let users = try await makeService(temp.store)
         let fields: [String: JSONValue] = ["k\u{0}ey": .string(text), "n": .array([.string(text)])]
         let (user, _) = try await users.registerPseudo(displayName: text, fields: fields)
-        let stored = try #require(try await temp.store.user(id: user.id))
+        let stored = try #require(try await temp.store.read { try $0.user(id: user.id) })
         #expect(Array(stored.displayName?.utf8 ?? "".utf8) == Array(text.utf8))
         #expect(stored.fields == fields)
 
         let changed = "x" + text + "\u{0}y"
-        _ = try await temp.store.updateUser(id: user.id, now: 2) { $0.displayName = changed }
-        let updated = try #require(try await temp.store.user(id: user.id))
+        _ = try await temp.store.write { tx in
+            var user = try #require(try tx.user(id: user.id))
+            let old = user
+            user.displayName = changed
+            user.modifiedAt = 2
+            try tx.saveUser(user, old: old)
+        }
+        let updated = try #require(try await temp.store.read { try $0.user(id: user.id) })
         #expect(Array(updated.displayName?.utf8 ?? "".utf8) == Array(changed.utf8))
         // The raw column holds every byte (as a BLOB when there is a NUL).
         let raw = try await temp.store.pool.read { db in
@@ -47,7 +54,7 @@ struct StoredTextTests {
         let users = try await makeService(temp.store)
         let (user, _) = try await users.registerPseudo(displayName: "nick\u{0}name" + text, fields: nil)
         let name = "g" + text
-        let application = try await temp.store.groupTransaction { tx in
+        let application = try await temp.store.write { tx in
             try tx.insertGroup(id: "g1", name: name, type: .work, now: 1)
             try tx.insertMember(groupID: "g1", userID: user.id, role: .owner, now: 1)
             var group = try #require(try tx.group("g1"))
@@ -60,7 +67,7 @@ struct StoredTextTests {
             try tx.updateMember(groupID: "g1", userID: user.id, nameCard: "card" + text, custom: ["m": text], receiveOption: nil)
             return try tx.insertApplication(groupID: "g1", fromUser: user.id, message: "hello" + text, now: 2)
         }
-        let (group, attributes, member, stored) = try await temp.store.groupRead { tx in
+        let (group, attributes, member, stored) = try await temp.store.read { tx in
             (
                 try tx.group("g1"), try tx.attributes(groupID: "g1"), try tx.memberInfos(groupID: "g1", userIDs: [user.id]),
                 try tx.application(id: application.id)
@@ -77,7 +84,7 @@ struct StoredTextTests {
         #expect(member.first?.custom == ["m": text])
         #expect(stored?.message.utf8.elementsEqual(("hello" + text).utf8) == true)
         // A key with a NUL names nothing: not the group or user its first bytes name.
-        let (prefixGroup, prefixMember, prefixUser) = try await temp.store.groupRead { tx in
+        let (prefixGroup, prefixMember, prefixUser) = try await temp.store.read { tx in
             (
                 try tx.group("g1\u{0}x"), try tx.membership(groupID: "g1\u{0}", userID: user.id),
                 try tx.userExists(user.id + "\u{0}x")
@@ -89,7 +96,12 @@ struct StoredTextTests {
 
         // The group list JSON (written from the row, then from the summary cache) holds the whole name.
         for _ in 0..<2 {
-            let json = try await temp.store.groupListJSON(userID: user.id, ownedOnly: false)
+            let json = try await GroupSummaryCache.attached(to: temp.store).listJSON(
+                GroupService(store: temp.store),
+                caller: Caller(peer: .init(uid: 0, gid: 0, pid: 1), isAdmin: true),
+                userID: user.id,
+                ownedOnly: false
+            )
             let list = try RPCCoding.decode([GroupInfo].self, from: json)
             #expect(list.first?.name.utf8.elementsEqual(name.utf8) == true)
         }
@@ -108,9 +120,9 @@ struct StoredTextTests {
         defer { temp.remove() }
         let users = try await makeService(temp.store)
         let (user, session) = try await users.registerPseudo(displayName: nil, fields: nil)
-        #expect(try await temp.store.deleteUser(id: user.id, now: 2))
+        #expect(try await temp.store.write { try $0.deleteUserRecord(id: user.id) })
         await #expect(throws: GuildError(.userNotFound, "")) {
-            try await temp.store.insertSession(session, userID: user.id)
+            try await temp.store.write { try $0.insertSession(session, userID: user.id, now: 2) }
         }
     }
 }

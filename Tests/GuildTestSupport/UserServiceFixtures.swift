@@ -3,7 +3,13 @@ import GuildStore
 
 /// A user service on `store` with a cheap scrypt cost, reading time from `clock`.
 public func makeService(_ store: SQLiteStore, clock: TestClock = TestClock(), lifetime: Int64? = 3600) async throws -> UserService {
-    try await UserService(repository: store, hasher: PasswordHasher(logN: 4), accessTokenLifetime: lifetime, now: { clock.now })
+    try await UserService(
+        store: store,
+        hasher: PasswordHasher(logN: 4),
+        accessTokenLifetime: lifetime,
+        deletionSteps: [GroupService.removeDeletedUser],
+        now: { clock.now }
+    )
 }
 
 /// The caller of a session `session` of `user`, as a local peer with uid 1000 (an admin when `admin`).

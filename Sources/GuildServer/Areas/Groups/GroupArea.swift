@@ -11,11 +11,7 @@ struct GroupArea: FeatureArea {
 
     init(groups: GroupService, store: any Store) {
         self.groups = groups
-        let summaries = GroupSummaryCache(capacity: 50_000)
-        store.afterCommit { changed in
-            summaries.committed(touching: changed.compactMap { $0.area == "group" ? $0.id : nil })
-        }
-        self.summaries = summaries
+        self.summaries = GroupSummaryCache.attached(to: store)
     }
 
     func register(in registry: inout MethodRegistry) {

@@ -9,7 +9,7 @@ import Synchronization
 /// (see ``GroupArea``) drops those entries. A reader may only add what it read if no commit finished since it began (the generation it
 /// took before opening its snapshot is still current): an entry is never older than the newest commit that
 /// changed its group. Bounded; when full it starts over.
-final class GroupSummaryCache: Sendable {
+public final class GroupSummaryCache: Sendable {
     private struct State {
         var entries: [String: [UInt8]] = [:]
         var generation: UInt64 = 0
@@ -21,6 +21,15 @@ final class GroupSummaryCache: Sendable {
 
     init(capacity: Int) {
         self.capacity = capacity
+    }
+
+    /// A cache of up to `capacity` groups whose entries `store`'s commits drop when they change the group.
+    public static func attached(to store: any Store, capacity: Int = 50_000) -> GroupSummaryCache {
+        let cache = GroupSummaryCache(capacity: capacity)
+        store.afterCommit { changed in
+            cache.committed(touching: changed.compactMap { $0.area == "group" ? $0.id : nil })
+        }
+        return cache
     }
 
     /// Taken before a read opens its snapshot; pass it back to ``store(_:generation:)``.
@@ -54,7 +63,7 @@ final class GroupSummaryCache: Sendable {
 extension GroupSummaryCache {
     /// A user's groups (or the groups they own) as the wire's JSON array of group objects: the ids in join
     /// order from the store's index, then each group's JSON from here, or from its row (then kept).
-    func listJSON(_ groups: GroupService, caller: Caller, userID: String?, ownedOnly: Bool) async throws -> [UInt8] {
+    public func listJSON(_ groups: GroupService, caller: Caller, userID: String?, ownedOnly: Bool) async throws -> [UInt8] {
         // Taken before the read opens its snapshot: what it finds is kept only if no commit finished meanwhile.
         let generation = self.generation
         return try await groups.listGroups(caller: caller, userID: userID, ownedOnly: ownedOnly) { ids, snapshot in
