@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "guildd", targets: ["guildd"]),
         .executable(name: "guildctl", targets: ["guildctl"]),
         .executable(name: "guild-bench", targets: ["guild-bench"]),
+        .executable(name: "guild-contract", targets: ["guild-contract"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -149,6 +150,13 @@ let package = Package(
             name: "guildctl",
             dependencies: [
                 "GuildClient",
+                "GuildProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "guild-contract",
+            dependencies: [
                 "GuildProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

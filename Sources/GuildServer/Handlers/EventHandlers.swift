@@ -4,7 +4,7 @@ import GuildProtocol
 extension MethodRegistry {
     /// `events.subscribe` and `events.unsubscribe`.
     mutating func registerEventMethods(_ hub: EventHub) {
-        self.register(EventMethods.Subscribe.self, access: .session) { params, context in
+        self.register(EventMethods.Subscribe.self) { params, context in
             var kinds: Set<GroupEvent.Kind>?
             if let names = params.kinds {
                 kinds = []
@@ -36,7 +36,7 @@ extension MethodRegistry {
             context.afterReply.schedule { await hub.activate(subscription) }
             return .init(subscription: subscription.id, seq: subscription.head)
         }
-        self.register(EventMethods.Unsubscribe.self, access: .session) { params, context in
+        self.register(EventMethods.Unsubscribe.self) { params, context in
             guard hub.unsubscribe(params.subscription, connection: context.connection) else {
                 throw GuildError(.subscriptionNotFound, "no subscription \(params.subscription) on this connection", field: "subscription")
             }
@@ -46,7 +46,7 @@ extension MethodRegistry {
 
     /// `system.check`: integrity and group invariants (admins).
     mutating func registerCheckMethod(groups: any GroupRepository, integrity: @escaping @Sendable () async throws -> [String]) {
-        self.register(SystemMethods.Check.self, access: .admin) { _, _ in
+        self.register(SystemMethods.Check.self) { _, _ in
             let integrity = try await integrity()
             let violations = try await groups.checkInvariants()
             return .init(ok: integrity == ["ok"] && violations.isEmpty, integrity: integrity, violations: violations)
