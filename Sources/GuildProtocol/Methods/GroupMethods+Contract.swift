@@ -35,15 +35,7 @@ extension GroupMethods.ChangeOwner {
         writes: true,
         example: .init(
             params: ["groupID": "sales-div", "userID": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f02"],
-            result: [
-                "groupID": "sales-div",
-                "name": "Sales Div.",
-                "type": "Basic",
-                "owner": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f02",
-                "memberCount": 2,
-                "createdAt": 1_795_348_702_624,
-                "modifiedAt": 1_795_348_702_624,
-            ]
+            result: ContractExamples.group.merging(["owner": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f02"])
         )
     )
 }
@@ -96,18 +88,7 @@ extension GroupMethods.Create {
                 "groupID": "sales-div",
                 "members": ["4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f01", "nope"],
             ],
-            result: [
-                "group": [
-                    "groupID": "sales-div",
-                    "name": "Sales Div.",
-                    "type": "Basic",
-                    "owner": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00",
-                    "memberCount": 2,
-                    "createdAt": 1_795_348_702_624,
-                    "modifiedAt": 1_795_348_702_624,
-                ],
-                "notFoundUsers": ["nope"],
-            ]
+            result: ["group": ContractExamples.group, "notFoundUsers": ["nope"]]
         )
     )
 }
@@ -139,18 +120,7 @@ extension GroupMethods.Get {
         result: "group",
         JSONSchema.ref("GroupInfo"),
         errors: [ErrorReason.unauthorized, ErrorReason.groupNotFound],
-        example: .init(
-            params: ["groupID": "sales-div"],
-            result: [
-                "groupID": "sales-div",
-                "name": "Sales Div.",
-                "type": "Basic",
-                "owner": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00",
-                "memberCount": 2,
-                "createdAt": 1_795_348_702_624,
-                "modifiedAt": 1_795_348_702_624,
-            ]
-        )
+        example: .init(params: ["groupID": "sales-div"], result: ContractExamples.group)
     )
 }
 
@@ -233,17 +203,6 @@ extension GroupMethods.Rename {
         JSONSchema.ref("GroupInfo"),
         errors: [ErrorReason.unauthorized, ErrorReason.groupNotFound, ErrorReason.permissionDenied, ErrorReason.invalidInputData],
         writes: true,
-        example: .init(
-            params: ["groupID": "sales-div", "name": "Sales"],
-            result: [
-                "groupID": "sales-div",
-                "name": "Sales",
-                "type": "Basic",
-                "owner": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00",
-                "memberCount": 2,
-                "createdAt": 1_795_348_702_624,
-                "modifiedAt": 1_795_348_702_624,
-            ]
-        )
+        example: .init(params: ["groupID": "sales-div", "name": "Sales"], result: ContractExamples.group.merging(["name": "Sales"]))
     )
 }

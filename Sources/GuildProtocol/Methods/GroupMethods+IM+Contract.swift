@@ -145,28 +145,7 @@ extension GroupMethods.GetInfo {
         errors: [ErrorReason.unauthorized, ErrorReason.imInvalidParameters],
         example: .init(
             params: ["groupIDs": ["@TGS#2C5SZEAEF", "nope"]],
-            result: [
-                "groups": [
-                    [
-                        "groupID": "@TGS#2C5SZEAEF",
-                        "name": "Book club",
-                        "type": "Public",
-                        "owner": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00",
-                        "memberCount": 2,
-                        "createdAt": 1_795_348_702_624,
-                        "modifiedAt": 1_795_348_702_624,
-                        "memberLimit": 2000,
-                        "introduction": "",
-                        "notification": "",
-                        "faceURL": "",
-                        "addOpt": "AUTH",
-                        "allMuted": false,
-                        "custom": [:],
-                    ]
-                ],
-                "notFound": ["nope"],
-                "dismissed": [],
-            ]
+            result: ["groups": [ContractExamples.groupProfile], "notFound": ["nope"], "dismissed": []]
         )
     )
 }
@@ -228,26 +207,7 @@ extension GroupMethods.JoinedList {
         result: "groups",
         JSONSchema.object(required: ["groups"], ["groups": JSONSchema.array(of: JSONSchema.ref("GroupProfile"))]),
         errors: [ErrorReason.unauthorized, ErrorReason.permissionDenied],
-        example: .init(result: [
-            "groups": [
-                [
-                    "groupID": "@TGS#2C5SZEAEF",
-                    "name": "Book club",
-                    "type": "Public",
-                    "owner": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00",
-                    "memberCount": 2,
-                    "createdAt": 1_795_348_702_624,
-                    "modifiedAt": 1_795_348_702_624,
-                    "memberLimit": 2000,
-                    "introduction": "",
-                    "notification": "",
-                    "faceURL": "",
-                    "addOpt": "AUTH",
-                    "allMuted": false,
-                    "custom": [:],
-                ]
-            ]
-        ])
+        example: .init(result: ["groups": [ContractExamples.groupProfile]])
     )
 }
 
@@ -274,21 +234,7 @@ extension GroupMethods.MemberList {
         errors: [ErrorReason.unauthorized, ErrorReason.groupNotFound, ErrorReason.groupDismissed, ErrorReason.notAMember],
         example: .init(
             params: ["groupID": "@TGS#2C5SZEAEF", "filter": "ALL", "nextSeq": 0],
-            result: [
-                "members": [
-                    [
-                        "userID": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00",
-                        "role": "owner",
-                        "joinedAt": 1_795_348_702_624,
-                        "nameCard": "",
-                        "nickName": "Alice",
-                        "muteUntil": 0,
-                        "receiveOption": "RECEIVE",
-                        "custom": [:],
-                    ]
-                ],
-                "nextSeq": 0,
-            ]
+            result: ["members": [ContractExamples.member], "nextSeq": 0]
         )
     )
 }
@@ -309,20 +255,7 @@ extension GroupMethods.MembersInfo {
         ],
         example: .init(
             params: ["groupID": "@TGS#2C5SZEAEF", "userIDs": ["4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00"]],
-            result: [
-                "members": [
-                    [
-                        "userID": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00",
-                        "role": "owner",
-                        "joinedAt": 1_795_348_702_624,
-                        "nameCard": "",
-                        "nickName": "Alice",
-                        "muteUntil": 0,
-                        "receiveOption": "RECEIVE",
-                        "custom": [:],
-                    ]
-                ]
-            ]
+            result: ["members": [ContractExamples.member]]
         )
     )
 }
@@ -462,22 +395,7 @@ extension GroupMethods.SetInfo {
         writes: true,
         example: .init(
             params: ["groupID": "@TGS#2C5SZEAEF", "notification": "Meeting on Friday"],
-            result: [
-                "groupID": "@TGS#2C5SZEAEF",
-                "name": "Book club",
-                "type": "Public",
-                "owner": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00",
-                "memberCount": 2,
-                "createdAt": 1_795_348_702_624,
-                "modifiedAt": 1_795_348_702_624,
-                "memberLimit": 2000,
-                "introduction": "",
-                "notification": "Meeting on Friday",
-                "faceURL": "",
-                "addOpt": "AUTH",
-                "allMuted": false,
-                "custom": [:],
-            ]
+            result: ContractExamples.groupProfile.merging(["notification": "Meeting on Friday"])
         )
     )
 }
@@ -566,15 +484,7 @@ extension GroupMethods.TransferOwner {
         writes: true,
         example: .init(
             params: ["groupID": "@TGS#2C5SZEAEF", "userID": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f02"],
-            result: [
-                "groupID": "sales-div",
-                "name": "Sales Div.",
-                "type": "Basic",
-                "owner": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f02",
-                "memberCount": 2,
-                "createdAt": 1_795_348_702_624,
-                "modifiedAt": 1_795_348_702_624,
-            ]
+            result: ContractExamples.group.merging(["owner": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f02"])
         )
     )
 }

@@ -10,23 +10,7 @@ extension SessionMethods.Authenticate {
         result: "session",
         JSONSchema.ref("SessionInfo"),
         errors: [ErrorReason.invalidToken],
-        example: .init(
-            params: ["accessToken": "gt_DD0RbSbC2h_pLGHoDO0SJxX-30z02i7FmgKFwHRpUco"],
-            result: [
-                "user": [
-                    "userID": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00",
-                    "username": "alice",
-                    "displayName": "Alice",
-                    "fields": [:],
-                    "isPseudo": false,
-                    "createdAt": 1_795_348_702_624,
-                    "modifiedAt": 1_795_348_702_624,
-                ],
-                "expiresAt": 3_942_832_349_624,
-                "admin": false,
-                "peer": ["uid": 1000, "gid": 1000, "pid": 4242],
-            ]
-        )
+        example: .init(params: ["accessToken": "gt_DD0RbSbC2h_pLGHoDO0SJxX-30z02i7FmgKFwHRpUco"], result: ContractExamples.session)
     )
 }
 
@@ -51,19 +35,6 @@ extension SessionMethods.WhoAmI {
         tags: ["session"],
         result: "session",
         JSONSchema.ref("SessionInfo"),
-        example: .init(result: [
-            "user": [
-                "userID": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00",
-                "username": "alice",
-                "displayName": "Alice",
-                "fields": [:],
-                "isPseudo": false,
-                "createdAt": 1_795_348_702_624,
-                "modifiedAt": 1_795_348_702_624,
-            ],
-            "expiresAt": 3_942_832_349_624,
-            "admin": false,
-            "peer": ["uid": 1000, "gid": 1000, "pid": 4242],
-        ])
+        example: .init(result: ContractExamples.session)
     )
 }

@@ -12,23 +12,7 @@ extension UserMethods.ChangePassword {
         JSONSchema.ref("AuthResult"),
         errors: [ErrorReason.unauthorized, ErrorReason.invalidCredentials, ErrorReason.invalidInputData, ErrorReason.permissionDenied],
         writes: true,
-        example: .init(
-            params: ["oldPassword": "s3cret!", "newPassword": "n3w-s3cret"],
-            result: [
-                "user": [
-                    "userID": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00",
-                    "username": "alice",
-                    "displayName": "Alice",
-                    "fields": [:],
-                    "isPseudo": false,
-                    "createdAt": 1_795_348_702_624,
-                    "modifiedAt": 1_795_348_702_624,
-                ],
-                "accessToken": "gt_DD0RbSbC2h_pLGHoDO0SJxX-30z02i7FmgKFwHRpUco",
-                "refreshToken": "gt_q3N1b2X0m3pF7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2",
-                "expiresAt": 3_942_832_349_624,
-            ]
-        )
+        example: .init(params: ["oldPassword": "s3cret!", "newPassword": "n3w-s3cret"], result: ContractExamples.auth)
     )
 }
 
@@ -63,18 +47,7 @@ extension UserMethods.Get {
         result: "user",
         JSONSchema.ref("UserProfile"),
         errors: [ErrorReason.unauthorized, ErrorReason.userNotFound],
-        example: .init(
-            params: ["userID": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00"],
-            result: [
-                "userID": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00",
-                "username": "alice",
-                "displayName": "Alice",
-                "fields": [:],
-                "isPseudo": false,
-                "createdAt": 1_795_348_702_624,
-                "modifiedAt": 1_795_348_702_624,
-            ]
-        )
+        example: .init(params: ["userID": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00"], result: ContractExamples.profile)
     )
 }
 
@@ -94,23 +67,7 @@ extension UserMethods.Login {
         JSONSchema.ref("AuthResult"),
         errors: [ErrorReason.invalidCredentials, ErrorReason.invalidInputData],
         writes: true,
-        example: .init(
-            params: ["username": "alice", "password": "s3cret!"],
-            result: [
-                "user": [
-                    "userID": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00",
-                    "username": "alice",
-                    "displayName": "Alice",
-                    "fields": [:],
-                    "isPseudo": false,
-                    "createdAt": 1_795_348_702_624,
-                    "modifiedAt": 1_795_348_702_624,
-                ],
-                "accessToken": "gt_DD0RbSbC2h_pLGHoDO0SJxX-30z02i7FmgKFwHRpUco",
-                "refreshToken": "gt_q3N1b2X0m3pF7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2",
-                "expiresAt": 3_942_832_349_624,
-            ]
-        )
+        example: .init(params: ["username": "alice", "password": "s3cret!"], result: ContractExamples.auth)
     )
 }
 
@@ -125,22 +82,7 @@ extension UserMethods.MemberOfGroups {
         result: "groups",
         JSONSchema.object(required: ["groups"], ["groups": JSONSchema.array(of: JSONSchema.ref("GroupInfo"))]),
         errors: [ErrorReason.unauthorized],
-        example: .init(
-            params: ["userID": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00"],
-            result: [
-                "groups": [
-                    [
-                        "groupID": "sales-div",
-                        "name": "Sales Div.",
-                        "type": "Basic",
-                        "owner": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00",
-                        "memberCount": 2,
-                        "createdAt": 1_795_348_702_624,
-                        "modifiedAt": 1_795_348_702_624,
-                    ]
-                ]
-            ]
-        )
+        example: .init(params: ["userID": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00"], result: ["groups": [ContractExamples.group]])
     )
 }
 
@@ -155,22 +97,7 @@ extension UserMethods.OwnerOfGroups {
         result: "groups",
         JSONSchema.object(required: ["groups"], ["groups": JSONSchema.array(of: JSONSchema.ref("GroupInfo"))]),
         errors: [ErrorReason.unauthorized],
-        example: .init(
-            params: ["userID": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00"],
-            result: [
-                "groups": [
-                    [
-                        "groupID": "sales-div",
-                        "name": "Sales Div.",
-                        "type": "Basic",
-                        "owner": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00",
-                        "memberCount": 2,
-                        "createdAt": 1_795_348_702_624,
-                        "modifiedAt": 1_795_348_702_624,
-                    ]
-                ]
-            ]
-        )
+        example: .init(params: ["userID": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00"], result: ["groups": [ContractExamples.group]])
     )
 }
 
@@ -190,18 +117,7 @@ extension UserMethods.PutIdentity {
         JSONSchema.ref("UserProfile"),
         errors: [ErrorReason.unauthorized, ErrorReason.identityAlreadySet, ErrorReason.userAlreadyExists, ErrorReason.invalidInputData],
         writes: true,
-        example: .init(
-            params: ["username": "alice", "password": "s3cret!"],
-            result: [
-                "userID": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00",
-                "username": "alice",
-                "displayName": "Alice",
-                "fields": [:],
-                "isPseudo": false,
-                "createdAt": 1_795_348_702_624,
-                "modifiedAt": 1_795_348_702_624,
-            ]
-        )
+        example: .init(params: ["username": "alice", "password": "s3cret!"], result: ContractExamples.profile)
     )
 }
 
@@ -218,23 +134,7 @@ extension UserMethods.Refresh {
         JSONSchema.ref("AuthResult"),
         errors: [ErrorReason.invalidRefreshToken],
         writes: true,
-        example: .init(
-            params: ["refreshToken": "gt_q3N1b2X0m3pF7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2"],
-            result: [
-                "user": [
-                    "userID": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00",
-                    "username": "alice",
-                    "displayName": "Alice",
-                    "fields": [:],
-                    "isPseudo": false,
-                    "createdAt": 1_795_348_702_624,
-                    "modifiedAt": 1_795_348_702_624,
-                ],
-                "accessToken": "gt_DD0RbSbC2h_pLGHoDO0SJxX-30z02i7FmgKFwHRpUco",
-                "refreshToken": "gt_q3N1b2X0m3pF7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2",
-                "expiresAt": 3_942_832_349_624,
-            ]
-        )
+        example: .init(params: ["refreshToken": "gt_q3N1b2X0m3pF7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2"], result: ContractExamples.auth)
     )
 }
 
@@ -256,23 +156,7 @@ extension UserMethods.Register {
         JSONSchema.ref("AuthResult"),
         errors: [ErrorReason.invalidInputData, ErrorReason.userAlreadyExists],
         writes: true,
-        example: .init(
-            params: ["username": "alice", "password": "s3cret!", "displayName": "Alice"],
-            result: [
-                "user": [
-                    "userID": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00",
-                    "username": "alice",
-                    "displayName": "Alice",
-                    "fields": [:],
-                    "isPseudo": false,
-                    "createdAt": 1_795_348_702_624,
-                    "modifiedAt": 1_795_348_702_624,
-                ],
-                "accessToken": "gt_DD0RbSbC2h_pLGHoDO0SJxX-30z02i7FmgKFwHRpUco",
-                "refreshToken": "gt_q3N1b2X0m3pF7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2",
-                "expiresAt": 3_942_832_349_624,
-            ]
-        )
+        example: .init(params: ["username": "alice", "password": "s3cret!", "displayName": "Alice"], result: ContractExamples.auth)
     )
 }
 
@@ -293,15 +177,7 @@ extension UserMethods.RegisterPseudo {
         example: .init(
             params: ["displayName": "Guest"],
             result: [
-                "user": [
-                    "userID": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00",
-                    "username": nil,
-                    "displayName": "Guest",
-                    "fields": [:],
-                    "isPseudo": true,
-                    "createdAt": 1_795_348_702_624,
-                    "modifiedAt": 1_795_348_702_624,
-                ],
+                "user": ContractExamples.profile.merging(["username": nil, "displayName": "Guest", "isPseudo": true]),
                 "accessToken": "gt_DD0RbSbC2h_pLGHoDO0SJxX-30z02i7FmgKFwHRpUco",
                 "refreshToken": nil,
                 "expiresAt": nil,
@@ -330,17 +206,6 @@ extension UserMethods.Update {
             ErrorReason.invalidInputData,
         ],
         writes: true,
-        example: .init(
-            params: ["displayName": "Alice B."],
-            result: [
-                "userID": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00",
-                "username": "alice",
-                "displayName": "Alice B.",
-                "fields": [:],
-                "isPseudo": false,
-                "createdAt": 1_795_348_702_624,
-                "modifiedAt": 1_795_348_702_624,
-            ]
-        )
+        example: .init(params: ["displayName": "Alice B."], result: ContractExamples.profile.merging(["displayName": "Alice B."]))
     )
 }
