@@ -10,7 +10,6 @@ let package = Package(
         .executable(name: "guildd", targets: ["guildd"]),
         .executable(name: "guildctl", targets: ["guildctl"]),
         .executable(name: "guild-bench", targets: ["guild-bench"]),
-        .executable(name: "guild-contract", targets: ["guild-contract"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
