@@ -156,6 +156,13 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "guild-contract",
+            dependencies: [
+                "GuildProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
             name: "guild-bench",
             dependencies: [
                 "GuildClient",

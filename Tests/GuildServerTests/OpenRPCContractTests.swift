@@ -9,27 +9,9 @@ import Testing
 /// `protocol/openrpc.json` and the code must agree: names, who may call, params, results.
 @Suite(.timeLimit(.minutes(2)))
 struct OpenRPCContractTests {
-    /// Every method type of the wire contract. Adding a method means adding it here, to the registry and to
-    /// the document; this suite fails until all three agree.
-    static let methodTypes: [any RPCMethod.Type] = [
-        ConformanceMethods.GetData.self, ConformanceMethods.NotifyHello.self, ConformanceMethods.NotifySum.self,
-        ConformanceMethods.Subtract.self, ConformanceMethods.Sum.self, ConformanceMethods.Update.self,
-        EventMethods.Subscribe.self, EventMethods.Unsubscribe.self,
-        GroupMethods.AddMembers.self, GroupMethods.ChangeOwner.self, GroupMethods.Create.self, GroupMethods.Delete.self,
-        GroupMethods.Get.self, GroupMethods.Members.self, GroupMethods.Owner.self, GroupMethods.RemoveMembers.self,
-        GroupMethods.Rename.self, GroupMethods.Types.self, GroupMethods.Join.self, GroupMethods.Applications.self,
-        GroupMethods.AcceptApplication.self, GroupMethods.RefuseApplication.self, GroupMethods.Quit.self, GroupMethods.Dismiss.self,
-        GroupMethods.JoinedList.self, GroupMethods.GetInfo.self, GroupMethods.SetInfo.self, GroupMethods.SetReceiveOption.self,
-        GroupMethods.InitAttributes.self, GroupMethods.SetAttributes.self, GroupMethods.DeleteAttributes.self,
-        GroupMethods.GetAttributes.self, GroupMethods.MemberList.self, GroupMethods.MembersInfo.self, GroupMethods.SetMemberInfo.self,
-        GroupMethods.MuteMember.self, GroupMethods.SetMemberRole.self, GroupMethods.TransferOwner.self, GroupMethods.SendMessage.self,
-        SystemMethods.Check.self, UserMethods.MemberOfGroups.self, UserMethods.OwnerOfGroups.self,
-        SessionMethods.Authenticate.self, SessionMethods.Logout.self, SessionMethods.WhoAmI.self,
-        SystemMethods.Discover.self, SystemMethods.Health.self, SystemMethods.Ping.self, SystemMethods.Status.self,
-        UserMethods.ChangePassword.self, UserMethods.Delete.self, UserMethods.Get.self, UserMethods.Login.self,
-        UserMethods.PutIdentity.self, UserMethods.Refresh.self, UserMethods.Register.self,
-        UserMethods.RegisterPseudo.self, UserMethods.Update.self,
-    ]
+    /// Every method type of the wire contract, as declared; this suite fails until registry, document and
+    /// types agree.
+    static let methodTypes: [any RPCMethod.Type] = OpenRPCContract.methods
 
     static var document: [[String: Any]] {
         let object = try? JSONSerialization.jsonObject(with: Data(OpenRPCDocument.compactJSON)) as? [String: Any]

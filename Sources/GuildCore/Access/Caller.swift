@@ -50,13 +50,3 @@ public struct Caller: Sendable {
         return try self.requireUserID()
     }
 }
-
-/// Who may call a method; declared per method, enforced by the dispatcher, published in `x-auth`.
-public enum AccessRequirement: String, Sendable, CaseIterable {
-    /// Anyone who can connect.
-    case anyone
-    /// A connection bound to a valid session, or an admin.
-    case session
-    /// An admin connection (peer uid root or a configured admin uid).
-    case admin
-}

@@ -1,106 +1,72 @@
 /// A domain failure: what went wrong, in terms a client can act on.
 ///
-/// Codes are a closed set (a private enum behind static members, as in swift-nio and
-/// swift-service-lifecycle); the server maps each to a stable JSON-RPC code and `data.reason`.
+/// Codes are a closed set (``Code``); the server maps each to a stable JSON-RPC code and `data.reason` with
+/// an exhaustive switch, so a new code does not compile until it has its wire form.
 /// Two errors are equal when their codes are.
 public struct GuildError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The kind of failure.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        fileprivate enum Base: String, Hashable, Sendable {
-            case invalidInput
-            case unauthorized
-            case invalidCredentials
-            case invalidToken
-            case invalidRefreshToken
-            case permissionDenied
-            case userNotFound
-            case userAlreadyExists
-            case identityAlreadySet
-            case groupNotFound
-            case groupAlreadyExists
-            case unsupported
-            case cursorExpired
-            case subscriptionNotFound
-            case tooManySubscriptions
-            case imInvalidParameters
-            case notAllowed
-            case notAMember
-            case ownerCannotQuit
-            case groupDismissed
-            case alreadyMember
-            case groupFull
-            case invalidGroupID
-            case muted
-            case groupIDInUse
-            case alreadyProcessed
-            case attributeRateLimited
-            case attributeConflict
-            case storageFull
-        }
-
-        fileprivate let base: Base
-
+    /// The kind of failure: a closed set, so the server's mapping to wire codes is a switch with no default.
+    public enum Code: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
         /// A value failed a domain rule (`field` says which).
-        public static let invalidInput = Code(base: .invalidInput)
+        case invalidInput
         /// No session is bound and the call needs one.
-        public static let unauthorized = Code(base: .unauthorized)
+        case unauthorized
         /// The login name or password is wrong.
-        public static let invalidCredentials = Code(base: .invalidCredentials)
+        case invalidCredentials
         /// The access token is unknown, revoked or expired.
-        public static let invalidToken = Code(base: .invalidToken)
+        case invalidToken
         /// The refresh token is unknown, already used or revoked.
-        public static let invalidRefreshToken = Code(base: .invalidRefreshToken)
+        case invalidRefreshToken
         /// The caller may not do this.
-        public static let permissionDenied = Code(base: .permissionDenied)
+        case permissionDenied
         /// No such user.
-        public static let userNotFound = Code(base: .userNotFound)
+        case userNotFound
         /// A login name, email address or phone number is taken.
-        public static let userAlreadyExists = Code(base: .userAlreadyExists)
+        case userAlreadyExists
         /// The user already has a login identity.
-        public static let identityAlreadySet = Code(base: .identityAlreadySet)
+        case identityAlreadySet
         /// No such group.
-        public static let groupNotFound = Code(base: .groupNotFound)
+        case groupNotFound
         /// The group id is taken.
-        public static let groupAlreadyExists = Code(base: .groupAlreadyExists)
+        case groupAlreadyExists
         /// The group's type does not support the operation (Tencent's 10007).
-        public static let unsupported = Code(base: .unsupported)
+        case unsupported
         /// A subscription's `since` is older than the events kept.
-        public static let cursorExpired = Code(base: .cursorExpired)
+        case cursorExpired
         /// No such subscription on this connection.
-        public static let subscriptionNotFound = Code(base: .subscriptionNotFound)
+        case subscriptionNotFound
         /// The connection has as many subscriptions as it may.
-        public static let tooManySubscriptions = Code(base: .tooManySubscriptions)
+        case tooManySubscriptions
 
         /// An IM group rule's parameter limit (Tencent's 10004): byte limits, invitee counts, attributes.
-        public static let imInvalidParameters = Code(base: .imInvalidParameters)
+        case imInvalidParameters
         /// The caller's role in an IM group does not allow this (Tencent's 10007).
-        public static let notAllowed = Code(base: .notAllowed)
+        case notAllowed
         /// The caller (or the user named) is not a member of the IM group (Tencent's 10007).
-        public static let notAMember = Code(base: .notAMember)
+        case notAMember
         /// The owner may not quit this type of group (Tencent's 10009).
-        public static let ownerCannotQuit = Code(base: .ownerCannotQuit)
+        case ownerCannotQuit
         /// The group was dismissed (Tencent's 10010).
-        public static let groupDismissed = Code(base: .groupDismissed)
+        case groupDismissed
         /// Already a member (Tencent's 10013).
-        public static let alreadyMember = Code(base: .alreadyMember)
+        case alreadyMember
         /// The group is full (Tencent's 10014).
-        public static let groupFull = Code(base: .groupFull)
+        case groupFull
         /// The IM group id breaks the id rules (Tencent's 10015).
-        public static let invalidGroupID = Code(base: .invalidGroupID)
+        case invalidGroupID
         /// The sender is muted (Tencent's 10017).
-        public static let muted = Code(base: .muted)
+        case muted
         /// The IM group id is taken (Tencent's 10021).
-        public static let groupIDInUse = Code(base: .groupIDInUse)
+        case groupIDInUse
         /// The application was already handled (Tencent's 10024).
-        public static let alreadyProcessed = Code(base: .alreadyProcessed)
+        case alreadyProcessed
         /// Too many attribute writes (Tencent's 10049).
-        public static let attributeRateLimited = Code(base: .attributeRateLimited)
+        case attributeRateLimited
         /// A stale attribute write (Tencent's 10056).
-        public static let attributeConflict = Code(base: .attributeConflict)
+        case attributeConflict
         /// The database's file system is full: nothing was written.
-        public static let storageFull = Code(base: .storageFull)
+        case storageFull
 
-        public var description: String { self.base.rawValue }
+        public var description: String { self.rawValue }
     }
 
     /// The kind of failure.

@@ -48,44 +48,26 @@ public enum ErrorReason: Sendable {
     public static let storageFull = "STORAGE_FULL"
     public static let numberOutOfRange = "NUMBER_OUT_OF_RANGE"
 
-    /// Every code with the reasons it may carry: the catalog `protocol/errors.md` documents (a test checks both agree).
-    public static let catalog: [(code: ErrorCode, reasons: [String])] = [
-        (.parseError, [parseError, nestingTooDeep]),
-        (.invalidRequest, [invalidRequest, emptyBatch, batchTooLarge, frameTooLarge, frameTimeout]),
-        (.methodNotFound, [methodNotFound]),
-        (.invalidParams, [invalidParams, invalidInputData, tooManyItems, numberOutOfRange]),
-        (.internalError, [internalError]),
-        (.tooManyRequests, [tooManyRequests]),
-        (.tooManyConnections, [tooManyConnections]),
-        (.shuttingDown, [shuttingDown]),
-        (.serverBusy, [serverBusy]),
-        (.responseTooLarge, [responseTooLarge]),
-        (.idleTimeout, [idleTimeout]),
-        (.unauthorized, [unauthorized]),
-        (.invalidCredentials, [invalidCredentials]),
-        (.invalidToken, [invalidToken]),
-        (.invalidRefreshToken, [invalidRefreshToken]),
-        (.permissionDenied, [permissionDenied]),
-        (.userNotFound, [userNotFound]),
-        (.userAlreadyExists, [userAlreadyExists]),
-        (.identityAlreadySet, [identityAlreadySet]),
-        (.groupNotFound, [groupNotFound]),
-        (.groupAlreadyExists, [groupAlreadyExists]),
-        (.subscriptionNotFound, [subscriptionNotFound]),
-        (.cursorExpired, [cursorExpired]),
-        (.tooManySubscriptions, [tooManySubscriptions]),
-        (.imInvalidParameters, [imInvalidParameters]),
-        (.imNotAllowed, [notAllowed, unsupportedForType, notAMember]),
-        (.ownerCannotQuit, [ownerCannotQuit]),
-        (.groupDismissed, [groupDismissed]),
-        (.alreadyMember, [alreadyMember]),
-        (.groupFull, [groupFull]),
-        (.invalidGroupID, [invalidGroupID]),
-        (.muted, [muted]),
-        (.groupIDInUse, [groupIDInUse]),
-        (.alreadyProcessed, [alreadyProcessed]),
-        (.attributeRateLimited, [attributeRateLimited]),
-        (.attributeConflict, [attributeConflict]),
-        (.storageFull, [storageFull]),
-    ]
+    /// Every code with the reasons it may carry, in the order of `protocol/errors.md` (generated from
+    /// ``sections``).
+    public static let catalog: [(code: ErrorCode, reasons: [String])] = {
+        var catalog: [(code: ErrorCode, reasons: [String])] = []
+        for entry in sections.flatMap(\.entries) {
+            if let index = catalog.firstIndex(where: { $0.code == entry.code }) {
+                catalog[index].reasons.append(entry.reason)
+            } else {
+                catalog.append((entry.code, [entry.reason]))
+            }
+        }
+        return catalog
+    }()
+
+    /// The catalog's entry for a reason.
+    public static func entry(for reason: String) -> ErrorEntry? {
+        entries[reason]
+    }
+
+    private static let entries: [String: ErrorEntry] = Dictionary(
+        uniqueKeysWithValues: sections.flatMap(\.entries).map { ($0.reason, $0) }
+    )
 }

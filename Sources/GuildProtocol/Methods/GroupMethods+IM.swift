@@ -147,7 +147,7 @@ extension GroupMethods {
             public var introduction: String?
             public var notification: String?
             public var faceURL: String?
-            public var addOpt: String?
+            public var addOpt: AddOption?
             public var allMuted: Bool?
             public var custom: [String: String]?
             public init(
@@ -156,7 +156,7 @@ extension GroupMethods {
                 introduction: String? = nil,
                 notification: String? = nil,
                 faceURL: String? = nil,
-                addOpt: String? = nil,
+                addOpt: AddOption? = nil,
                 allMuted: Bool? = nil,
                 custom: [String: String]? = nil
             ) {
@@ -179,8 +179,8 @@ extension GroupMethods {
         public struct Params: Codable, Hashable, Sendable {
             public var groupID: String
             /// `RECEIVE`, `NOT_RECEIVE` or `RECEIVE_NOT_NOTIFY`.
-            public var option: String
-            public init(groupID: String, option: String) {
+            public var option: ReceiveOption
+            public init(groupID: String, option: ReceiveOption) {
                 self.groupID = groupID
                 self.option = option
             }
@@ -261,11 +261,11 @@ extension GroupMethods {
         public struct Params: Codable, Hashable, Sendable {
             public var groupID: String
             /// `ALL` (default), `OWNER`, `ADMIN` or `COMMON`.
-            public var filter: String?
+            public var filter: MemberFilter?
             public var nextSeq: Int64?
             /// Members per page, 1 to 50 (default 50).
             public var limit: Int?
-            public init(groupID: String, filter: String? = nil, nextSeq: Int64? = nil, limit: Int? = nil) {
+            public init(groupID: String, filter: MemberFilter? = nil, nextSeq: Int64? = nil, limit: Int? = nil) {
                 self.groupID = groupID
                 self.filter = filter
                 self.nextSeq = nextSeq
@@ -303,7 +303,7 @@ extension GroupMethods {
             public var userID: String
             public var nameCard: String?
             /// `admin` or `member`.
-            public var role: String?
+            public var role: Role?
             /// Muted until (ms since the Unix epoch); 0 unmutes.
             public var muteUntil: Int64?
             public var custom: [String: String]?
@@ -311,7 +311,7 @@ extension GroupMethods {
                 groupID: String,
                 userID: String,
                 nameCard: String? = nil,
-                role: String? = nil,
+                role: Role? = nil,
                 muteUntil: Int64? = nil,
                 custom: [String: String]? = nil
             ) {
@@ -352,8 +352,8 @@ extension GroupMethods {
         public struct Params: Codable, Hashable, Sendable {
             public var groupID: String
             public var userID: String
-            public var role: String
-            public init(groupID: String, userID: String, role: String) {
+            public var role: Role
+            public init(groupID: String, userID: String, role: Role) {
                 self.groupID = groupID
                 self.userID = userID
                 self.role = role

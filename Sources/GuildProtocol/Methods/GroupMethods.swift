@@ -6,24 +6,24 @@ public enum GroupMethods: Sendable {
         public struct Params: Codable, Hashable, Sendable {
             public var name: String
             public var groupID: String?
-            public var type: String?
+            public var type: GroupType?
             public var members: [MemberSpec]?
             public var owner: String?
             public var introduction: String?
             public var notification: String?
             public var faceURL: String?
-            public var addOpt: String?
+            public var addOpt: AddOption?
             public var custom: [String: String]?
             public init(
                 name: String,
                 groupID: String? = nil,
-                type: String? = nil,
+                type: GroupType? = nil,
                 members: [MemberSpec]? = nil,
                 owner: String? = nil,
                 introduction: String? = nil,
                 notification: String? = nil,
                 faceURL: String? = nil,
-                addOpt: String? = nil,
+                addOpt: AddOption? = nil,
                 custom: [String: String]? = nil
             ) {
                 self.name = name
@@ -53,8 +53,8 @@ public enum GroupMethods: Sendable {
     /// An initial member: a userID string (role `member`), or `{"userID": ..., "role": "admin" | "member"}`.
     public struct MemberSpec: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         public var userID: String
-        public var role: String?
-        public init(userID: String, role: String? = nil) {
+        public var role: Role?
+        public init(userID: String, role: Role? = nil) {
             self.userID = userID
             self.role = role
         }
@@ -66,7 +66,18 @@ public enum GroupMethods: Sendable {
                 return
             }
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.init(userID: try container.decode(String.self, forKey: .userID), role: try container.decodeIfPresent(String.self, forKey: .role))
+            let userID = try container.decode(String.self, forKey: .userID)
+            guard let name = try container.decodeIfPresent(String.self, forKey: .role) else {
+                self.init(userID: userID)
+                return
+            }
+            guard let role = Role(lenient: name) else {
+                // A bad role names the whole `members` param, as it always has.
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: Array(decoder.codingPath.prefix(1)), debugDescription: "a role must be one of \(Role.choices)")
+                )
+            }
+            self.init(userID: userID, role: role)
         }
         public func encode(to encoder: any Encoder) throws {
             if let role = self.role {

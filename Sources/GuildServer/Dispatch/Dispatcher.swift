@@ -90,21 +90,14 @@ public final class Dispatcher: Sendable {
         return Self.reply(request.id, result)
     }
 
-    /// Methods that bind, rebind or unbind the connection's session.
-    static let sessionChanging: Set<String> = [
-        SessionMethods.Authenticate.name, SessionMethods.Logout.name, UserMethods.Login.name, UserMethods.Register.name,
-        UserMethods.RegisterPseudo.name, UserMethods.Refresh.name, UserMethods.ChangePassword.name,
-        UserMethods.PutIdentity.name, UserMethods.Delete.name,
-    ]
-
     /// Whether work changes the connection's session: nil when not; for a batch, true (run it in order).
     func changesSession(_ work: ConnectionState.Work) -> Bool? {
         switch work {
         case .single(let request):
-            return Self.sessionChanging.contains(request.method) ? false : nil
+            return self.registry[request.method]?.changesSession == true ? false : nil
         case .batch(let entries):
             let barrier = entries.contains { entry in
-                if case .request(let request) = entry { return Self.sessionChanging.contains(request.method) }
+                if case .request(let request) = entry { return self.registry[request.method]?.changesSession == true }
                 return false
             }
             return barrier ? true : nil

@@ -2,7 +2,8 @@ import GuildCore
 import GuildProtocol
 
 extension GuildError {
-    /// The wire form of a domain error: one table from domain codes to JSON-RPC codes and reasons.
+    /// The wire form of a domain error: one table from domain codes to JSON-RPC codes and reasons, exhaustive
+    /// over ``GuildError/Code`` (no default: a new domain code does not compile until it is mapped here).
     var rpcError: RPCError {
         let (code, reason): (ErrorCode, String) =
             switch self.code {
@@ -35,7 +36,6 @@ extension GuildError {
             case .attributeRateLimited: (.attributeRateLimited, ErrorReason.attributeRateLimited)
             case .attributeConflict: (.attributeConflict, ErrorReason.attributeConflict)
             case .storageFull: (.storageFull, ErrorReason.storageFull)
-            default: (.internalError, ErrorReason.internalError)
             }
         return RPCError(
             code: code,

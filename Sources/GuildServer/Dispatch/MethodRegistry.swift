@@ -20,6 +20,8 @@ public struct MethodRegistry: Sendable {
         var execution: Execution
         /// Runs under the daemon's admission bounds (``RPCMethod/isExpensive``).
         var isExpensive = false
+        /// May bind, rebind or unbind the connection's session (``RPCMethod/changesSession``).
+        var changesSession = false
     }
 
     private(set) var entries: [String: Entry] = [:]
@@ -35,31 +37,33 @@ public struct MethodRegistry: Sendable {
 
     subscript(method: String) -> Entry? { self.entries[method] }
 
-    /// Registers a method that runs as a task and may use storage.
+    /// Registers a method that runs as a task and may use storage; who may call it is ``RPCMethod/access``.
     public mutating func register<M: RPCMethod>(
         _ method: M.Type,
-        access: AccessRequirement,
         _ body: @escaping @Sendable (M.Params, RequestContext) async throws -> M.Result
     ) {
         precondition(self.entries[M.name] == nil, "\(M.name) registered twice")
         self.entries[M.name] = Entry(
             name: M.name,
-            access: access,
+            access: M.access,
             execution: .async { params, context in
                 try Self.checkDeclaredLimits(M.self, params, caller: context.caller)
                 let decoded = try Self.decodeParams(M.self, params)
                 return try RPCCoding.encode(try await body(decoded, context))
             },
-            isExpensive: M.isExpensive
+            isExpensive: M.isExpensive,
+            changesSession: M.changesSession
         )
     }
 
-    /// Registers a cheap method that runs inline on the event loop; open to anyone.
+    /// Registers a cheap method that runs inline on the event loop; open to anyone (``RPCMethod/access`` must
+    /// be `anyone`).
     public mutating func registerInline<M: RPCMethod>(
         _ method: M.Type,
         _ body: @escaping @Sendable (M.Params, InlineContext) throws -> M.Result
     ) {
         precondition(self.entries[M.name] == nil, "\(M.name) registered twice")
+        precondition(M.access == .anyone && !M.changesSession, "\(M.name) cannot run inline")
         self.entries[M.name] = Entry(
             name: M.name,
             access: .anyone,
@@ -73,6 +77,7 @@ public struct MethodRegistry: Sendable {
     /// Registers an inline method whose result is fixed JSON text, encoded once (e.g. `system.ping`).
     public mutating func registerConstant<M: RPCMethod>(_ method: M.Type, json: [UInt8]) {
         precondition(self.entries[M.name] == nil, "\(M.name) registered twice")
+        precondition(M.access == .anyone && !M.changesSession, "\(M.name) cannot run inline")
         self.entries[M.name] = Entry(name: M.name, access: .anyone, execution: .inline { _, _ in json })
     }
 
@@ -80,6 +85,7 @@ public struct MethodRegistry: Sendable {
     /// read a lazily initialized constant, such as a `static let`).
     public mutating func registerConstant<M: RPCMethod>(_ method: M.Type, json: @escaping @Sendable () -> [UInt8]) {
         precondition(self.entries[M.name] == nil, "\(M.name) registered twice")
+        precondition(M.access == .anyone && !M.changesSession, "\(M.name) cannot run inline")
         self.entries[M.name] = Entry(name: M.name, access: .anyone, execution: .inline { _, _ in json() })
     }
 
@@ -87,7 +93,7 @@ public struct MethodRegistry: Sendable {
 
     /// The most items a list-valued param (an array or an object) may hold unless its method declares
     /// another limit in ``RPCMethod/itemLimits``.
-    public static let defaultItemLimit = 1000
+    public static let defaultItemLimit = OpenRPCContract.defaultItemLimit
 
     /// Enforces what the method type declares about its params, on the raw params before decoding: item
     /// limits of list-valued params (`TOO_MANY_ITEMS`) and admin-only params (`PERMISSION_DENIED`).

@@ -4,7 +4,7 @@ import GuildProtocol
 extension MethodRegistry {
     /// `events.subscribe` and `events.unsubscribe`.
     mutating func registerEventMethods(_ hub: EventHub) {
-        self.register(EventMethods.Subscribe.self, access: .session) { params, context in
+        self.register(EventMethods.Subscribe.self) { params, context in
             let kinds = try Self.eventKinds(params.kinds)
             let topics = try Self.eventTopics(groupIDs: params.groupIDs, topics: params.topics)
             let userID: String?
@@ -25,7 +25,7 @@ extension MethodRegistry {
             context.afterReply.schedule { await hub.activate(subscription) }
             return .init(subscription: subscription.id, seq: subscription.head)
         }
-        self.register(EventMethods.Unsubscribe.self, access: .session) { params, context in
+        self.register(EventMethods.Unsubscribe.self) { params, context in
             guard hub.unsubscribe(params.subscription, connection: context.connection) else {
                 throw GuildError(.subscriptionNotFound, "no subscription \(params.subscription) on this connection", field: "subscription")
             }

@@ -233,7 +233,7 @@ struct AVChatRoom: Benchmark {
             defer { admin.close() }
             let created = try admin.call(
                 GroupMethods.Create.self,
-                .init(name: "av chat room", groupID: Self.groupID, type: "AVChatRoom", owner: subscriberIDs[0])
+                .init(name: "av chat room", groupID: Self.groupID, type: .avChatRoom, owner: subscriberIDs[0])
             )
             guard created.group.type == "AVChatRoom" else { throw DaemonError("group.create made a \(created.group.type) group") }
             for joined in try Array(subscribers.dropFirst()).callEach(GroupMethods.Join.self, { _ in .init(groupID: Self.groupID) }) {

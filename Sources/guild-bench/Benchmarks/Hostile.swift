@@ -199,7 +199,7 @@ struct Hostile: Benchmark {
             .init(
                 name: "hostile",
                 groupID: Self.groupID,
-                type: "Work",
+                type: .work,
                 members: users.dropFirst().map { GroupMethods.MemberSpec(userID: $0.userID) },
                 owner: users[0].userID
             )

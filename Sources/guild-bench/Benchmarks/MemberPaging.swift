@@ -89,7 +89,7 @@ struct MemberPaging: Benchmark {
         defer { admin.close() }
         _ = try admin.call(
             GroupMethods.Create.self,
-            .init(name: "member paging", groupID: Self.groupID, type: "Meeting", owner: users[0].userID)
+            .init(name: "member paging", groupID: Self.groupID, type: .meeting, owner: users[0].userID)
         )
         var start = 1
         while start < users.count {

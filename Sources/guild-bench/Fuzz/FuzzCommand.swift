@@ -162,7 +162,7 @@ struct FuzzCommand: AsyncParsableCommand {
         defer { admin.close() }
         _ = try admin.call(
             GroupMethods.Create.self,
-            .init(name: "fuzz", groupID: "fuzz", type: "Work", members: users.dropFirst().map { .init(userID: $0.userID) }, owner: users[0].userID)
+            .init(name: "fuzz", groupID: "fuzz", type: .work, members: users.dropFirst().map { .init(userID: $0.userID) }, owner: users[0].userID)
         )
         _ = try admin.call(GroupMethods.Create.self, .init(name: "fuzz basic", groupID: "fuzzbasic"))
         try admin.send(SystemMethods.Discover.self, NoParams())

@@ -184,7 +184,7 @@ struct SoakCommand: AsyncParsableCommand {
                 .init(
                     name: "soak \(group)",
                     groupID: Self.groupID(group),
-                    type: "Work",
+                    type: .work,
                     members: members.dropFirst().map { .init(userID: $0) },
                     owner: owner
                 )

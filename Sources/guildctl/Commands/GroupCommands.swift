@@ -81,13 +81,13 @@ extension GroupCommand {
             let params = GroupMethods.Create.Params(
                 name: self.name,
                 groupID: self.groupID,
-                type: self.type,
+                type: try wireChoice(self.type, "--type"),
                 members: self.members.isEmpty && self.admins.isEmpty
-                    ? nil : self.admins.map { GroupMethods.MemberSpec(userID: $0, role: "admin") } + self.members.map { .init(userID: $0) },
+                    ? nil : self.admins.map { GroupMethods.MemberSpec(userID: $0, role: .admin) } + self.members.map { .init(userID: $0) },
                 owner: self.owner,
                 introduction: self.introduction,
                 notification: self.notification,
-                addOpt: self.addOpt
+                addOpt: try wireChoice(self.addOpt, "--add-opt")
             )
             try await Runner.call(GroupMethods.Create.self, params, self.options)
         }

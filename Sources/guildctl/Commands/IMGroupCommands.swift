@@ -130,7 +130,7 @@ extension GroupCommand {
                 introduction: self.introduction,
                 notification: self.notification,
                 faceURL: self.faceURL,
-                addOpt: self.addOpt,
+                addOpt: try wireChoice(self.addOpt, "--add-opt"),
                 allMuted: self.allMuted
             )
             try await Runner.call(GroupMethods.SetInfo.self, params, self.options)
@@ -144,7 +144,11 @@ extension GroupCommand {
         @Option(help: ArgumentHelp("RECEIVE, NOT_RECEIVE or RECEIVE_NOT_NOTIFY.", valueName: "option")) var option: String
         @OptionGroup var options: GlobalOptions
         func run() async throws {
-            try await Runner.call(GroupMethods.SetReceiveOption.self, .init(groupID: self.group.groupID, option: self.option), self.options)
+            try await Runner.call(
+                GroupMethods.SetReceiveOption.self,
+                .init(groupID: self.group.groupID, option: try wireChoice(self.option, "--option")),
+                self.options
+            )
         }
     }
 
@@ -156,7 +160,11 @@ extension GroupCommand {
         @Option(help: ArgumentHelp("Where to start: a nextSeq from the previous page.", valueName: "n")) var nextSeq: Int64?
         @OptionGroup var options: GlobalOptions
         func run() async throws {
-            let params = GroupMethods.MemberList.Params(groupID: self.group.groupID, filter: self.filter, nextSeq: self.nextSeq)
+            let params = GroupMethods.MemberList.Params(
+                groupID: self.group.groupID,
+                filter: try wireChoice(self.filter, "--filter"),
+                nextSeq: self.nextSeq
+            )
             try await Runner.call(GroupMethods.MemberList.self, params, self.options)
         }
     }
@@ -182,7 +190,11 @@ extension GroupCommand {
         @Option(help: ArgumentHelp("admin or member.", valueName: "role")) var role: String
         @OptionGroup var options: GlobalOptions
         func run() async throws {
-            let params = GroupMethods.SetMemberRole.Params(groupID: self.group.groupID, userID: self.user.userID, role: self.role)
+            let params = GroupMethods.SetMemberRole.Params(
+                groupID: self.group.groupID,
+                userID: self.user.userID,
+                role: try wireChoice(self.role, "--role")
+            )
             try await Runner.call(GroupMethods.SetMemberRole.self, params, self.options)
         }
     }

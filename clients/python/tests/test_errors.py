@@ -1,15 +1,9 @@
-"""GuildError, the error constants and their generator (guild_client.errors)."""
+"""GuildError and the generated error constants (guild_client.errors)."""
 
 from __future__ import annotations
 
-import contextlib
-import importlib.util
-import io
 import os
-import shutil
-import tempfile
 import unittest
-from types import ModuleType
 
 import guild_client
 from guild_client import GuildError
@@ -20,17 +14,27 @@ REPOSITORY_ROOT = os.path.dirname(os.path.dirname(CLIENT_ROOT))
 CONTRACT = os.path.join(REPOSITORY_ROOT, "protocol", "errors.md")
 
 
-def load_generator() -> ModuleType:
-    """tools/generate_errors.py, imported from its file."""
-    path = os.path.join(CLIENT_ROOT, "tools", "generate_errors.py")
-    spec = importlib.util.spec_from_file_location("generate_errors", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def parse_errors_markdown(text: str):
+    """Every ``(code, reason, section)`` row of the ``| code | reason | ...`` tables of ``text``."""
+    rows = []
+    section = ""
+    in_table = False
+    for line in text.splitlines():
+        if line.startswith("## "):
+            section, in_table = line[3:].strip(), False
+            continue
+        if not line.lstrip().startswith("|"):
+            in_table = False
+            continue
+        cells = [cell.strip().strip("`").strip() for cell in line.strip().strip("|").split("|")]
+        if not in_table:
+            in_table = [cell.lower() for cell in cells[:2]] == ["code", "reason"]
+            continue
+        if all(set(cell) <= set("-: ") for cell in cells):
+            continue  # The |---|---| line under the header.
+        rows.append((int(cells[0]), cells[1], section))
+    return rows
 
-
-generator = load_generator()
 
 SAMPLE = """# Errors
 
@@ -39,22 +43,8 @@ SAMPLE = """# Errors
 | code | reason | when | extra `data` members |
 |---|---|---|---|
 | `-32700` | `PARSE_ERROR` | Not JSON. | |
-| `-32600` | `EMPTY_BATCH` | `[]`. | |
-
-## Transport limits (-32000 to -32099)
-
-| code | reason | when | extra `data` members |
-|---|---|---|---|
-| `-32004` | `SERVER_BUSY` | Busy. | `scope`, `limit` |
 
 Some prose | with a pipe.
-
-## Storage codes
-
-| code | reason | when |
-|---|---|---|
-| `50701` | `STORAGE_FULL` | The disk is full. |
-| `-32700` | `PARSE_ERROR` | Listed again. |
 
 ## Other limits
 
@@ -116,89 +106,45 @@ class ErrorConstantTests(unittest.TestCase):
 
 
 class GeneratedModuleTests(unittest.TestCase):
-    """guild_client/error_codes.py is exactly what the generator writes."""
+    """guild_client/error_codes.py and protocol/errors.md are generated from the same catalog
+    (scripts/gen-contract; scripts/test checks both are current): every row of the document's
+    tables is a constant, in the same order and under the same section."""
 
     def setUp(self) -> None:
         if not os.path.exists(CONTRACT):
             self.skipTest("protocol/errors.md is not here (an installed copy of the client)")
 
-    def test_committed_module_matches_the_contract(self) -> None:
-        with open(error_codes.__file__, encoding="utf-8") as committed:
-            text = committed.read()
-        self.maxDiff = None
-        self.assertEqual(
-            text, generator.generate(REPOSITORY_ROOT, warn=False),
-            "guild_client/error_codes.py is stale: "
-            "run python3 clients/python/tools/generate_errors.py")
-
     def test_every_row_of_the_contract_is_covered(self) -> None:
         with open(CONTRACT, encoding="utf-8") as document:
-            rows = generator.parse_errors_markdown(document.read())
-        self.assertEqual([(row.code, row.reason) for row in rows], list(error_codes.ERRORS))
-        for row in rows:
-            self.assertEqual(getattr(error_codes, row.reason), row.code)
+            rows = parse_errors_markdown(document.read())
+        self.assertEqual([(code, reason) for code, reason, _ in rows], list(error_codes.ERRORS))
+        for code, reason, _ in rows:
+            self.assertEqual(getattr(error_codes, reason), code)
+
+    def test_constants_are_grouped_by_the_sections_of_the_contract(self) -> None:
+        with open(CONTRACT, encoding="utf-8") as document:
+            rows = parse_errors_markdown(document.read())
+        with open(error_codes.__file__, encoding="utf-8") as module:
+            text = module.read()
+        self.assertIn("Do not edit", text)
+        section = None
+        expected = []
+        for code, reason, title in rows:
+            if title != section:
+                section = title
+                expected.append("# " + title)
+            expected.append("{} = {}".format(reason, code))
+        body = text.split('"""', 2)[2].split("ERRORS = (")[0]
+        constants = [line for line in body.splitlines() if line.strip()]
+        self.assertEqual(constants, expected)
+
+    def test_reasons_are_unique(self) -> None:
+        reasons = [reason for _, reason in error_codes.ERRORS]
+        self.assertEqual(len(reasons), len(set(reasons)))
 
 
-class GeneratorTests(unittest.TestCase):
-    """tools/generate_errors.py on sample contracts."""
+class ParserTests(unittest.TestCase):
+    """The test's reader of protocol/errors.md's tables."""
 
-    def test_reads_every_code_reason_table(self) -> None:
-        rows = generator.parse_errors_markdown(SAMPLE)
-        self.assertEqual([(row.code, row.reason, row.section) for row in rows], [
-            (-32700, "PARSE_ERROR", "JSON-RPC 2.0 codes"),
-            (-32600, "EMPTY_BATCH", "JSON-RPC 2.0 codes"),
-            (-32004, "SERVER_BUSY", "Transport limits (-32000 to -32099)"),
-            (50701, "STORAGE_FULL", "Storage codes"),
-        ])
-
-    def test_rendered_module_defines_the_constants(self) -> None:
-        text = generator.render(generator.parse_errors_markdown(SAMPLE))
-        self.assertTrue(text.startswith("# Generated from protocol/errors.md"))
-        self.assertIn("\n# Storage codes\nSTORAGE_FULL = 50701\n", text)
-        namespace: dict = {}
-        exec(compile(text, "error_codes.py", "exec"), namespace)
-        self.assertEqual(namespace["SERVER_BUSY"], -32004)
-        self.assertEqual(namespace["STORAGE_FULL"], 50701)
-        self.assertEqual(namespace["ERRORS"], ((-32700, "PARSE_ERROR"), (-32600, "EMPTY_BATCH"),
-                                               (-32004, "SERVER_BUSY"), (50701, "STORAGE_FULL")))
-
-    def test_malformed_contracts_are_refused(self) -> None:
-        table = "| code | reason | when |\n|---|---|---|\n"
-        for bad in (table + "| `4x` | `OOPS` | |\n",
-                    table + "| `1` | `lower_case` | |\n",
-                    table + "| `1` | `ERRORS` | |\n",
-                    table + "| `1` | `TWICE` | |\n| `2` | `TWICE` | |\n",
-                    "no tables at all\n"):
-            with self.assertRaises(generator.ContractError, msg=bad):
-                generator.parse_errors_markdown(bad)
-
-    def test_openrpc_errors(self) -> None:
-        document = {"methods": [
-            {"name": "a", "errors": [{"code": 1, "data": {"reason": "ONE"}},
-                                     {"code": 2, "message": "no data"}]},
-            {"name": "b", "errors": [{"code": 1, "data": {"reason": "ONE"}}]},
-            {"name": "c"},
-        ]}
-        self.assertEqual(generator.openrpc_errors(document), [(1, "ONE")])
-
-    def test_check_and_write(self) -> None:
-        root = tempfile.mkdtemp(prefix="ge-", dir="/tmp")
-        self.addCleanup(shutil.rmtree, root)
-        os.mkdir(os.path.join(root, "protocol"))
-        with open(os.path.join(root, "protocol", "errors.md"), "w", encoding="utf-8") as md:
-            md.write(SAMPLE)
-        with open(os.path.join(root, "protocol", "openrpc.json"), "w", encoding="utf-8") as doc:
-            doc.write('{"methods": [{"name": "x", "errors": '
-                      '[{"code": 7, "data": {"reason": "NOT_IN_TABLES"}}]}]}')
-        output = os.path.join(root, "error_codes.py")
-        argv = ["--root", root, "--output", output]
-        err = io.StringIO()
-        with contextlib.redirect_stderr(err):
-            self.assertEqual(generator.main(argv + ["--check"]), 1)
-            self.assertFalse(os.path.exists(output))
-            self.assertEqual(generator.main(argv), 0)
-            self.assertEqual(generator.main(argv + ["--check"]), 0)
-        self.assertIn("NOT_IN_TABLES", err.getvalue())
-        self.assertIn("+STORAGE_FULL = 50701", err.getvalue())
-        with open(output, encoding="utf-8") as written:
-            self.assertIn("STORAGE_FULL = 50701", written.read())
+    def test_reads_only_code_reason_tables(self) -> None:
+        self.assertEqual(parse_errors_markdown(SAMPLE), [(-32700, "PARSE_ERROR", "JSON-RPC 2.0 codes")])

@@ -10,16 +10,16 @@ extension MemberResultEntry {
 extension MethodRegistry {
     /// `group.*`, `user.memberOfGroups` and `user.ownerOfGroups`.
     mutating func registerGroupMethods(_ groups: GroupService, summaries: GroupSummaryCache) {
-        self.register(GroupMethods.Create.self, access: .session) { params, context in
-            let type: GroupType = try params.type.map { try choice($0, field: "type") } ?? .basic
-            let members = try (params.members ?? []).map { spec in
-                GroupService.InitialMember(userID: spec.userID, role: try spec.role.map { try choice($0, field: "members") } ?? .member)
+        self.register(GroupMethods.Create.self) { params, context in
+            let type: GroupType = params.type.map(domain) ?? .basic
+            let members = (params.members ?? []).map { spec in
+                GroupService.InitialMember(userID: spec.userID, role: spec.role.map(domain) ?? .member)
             }
             let profile = ProfileChange(
                 introduction: params.introduction,
                 notification: params.notification,
                 faceURL: params.faceURL,
-                addOption: try params.addOpt.map { try choice($0, field: "addOpt", aliases: addOptionAliases) },
+                addOption: params.addOpt.map(domain),
                 custom: params.custom
             )
             let (group, notFound) = try await groups.create(
@@ -33,25 +33,25 @@ extension MethodRegistry {
             )
             return .init(group: GroupInfo(group), notFoundUsers: notFound)
         }
-        self.register(GroupMethods.Get.self, access: .session) { params, context in
+        self.register(GroupMethods.Get.self) { params, context in
             GroupInfo(try await groups.get(caller: context.caller, groupID: params.groupID))
         }
-        self.register(GroupMethods.Rename.self, access: .session) { params, context in
+        self.register(GroupMethods.Rename.self) { params, context in
             GroupInfo(try await groups.rename(caller: context.caller, groupID: params.groupID, name: params.name))
         }
-        self.register(GroupMethods.Delete.self, access: .session) { params, context in
+        self.register(GroupMethods.Delete.self) { params, context in
             try await groups.delete(caller: context.caller, groupID: params.groupID)
             return true
         }
-        self.register(GroupMethods.AddMembers.self, access: .session) { params, context in
+        self.register(GroupMethods.AddMembers.self) { params, context in
             let outcomes = try await groups.addMembers(caller: context.caller, groupID: params.groupID, userIDs: params.userIDs)
             return .init(results: outcomes.map(MemberResultEntry.init))
         }
-        self.register(GroupMethods.RemoveMembers.self, access: .session) { params, context in
+        self.register(GroupMethods.RemoveMembers.self) { params, context in
             let outcomes = try await groups.removeMembers(caller: context.caller, groupID: params.groupID, userIDs: params.userIDs)
             return .init(results: outcomes.map(MemberResultEntry.init))
         }
-        self.register(GroupMethods.Members.self, access: .session) { params, context in
+        self.register(GroupMethods.Members.self) { params, context in
             let page = try await groups.members(
                 caller: context.caller,
                 groupID: params.groupID,
@@ -63,37 +63,26 @@ extension MethodRegistry {
                 nextCursor: page.next
             )
         }
-        self.register(GroupMethods.Owner.self, access: .session) { params, context in
+        self.register(GroupMethods.Owner.self) { params, context in
             .init(owner: try await groups.get(caller: context.caller, groupID: params.groupID).ownerID)
         }
-        self.register(GroupMethods.ChangeOwner.self, access: .session) { params, context in
+        self.register(GroupMethods.ChangeOwner.self) { params, context in
             GroupInfo(try await groups.changeOwner(caller: context.caller, groupID: params.groupID, userID: params.userID))
         }
-        self.register(UserMethods.MemberOfGroups.self, access: .session) { params, context in
+        self.register(UserMethods.MemberOfGroups.self) { params, context in
             .init(encodedGroups: try await summaries.listJSON(groups, caller: context.caller, userID: params.userID, ownedOnly: false))
         }
-        self.register(UserMethods.OwnerOfGroups.self, access: .session) { params, context in
+        self.register(UserMethods.OwnerOfGroups.self) { params, context in
             .init(encodedGroups: try await summaries.listJSON(groups, caller: context.caller, userID: params.userID, ownedOnly: true))
         }
     }
 }
 
-/// A string param that must be one of an enumeration's raw values; otherwise `INVALID_PARAMS` naming the field.
-/// Letter case does not matter (`work`, `ADMIN`); `aliases` maps other names (lowercased) to raw values.
-func choice<E: RawRepresentable & CaseIterable>(
-    _ value: String,
-    field: String,
-    aliases: [String: String] = [:]
-) throws -> E where E.RawValue == String {
-    if let exact = E(rawValue: value) { return exact }
-    let folded = aliases[value.lowercased()] ?? value.lowercased()
-    guard let known = E.allCases.first(where: { $0.rawValue.lowercased() == folded }) else {
-        throw RPCError.invalidParams("\(field) must be one of \(E.allCases.map(\.rawValue).joined(separator: ", "))", field: field)
+/// The domain value of an enumerated param (a ``WireEnum``, already checked when the params were decoded): the
+/// case with the same raw value.
+func domain<Wire: WireEnum, Domain: RawRepresentable>(_ value: Wire) -> Domain where Domain.RawValue == String {
+    guard let known = Domain(rawValue: value.rawValue) else {
+        preconditionFailure("\(Wire.self).\(value.rawValue) has no \(Domain.self)")
     }
     return known
 }
-
-/// Other names clients use for Tencent's join options: the REST names and the SDK's numbers.
-let addOptionAliases: [String: String] = [
-    "disableapply": "forbid", "needpermission": "auth", "freeaccess": "any", "0": "forbid", "1": "auth", "2": "any",
-]

@@ -90,17 +90,17 @@ extension MethodRegistry {
     mutating func registerIMGroupMethods(_ groups: GroupService) {
         let types = GroupMethods.Types.Result(types: GroupType.allCases.map { GroupTypeRules(GroupPolicy.of($0)) })
         self.registerInline(GroupMethods.Types.self) { _, _ in types }
-        self.register(GroupMethods.Join.self, access: .session) { params, context in
+        self.register(GroupMethods.Join.self) { params, context in
             switch try await groups.join(caller: context.caller, groupID: params.groupID, message: params.message ?? "") {
             case .joined: .init(status: "JOINED")
             case .pending(let application): .init(status: "PENDING", applicationID: application.id)
             }
         }
-        self.register(GroupMethods.Applications.self, access: .session) { params, context in
+        self.register(GroupMethods.Applications.self) { params, context in
             let page = try await groups.applications(caller: context.caller, groupID: params.groupID, cursor: params.nextSeq ?? 0)
             return .init(applications: page.applications.map(GroupApplicationInfo.init), unreadCount: page.pending, nextSeq: page.next)
         }
-        self.register(GroupMethods.AcceptApplication.self, access: .session) { params, context in
+        self.register(GroupMethods.AcceptApplication.self) { params, context in
             try await groups.handleApplication(
                 caller: context.caller,
                 groupID: params.groupID,
@@ -110,7 +110,7 @@ extension MethodRegistry {
             )
             return true
         }
-        self.register(GroupMethods.RefuseApplication.self, access: .session) { params, context in
+        self.register(GroupMethods.RefuseApplication.self) { params, context in
             try await groups.handleApplication(
                 caller: context.caller,
                 groupID: params.groupID,
@@ -120,41 +120,41 @@ extension MethodRegistry {
             )
             return true
         }
-        self.register(GroupMethods.Quit.self, access: .session) { params, context in
+        self.register(GroupMethods.Quit.self) { params, context in
             try await groups.quit(caller: context.caller, groupID: params.groupID)
             return true
         }
-        self.register(GroupMethods.Dismiss.self, access: .session) { params, context in
+        self.register(GroupMethods.Dismiss.self) { params, context in
             try await groups.delete(caller: context.caller, groupID: params.groupID)
             return true
         }
-        self.register(GroupMethods.JoinedList.self, access: .session) { params, context in
+        self.register(GroupMethods.JoinedList.self) { params, context in
             .init(groups: try await groups.joinedList(caller: context.caller, userID: params.userID).map(GroupProfile.init))
         }
-        self.register(GroupMethods.GetInfo.self, access: .session) { params, context in
+        self.register(GroupMethods.GetInfo.self) { params, context in
             let lookup = try await groups.getInfo(caller: context.caller, groupIDs: params.groupIDs)
             return .init(groups: lookup.groups.map(GroupProfile.init), notFound: lookup.notFound, dismissed: lookup.dismissed)
         }
-        self.register(GroupMethods.SetInfo.self, access: .session) { params, context in
+        self.register(GroupMethods.SetInfo.self) { params, context in
             let change = ProfileChange(
                 name: params.name,
                 introduction: params.introduction,
                 notification: params.notification,
                 faceURL: params.faceURL,
-                addOption: try params.addOpt.map { try choice($0, field: "addOpt", aliases: addOptionAliases) },
+                addOption: params.addOpt.map(domain),
                 allMuted: params.allMuted,
                 custom: params.custom
             )
             return GroupProfile(try await groups.setInfo(caller: context.caller, groupID: params.groupID, change: change))
         }
-        self.register(GroupMethods.SetReceiveOption.self, access: .session) { params, context in
-            let option: ReceiveOption = try choice(params.option, field: "option")
+        self.register(GroupMethods.SetReceiveOption.self) { params, context in
+            let option: ReceiveOption = domain(params.option)
             try await groups.setReceiveOption(caller: context.caller, groupID: params.groupID, option: option)
             return true
         }
         self.registerAttributeMethods(groups)
-        self.register(GroupMethods.MemberList.self, access: .session) { params, context in
-            let filter: GroupService.MemberFilter = try params.filter.map { try choice($0, field: "filter") } ?? .all
+        self.register(GroupMethods.MemberList.self) { params, context in
+            let filter: GroupService.MemberFilter = params.filter.map(domain) ?? .all
             let page = try await groups.memberList(
                 caller: context.caller,
                 groupID: params.groupID,
@@ -164,24 +164,24 @@ extension MethodRegistry {
             )
             return .init(members: page.members.map(GroupMemberDetail.init), nextSeq: page.nextSeq)
         }
-        self.register(GroupMethods.MembersInfo.self, access: .session) { params, context in
+        self.register(GroupMethods.MembersInfo.self) { params, context in
             .init(
                 members: try await groups.membersInfo(caller: context.caller, groupID: params.groupID, userIDs: params.userIDs).map(
                     GroupMemberDetail.init
                 )
             )
         }
-        self.register(GroupMethods.SetMemberInfo.self, access: .session) { params, context in
+        self.register(GroupMethods.SetMemberInfo.self) { params, context in
             let change = GroupService.MemberChange(
                 nameCard: params.nameCard,
-                role: try params.role.map { try choice($0, field: "role") },
+                role: params.role.map(domain),
                 muteUntil: params.muteUntil,
                 custom: params.custom
             )
             try await groups.setMemberInfo(caller: context.caller, groupID: params.groupID, userID: params.userID, change: change)
             return true
         }
-        self.register(GroupMethods.MuteMember.self, access: .session) { params, context in
+        self.register(GroupMethods.MuteMember.self) { params, context in
             .init(
                 muteUntil: try await groups.muteMember(
                     caller: context.caller,
@@ -191,15 +191,15 @@ extension MethodRegistry {
                 )
             )
         }
-        self.register(GroupMethods.SetMemberRole.self, access: .session) { params, context in
-            let role: GroupRole = try choice(params.role, field: "role")
+        self.register(GroupMethods.SetMemberRole.self) { params, context in
+            let role: GroupRole = domain(params.role)
             try await groups.setMemberRole(caller: context.caller, groupID: params.groupID, userID: params.userID, role: role)
             return true
         }
-        self.register(GroupMethods.TransferOwner.self, access: .session) { params, context in
+        self.register(GroupMethods.TransferOwner.self) { params, context in
             GroupInfo(try await groups.changeOwner(caller: context.caller, groupID: params.groupID, userID: params.userID))
         }
-        self.register(GroupMethods.SendMessage.self, access: .session) { params, context in
+        self.register(GroupMethods.SendMessage.self) { params, context in
             .init(messageSeq: try await groups.sendMessage(caller: context.caller, groupID: params.groupID, text: params.text))
         }
     }
@@ -207,7 +207,7 @@ extension MethodRegistry {
     private mutating func registerAttributeMethods(_ groups: GroupService) {
         self.registerAttributeWrite(GroupMethods.InitAttributes.self, groups) { .initialize($0.attributes) }
         self.registerAttributeWrite(GroupMethods.SetAttributes.self, groups) { .set($0.attributes) }
-        self.register(GroupMethods.DeleteAttributes.self, access: .session) { params, context in
+        self.register(GroupMethods.DeleteAttributes.self) { params, context in
             .init(
                 try await groups.writeAttributes(
                     caller: context.caller,
@@ -217,7 +217,7 @@ extension MethodRegistry {
                 )
             )
         }
-        self.register(GroupMethods.GetAttributes.self, access: .session) { params, context in
+        self.register(GroupMethods.GetAttributes.self) { params, context in
             .init(try await groups.attributes(caller: context.caller, groupID: params.groupID, keys: params.keys))
         }
     }
@@ -227,7 +227,7 @@ extension MethodRegistry {
         _ groups: GroupService,
         _ write: @escaping @Sendable (GroupMethods.AttributesWrite) -> GroupService.AttributeWrite
     ) where M.Params == GroupMethods.AttributesWrite, M.Result == GroupMethods.AttributesResult {
-        self.register(M.self, access: .session) { params, context in
+        self.register(M.self) { params, context in
             .init(try await groups.writeAttributes(caller: context.caller, groupID: params.groupID, write: write(params), version: params.version))
         }
     }

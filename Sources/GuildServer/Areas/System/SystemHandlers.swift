@@ -31,14 +31,14 @@ extension MethodRegistry {
     /// `system.health`: reads the event log's head through the store, so it answers only when requests can
     /// be served.
     mutating func registerHealthMethod(events: any EventRepository) {
-        self.register(SystemMethods.Health.self, access: .anyone) { _, _ in
+        self.register(SystemMethods.Health.self) { _, _ in
             .init(seq: try await events.eventSnapshot(userID: nil).head)
         }
     }
 
     /// `debug.setFailpoint` (admins), for liveness tests; registered only with `--test-failpoints`.
     mutating func registerFailpointMethod(_ set: @escaping @Sendable (String, Int) throws -> Void) {
-        self.register(SystemMethods.SetFailpoint.self, access: .admin) { params, _ in
+        self.register(SystemMethods.SetFailpoint.self) { params, _ in
             try set(params.name, params.milliseconds)
             return true
         }
@@ -49,7 +49,7 @@ extension MethodRegistry {
         integrity: @escaping @Sendable () async throws -> [String],
         invariants: [@Sendable () async throws -> [String]]
     ) {
-        self.register(SystemMethods.Check.self, access: .admin) { _, _ in
+        self.register(SystemMethods.Check.self) { _, _ in
             let integrity = try await integrity()
             var violations: [String] = []
             for check in invariants { violations += try await check() }

@@ -4,18 +4,18 @@ import GuildProtocol
 extension MethodRegistry {
     /// `session.*`: binding a token to the connection, asking who it is, logging out.
     mutating func registerSessionMethods(_ users: UserService) {
-        self.register(SessionMethods.Authenticate.self, access: .anyone) { params, context in
+        self.register(SessionMethods.Authenticate.self) { params, context in
             let session = try await users.resolve(accessToken: params.accessToken)
             context.bind(session)
             return SessionInfo(context.caller, session: session)
         }
-        self.register(SessionMethods.WhoAmI.self, access: .anyone) { _, context in
+        self.register(SessionMethods.WhoAmI.self) { _, context in
             // The bound session is checked cheaply on each call; its profile is read fresh here.
             guard var session = context.caller.session else { return SessionInfo(context.caller, session: nil) }
             session.user = try await users.get(caller: context.caller, userID: nil).user
             return SessionInfo(context.caller, session: session)
         }
-        self.register(SessionMethods.Logout.self, access: .session) { _, context in
+        self.register(SessionMethods.Logout.self) { _, context in
             try await users.logout(caller: context.caller)
             context.bind(nil)
             return true

@@ -4,7 +4,7 @@ import GuildProtocol
 extension MethodRegistry {
     /// `user.*`: registration, login, tokens and profiles.
     mutating func registerUserMethods(_ users: UserService) {
-        self.register(UserMethods.Register.self, access: .anyone) { params, context in
+        self.register(UserMethods.Register.self) { params, context in
             let (user, session) = try await users.register(
                 identity: LoginIdentity(username: params.username, email: params.email, phone: params.phone),
                 password: params.password,
@@ -14,12 +14,12 @@ extension MethodRegistry {
             context.bind(ResolvedSession(user, session))
             return AuthResult(user, session)
         }
-        self.register(UserMethods.RegisterPseudo.self, access: .anyone) { params, context in
+        self.register(UserMethods.RegisterPseudo.self) { params, context in
             let (user, session) = try await users.registerPseudo(displayName: params.displayName, fields: params.fields)
             context.bind(ResolvedSession(user, session))
             return AuthResult(user, session)
         }
-        self.register(UserMethods.Login.self, access: .anyone) { params, context in
+        self.register(UserMethods.Login.self) { params, context in
             let (user, session) = try await users.login(
                 identity: LoginIdentity(username: params.username, email: params.email, phone: params.phone),
                 password: params.password
@@ -27,12 +27,12 @@ extension MethodRegistry {
             context.bind(ResolvedSession(user, session))
             return AuthResult(user, session)
         }
-        self.register(UserMethods.Refresh.self, access: .anyone) { params, context in
+        self.register(UserMethods.Refresh.self) { params, context in
             let (user, session) = try await users.refresh(refreshToken: params.refreshToken)
             context.bind(ResolvedSession(user, session))
             return AuthResult(user, session)
         }
-        self.register(UserMethods.PutIdentity.self, access: .session) { params, context in
+        self.register(UserMethods.PutIdentity.self) { params, context in
             let user = try await users.putIdentity(
                 caller: context.caller,
                 identity: LoginIdentity(username: params.username, email: params.email, phone: params.phone),
@@ -43,7 +43,7 @@ extension MethodRegistry {
             }
             return UserProfile(user)
         }
-        self.register(UserMethods.ChangePassword.self, access: .session) { params, context in
+        self.register(UserMethods.ChangePassword.self) { params, context in
             let (user, session) = try await users.changePassword(
                 caller: context.caller,
                 oldPassword: params.oldPassword,
@@ -52,11 +52,11 @@ extension MethodRegistry {
             context.bind(ResolvedSession(user, session))
             return AuthResult(user, session)
         }
-        self.register(UserMethods.Get.self, access: .session) { params, context in
+        self.register(UserMethods.Get.self) { params, context in
             let (user, full) = try await users.get(caller: context.caller, userID: params.userID)
             return UserProfile(user, full: full)
         }
-        self.register(UserMethods.Update.self, access: .session) { params, context in
+        self.register(UserMethods.Update.self) { params, context in
             let user = try await users.update(
                 caller: context.caller,
                 userID: params.userID,
@@ -69,7 +69,7 @@ extension MethodRegistry {
             )
             return UserProfile(user)
         }
-        self.register(UserMethods.Delete.self, access: .session) { params, context in
+        self.register(UserMethods.Delete.self) { params, context in
             let deleted = try await users.delete(caller: context.caller, userID: params.userID)
             if context.caller.session?.user.id == deleted { context.bind(nil) }
             return UserMethods.Delete.Result(userID: deleted, deleted: true)

@@ -1,0 +1,71 @@
+extension ContractText {
+    /// `protocol/errors.md`: the catalog's sections (``ErrorReason/sections``) as Markdown tables.
+    public static func errorsMarkdown(_ sections: [ErrorSection] = ErrorReason.sections) -> String {
+        var parts = [ErrorSection.preamble]
+        for section in sections {
+            parts.append("## \(section.title)")
+            parts.append(section.introduction)
+            if section.listsExtraMembers {
+                parts.append("| code | reason | when | extra `data` members |")
+                parts.append("|---|---|---|---|")
+            } else {
+                parts.append("| code | reason | when |")
+                parts.append("|---|---|---|")
+            }
+            for entry in section.entries {
+                var row = "| `\(entry.code.rawValue)` | `\(entry.reason)` | \(entry.when) |"
+                if section.listsExtraMembers {
+                    row += entry.extra.isEmpty ? " |" : " " + entry.extra.map { "`\($0)`" }.joined(separator: ", ") + " |"
+                }
+                parts.append(row)
+            }
+            parts.append(section.closing)
+        }
+        parts.append(ErrorSection.trailer)
+        return parts.joined(separator: "\n")
+    }
+
+    /// `clients/python/guild_client/error_codes.py`: one constant per reason whose value is its code, per
+    /// section of the catalog, then `ERRORS`, every `(code, reason)` pair in the catalog's order.
+    public static func pythonErrorConstants(_ sections: [ErrorSection] = ErrorReason.sections) -> String {
+        var lines = [
+            "# Generated from the error catalog (Sources/GuildProtocol/Methods/Contract/ErrorReason+Catalog.swift)",
+            "# by `scripts/gen-contract`. Do not edit: change the catalog, then run that script again.",
+            "\"\"\"Every error code and reason of the Guild protocol (generated).",
+            "",
+            "Each ``data.reason`` is a constant whose value is its JSON-RPC ``code``,",
+            "e.g. ``CURSOR_EXPIRED == 41001``; reasons that share a code each have",
+            "their own constant.  ``ERRORS`` holds every ``(code, reason)`` pair in",
+            "the order of ``protocol/errors.md``.",
+            "\"\"\"",
+        ]
+        for section in sections {
+            lines += ["", "# \(section.title)"]
+            lines += section.entries.map { "\($0.reason) = \($0.code.rawValue)" }
+        }
+        lines += ["", "ERRORS = ("]
+        lines += sections.flatMap(\.entries).map { "    (\($0.code.rawValue), \"\($0.reason)\")," }
+        lines += [")", ""]
+        return lines.joined(separator: "\n")
+    }
+
+    /// A generated file: its path in the repository and its text.
+    public struct GeneratedFile: Sendable {
+        /// The path, relative to the repository's root.
+        public var path: String
+        /// The text.
+        public var text: String
+    }
+
+    /// Every file generated from the declarations. `protocol/openrpc.json` is a link to the daemon's copy.
+    public static func generatedFiles() -> [GeneratedFile] {
+        [
+            GeneratedFile(
+                path: "Sources/GuildServer/Resources/openrpc.json",
+                text: Self.prettyJSON(OpenRPCContract.document())
+            ),
+            GeneratedFile(path: "protocol/errors.md", text: Self.errorsMarkdown()),
+            GeneratedFile(path: "clients/python/guild_client/error_codes.py", text: Self.pythonErrorConstants()),
+        ]
+    }
+}

@@ -1,0 +1,400 @@
+extension ErrorReason {
+    /// Every code and reason, by section of `protocol/errors.md` (which is generated from it).
+    public static let sections: [ErrorSection] = [
+        ErrorSection(
+            title: "JSON-RPC 2.0 codes",
+            introduction: #"""
+
+                """#,
+            listsExtraMembers: true,
+            entries: [
+                ErrorEntry(
+                    .parseError,
+                    parseError,
+                    when: "The line is not JSON, or not valid UTF-8. The reply has `\"id\": null`; the connection stays open."
+                ),
+                ErrorEntry(.parseError, nestingTooDeep, when: "Arrays/objects nested deeper than 128 levels. `\"id\": null`."),
+                ErrorEntry(
+                    .invalidRequest,
+                    invalidRequest,
+                    when:
+                        "Not a request object: `jsonrpc` is not `\"2.0\"`, `method` is not a string, `params` is neither object nor array, `id` is not a string, number or null. The id is echoed when it could be read, else `null`."
+                ),
+                ErrorEntry(.invalidRequest, emptyBatch, when: "`[]`. One error, `\"id\": null`."),
+                ErrorEntry(
+                    .invalidRequest,
+                    batchTooLarge,
+                    when: "A batch with more entries than `--max-batch` (default 1000). One error, `\"id\": null`; no entry runs."
+                ),
+                ErrorEntry(
+                    .invalidRequest,
+                    frameTooLarge,
+                    when: "A line longer than `--max-frame-bytes` (default 1 MiB). `\"id\": null`, then the connection is closed."
+                ),
+                ErrorEntry(
+                    .invalidRequest,
+                    frameTimeout,
+                    when:
+                        "A line whose first byte arrived more than `--frame-timeout` (default 10 s) ago is still not finished (a peer that trickles a request, or never ends it). `\"id\": null`, then the connection is closed."
+                ),
+                ErrorEntry(.methodNotFound, methodNotFound, when: "No such method.", extra: ["method"]),
+                ErrorEntry(
+                    .invalidParams,
+                    invalidParams,
+                    when: "A parameter is missing, `null`, or of the wrong type; params by position for a by-name method.",
+                    extra: ["field"]
+                ),
+                ErrorEntry(
+                    .invalidParams,
+                    tooManyItems,
+                    summary: "A list-valued param holds more items than maxItems/maxProperties; data.field, data.limit",
+                    when:
+                        "A list-valued param (an array, or an object of named values) holds more items than its method allows: 1,000 unless the method's OpenRPC `maxItems` says otherwise (`events.subscribe` `groupIDs`, `group.addMembers` `userIDs`, custom `fields`, ...). Checked before anything runs.",
+                    extra: ["field", "limit"]
+                ),
+                ErrorEntry(
+                    .invalidParams,
+                    invalidInputData,
+                    summary: "A value breaks a domain rule; data.field names it",
+                    when:
+                        "A value breaks a domain rule (Kii's `INVALID_INPUT_DATA`): user name, password, display name, email, phone, custom fields, a Basic group's id or name (IM groups answer 10004 and 10015 instead), an unknown event kind, a `since` beyond the log's head.",
+                    extra: ["field"]
+                ),
+                ErrorEntry(
+                    .invalidParams,
+                    numberOutOfRange,
+                    summary: "The result is not a finite number (an overflow to infinity, or NaN), which JSON cannot hold",
+                    when:
+                        "A numeric result JSON cannot hold: `sum` or `subtract` overflowing to infinity (`sum [1e308, 1e308]`), or NaN. Guild never writes a non-finite number, and never `null` in its place."
+                ),
+                ErrorEntry(.internalError, internalError, when: "Something failed inside the daemon. Details are in its log, never in the reply."),
+            ],
+            closing: #"""
+
+                """#
+        ),
+        ErrorSection(
+            title: "Transport limits (-32000 to -32099)",
+            introduction: #"""
+
+                """#,
+            listsExtraMembers: true,
+            entries: [
+                ErrorEntry(
+                    .tooManyRequests,
+                    tooManyRequests,
+                    when:
+                        "The connection already has `--max-in-flight` (default 256) requests running. Retry when replies arrive. Notifications over the limit are dropped (they are never answered).",
+                    extra: ["limit"]
+                ),
+                ErrorEntry(
+                    .tooManyConnections,
+                    tooManyConnections,
+                    when:
+                        "The daemon already serves `--max-connections` (default 4096; `data.scope` `daemon`), or the peer's uid already holds `--max-connections-per-uid` (default 256; `data.scope` `uid`). Admin peers (root, `--admin-uid`) are not counted per uid and have 64 slots beyond `--max-connections`, so an admin always gets in. Sent with `\"id\": null` right after accept, then the connection is closed.",
+                    extra: ["scope", "limit"]
+                ),
+                ErrorEntry(.shuttingDown, shuttingDown, when: "The daemon is stopping and did not start the request."),
+                ErrorEntry(
+                    .serverBusy,
+                    serverBusy,
+                    summary: "Too many expensive calls running (per connection, per principal or in the daemon; data.scope, data.limit); retry later",
+                    when:
+                        "An expensive method (`system.check`, `group.members`, `user.memberOfGroups`, `user.ownerOfGroups`, `group.joinedList`; `x-expensive` in the OpenRPC document) would pass a concurrency bound: 2 running per connection (`data.scope` `connection`), 2 per principal, i.e. per user or, without a session, per peer uid (`principal`), 4 in the daemon (`daemon`, `--max-expensive`). Nothing queues: retry after a moment. Cheap calls are never refused this way, and always find a free database reader.",
+                    extra: ["scope", "limit"]
+                ),
+                ErrorEntry(
+                    .responseTooLarge,
+                    responseTooLarge,
+                    when:
+                        "A batch whose replies would take more than `--max-batch-reply-bytes` (default 4 MiB): the entries answered once the budget is spent get this error instead of their result (every entry is still answered; send those again, alone or in smaller batches).",
+                    extra: ["limit"]
+                ),
+                ErrorEntry(
+                    .idleTimeout,
+                    idleTimeout,
+                    when:
+                        "A connection from a non-admin peer had no session, no subscription and no request for `--idle-timeout` (default 60 s). Sent with `\"id\": null`, then the connection is closed. Connections with a session or a subscription never time out."
+                ),
+            ],
+            closing: #"""
+
+                """#
+        ),
+        ErrorSection(
+            title: "Application codes",
+            introduction: #"""
+
+                Guild's own codes mirror the HTTP status Kii Cloud uses for the same condition (`40401` is Kii's 404
+                `USER_NOT_FOUND`), so they never collide with JSON-RPC's negative codes or with Tencent IM's 10xxx codes.
+
+                """#,
+            listsExtraMembers: false,
+            entries: [
+                ErrorEntry(
+                    .unauthorized,
+                    unauthorized,
+                    summary: "This call needs a session",
+                    when:
+                        "The method needs a session (`x-auth: session`) and the connection has none: call `session.authenticate`, `user.login`, `user.register` or `user.registerPseudo` first."
+                ),
+                ErrorEntry(
+                    .invalidCredentials,
+                    invalidCredentials,
+                    summary: "Wrong login name or password",
+                    when:
+                        "Wrong login name or password (`user.login`), or wrong old password (`user.changePassword`, `field: oldPassword`). The same answer, after the same work, whether or not the user exists."
+                ),
+                ErrorEntry(
+                    .invalidToken,
+                    invalidToken,
+                    summary: "The access token is unknown, revoked or expired",
+                    when:
+                        "The access token is unknown, revoked (logout, password change, refresh, user deleted) or expired. A bound connection whose token was revoked gets this on its next call and is unbound."
+                ),
+                ErrorEntry(
+                    .invalidRefreshToken,
+                    invalidRefreshToken,
+                    summary: "The refresh token is unknown, already used or revoked",
+                    when: "The refresh token is unknown, already used (they are single-use) or revoked."
+                ),
+                ErrorEntry(
+                    .permissionDenied,
+                    permissionDenied,
+                    summary: "The caller may not do this",
+                    when:
+                        "The caller may not do this: another user's profile change or deletion without admin rights, an admin-only method (`x-auth: admin`) from a non-admin peer, a password change by a pseudo user. Admin rights come only from the peer's uid (`SO_PEERCRED`): root or `--admin-uid`."
+                ),
+                ErrorEntry(.userNotFound, userNotFound, summary: "No such user", when: "No user with that id."),
+                ErrorEntry(
+                    .userAlreadyExists,
+                    userAlreadyExists,
+                    summary: "The login name, email address or phone number is taken",
+                    when:
+                        "The user name, email address or phone number is taken (compared case-insensitively for name and email). `field` says which."
+                ),
+                ErrorEntry(
+                    .identityAlreadySet,
+                    identityAlreadySet,
+                    summary: "The user already has a login identity",
+                    when: "`user.putIdentity` on a user who is not a pseudo user."
+                ),
+                ErrorEntry(.groupNotFound, groupNotFound, summary: "No such group", when: "No group with that id (never created, or deleted)."),
+                ErrorEntry(
+                    .groupAlreadyExists,
+                    groupAlreadyExists,
+                    summary: "The group id is taken",
+                    when: "`group.create` with a `groupID` that is taken."
+                ),
+                ErrorEntry(
+                    .subscriptionNotFound,
+                    subscriptionNotFound,
+                    summary: "No such subscription on this connection",
+                    when: "`events.unsubscribe` of a subscription this connection does not hold."
+                ),
+                ErrorEntry(
+                    .cursorExpired,
+                    cursorExpired,
+                    summary: "since is older than the oldest event kept; data.oldestSeq says where the log starts",
+                    when:
+                        "`events.subscribe` with a `since` older than the oldest event kept (retention: `--event-retention-count`, `--event-retention-days`). `data.oldestSeq` is the oldest kept; resubscribe with `since: oldestSeq - 1` (and accept the loss) or without `since`."
+                ),
+                ErrorEntry(
+                    .tooManySubscriptions,
+                    tooManySubscriptions,
+                    summary: "The connection has as many subscriptions as it may",
+                    when: "The connection already holds `--max-subscriptions` (default 1024)."
+                ),
+                ErrorEntry(
+                    .storageFull,
+                    storageFull,
+                    summary: "The database's file system is full: nothing was written; retry once space is freed",
+                    when:
+                        "The database's file system is full (SQLite's `SQLITE_FULL`; HTTP's 507). The write was not stored, and neither was any other write of the same group commit: nothing answered before is lost, reads keep working. Retry once space is freed; no restart is needed. The daemon logs one line per burst (at most one per 10 s, with how many failures it did not log)."
+                ),
+            ],
+            closing: #"""
+
+                """#
+        ),
+        ErrorSection(
+            title: "IM group codes (Tencent Cloud IM's numbers)",
+            introduction: #"""
+
+                Groups of the IM types (`Work`, `Public`, `Meeting`, `AVChatRoom`, `Community`) follow Tencent's rules and answer
+                with Tencent's group error numbers; `Basic` groups keep Kii's codes above. `data.reason` tells apart the
+                conditions Tencent folds into one number (10007 says *why* it refused: the complaint about "opaque 10007" in
+                domain-rules.md §4). Which type allows what is the policy table, served by `group.types`.
+
+                """#,
+            listsExtraMembers: false,
+            entries: [
+                ErrorEntry(
+                    .imInvalidParameters,
+                    imInvalidParameters,
+                    summary: "An IM group limit: bytes of a profile field, invitees per call, attribute limits, a role that cannot be given",
+                    when:
+                        "An IM limit, `field` names it: name 1-30 bytes (seed 003), introduction/notification at most 400 bytes, faceURL at most 500, custom keys 1-16 bytes and values at most 512, nameCard at most 50, more than 20 invitees in one call (app admins: 300), attributes (at most 16 keys of 1-32 bytes, values at most 4 KB, 16 KB in all), the owner role given other than by transfer, a role the type does not have, an unknown applicationID, a mute outside 0 to 4294967295 seconds, a message over 12 KB."
+                ),
+                ErrorEntry(
+                    .imNotAllowed,
+                    notAllowed,
+                    summary: "The caller's role may not do this in this type of group",
+                    when:
+                        "The caller's role may not do this in this type (e.g. an admin kicking or muting another admin or the owner, a member editing a Public group's profile, joining a group whose addOpt is FORBID, changing the owner's role)."
+                ),
+                ErrorEntry(
+                    .imNotAllowed,
+                    unsupportedForType,
+                    summary: "This type of group does not support the operation for clients",
+                    when:
+                        "No client role may do this in this type: joining Work (invitation only), inviting into Public/Meeting/Community (Tencent's server API, i.e. an app admin, may), kicking or transferring in AVChatRoom, muting in Work, admins in Work/AVChatRoom, dismissing a Work group from a client (app admins only), attributes outside AVChatRoom (seed 003), joining or applications in Basic."
+                ),
+                ErrorEntry(
+                    .imNotAllowed,
+                    notAMember,
+                    summary: "The caller, or the user named, is not a member",
+                    when:
+                        "The caller (or the user named, `field: userID`) is not a member: quitting, listing members of an IM group, attributes, messages, a transfer to a non-member."
+                ),
+                ErrorEntry(
+                    .ownerCannotQuit,
+                    ownerCannotQuit,
+                    summary: "The owner may not quit this type of group",
+                    when: "The owner quits a group whose type does not let them (all but Work; transfer or dismiss first). Also Basic owners."
+                ),
+                ErrorEntry(
+                    .groupDismissed,
+                    groupDismissed,
+                    summary: "The group was dismissed",
+                    when:
+                        "Any call naming a dismissed IM group. Its id is never reused. (An id that never named a group is `40402 GROUP_NOT_FOUND`, for every type.)"
+                ),
+                ErrorEntry(
+                    .alreadyMember,
+                    alreadyMember,
+                    summary: "Already a member",
+                    when:
+                        "`group.join` by a member; `group.addMembers` in an IM group where every user named is already a member (with others, those get `INVALID`)."
+                ),
+                ErrorEntry(
+                    .groupFull,
+                    groupFull,
+                    summary: "The group has as many members as its type allows",
+                    when:
+                        "The group has as many members as its type allows (Work 200, Public 2,000, Meeting 6,000, Community 100,000; AVChatRoom unlimited): joining, accepting, creating with too many members."
+                ),
+                ErrorEntry(
+                    .invalidGroupID,
+                    invalidGroupID,
+                    summary: "The IM group id breaks the id rules",
+                    when:
+                        "An IM group id that is not 1-48 bytes of printable ASCII without spaces, starts with `@TGS#` (reserved for generated ids), or, for Community, does not start with `@TGS#_`."
+                ),
+                ErrorEntry(
+                    .muted,
+                    muted,
+                    summary: "The sender is muted, or the whole group is",
+                    when: "`group.sendMessage` by a muted member, or by an ordinary member while `allMuted`."
+                ),
+                ErrorEntry(
+                    .groupIDInUse,
+                    groupIDInUse,
+                    summary: "The IM group id is taken (or was, by a dismissed group)",
+                    when: "`group.create` of an IM group with an id that is taken, or was taken by a dismissed group."
+                ),
+                ErrorEntry(
+                    .alreadyProcessed,
+                    alreadyProcessed,
+                    summary: "The application was already handled",
+                    when: "Accepting or refusing an application that was already handled."
+                ),
+                ErrorEntry(
+                    .attributeRateLimited,
+                    attributeRateLimited,
+                    summary: "Too many attribute writes to this group this second",
+                    when: "More than 5 attribute writes (init, set, delete together) to one group within a second (Tencent's server limit)."
+                ),
+                ErrorEntry(
+                    .attributeConflict,
+                    attributeConflict,
+                    summary: "The attributes changed since the version named",
+                    when: "An attribute write naming a `version` that is no longer current: another writer came first. Read again and retry."
+                ),
+            ],
+            closing: #"""
+
+                Where Tencent's sources disagree, Guild follows the seed `003` (Tencent's group management guide) and says so in
+                `protocol/im-groups.md`.
+
+                """#
+        ),
+    ]
+}
+
+extension ErrorSection {
+    /// The text of `protocol/errors.md` before its first section.
+    public static let preamble = #"""
+        # Errors
+
+        Every error Guild sends is a JSON-RPC 2.0 error object with a stable numeric `code` and a `data` object
+        that always has `reason` (UPPER_SNAKE, stable) and, when one input field is at fault, `field` (its name,
+        dotted for nested values: `fields.color`, `[0]`). Some reasons carry more members, listed below.
+        `message` is for humans and may change; match on `code` and `data.reason`.
+
+        ```json
+        {"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"username must be 3 to 64 characters","data":{"field":"username","reason":"INVALID_INPUT_DATA"}}}
+        ```
+
+        The catalog in code is `ErrorReason.catalog` (Sources/GuildProtocol/JSONRPC/ErrorReason.swift); a test
+        fails when it and this table disagree.
+
+        """#
+
+    /// The sections of `protocol/errors.md` after the code tables, as written.
+    public static let trailer = #"""
+        ## Per-user results
+
+        `group.addMembers` and `group.removeMembers` do not fail as a whole for one user: each user gets
+        `{"userID", "result", "reason"?}` with `result` one of Tencent's `SUCC`, `INVALID`, `PENDING`, `FAIL`,
+        `OVERLIMIT`, and for `FAIL` a `reason`: `USER_NOT_FOUND`, `NOT_A_MEMBER`, `PERMISSION_DENIED`,
+        `OWNER_CANNOT_LEAVE` (transfer ownership first), `GROUP_FULL`. In IM groups an existing member invited again
+        gets `INVALID`, a user who is in 10,000 groups gets `OVERLIMIT`, and removing (kicking) a non-member gives
+        `INVALID` with reason `NOT_A_MEMBER`; a refused kick fails the whole call (10007). Guild never answers `PENDING`
+        for an invitation: invitations need no approval in any type (Tencent's `groupApproveOpt` is not modelled).
+
+        ## Subscription end
+
+        A subscription that falls more than `--subscription-queue` (default 10,000) events behind, or whose connection
+        already has `--max-output-bytes` (default 4 MiB: replies and notifications together) waiting to be read, ends
+        with a notification, not an error:
+        `{"jsonrpc":"2.0","method":"events.ended","params":{"subscription":"s1","reason":"LAGGED","lastSeq":1234}}`.
+        Every event up to `lastSeq` was sent before it; resubscribe with `since: lastSeq` to lose nothing.
+
+        ## Other limits
+
+        What one peer can make the daemon hold is bounded; protocol/liveness.md explains the design.
+
+        | limit | default | past it |
+        |---|---|---|
+        | `--max-frame-bytes`, one line | 1 MiB | `FRAME_TOO_LARGE`, connection closed |
+        | `--frame-timeout`, one line's arrival | 10 s | `FRAME_TIMEOUT`, connection closed |
+        | `--max-batch`, entries in a batch | 1,000 | `BATCH_TOO_LARGE` |
+        | `--max-batch-reply-bytes`, one batch's replies | 4 MiB | later entries `RESPONSE_TOO_LARGE` |
+        | `--max-in-flight`, requests running per connection | 256 | `TOO_MANY_REQUESTS` |
+        | `--max-output-bytes`, bytes waiting to be read per connection | 4 MiB | subscriptions end `LAGGED`; replies wait (the connection is not read meanwhile) |
+        | `--write-stall-timeout`, a connection not reading its replies | 30 s | connection closed |
+        | `--max-subscriptions`, per connection | 1,024 | `TOO_MANY_SUBSCRIPTIONS` |
+        | items in a list-valued param | 1,000 | `TOO_MANY_ITEMS` |
+        | expensive calls | 2 per connection, 2 per principal, 4 in all | `SERVER_BUSY` |
+        | `--max-connections` / `--max-connections-per-uid` | 4,096 / 256 | `TOO_MANY_CONNECTIONS`, connection closed |
+        | `--idle-timeout`, a connection with no session or subscription | 60 s | `IDLE_TIMEOUT`, connection closed |
+
+        ## guildctl exit codes
+
+        `guildctl` maps errors to exit codes (see `guildctl --help`): 0 success, 1 other application error,
+        2 invalid params or request, 3 method not found, 4 unauthorized or bad credentials/token, 5 permission
+        denied (40301, or 10007 in an IM group), 64 usage error, 69 cannot connect.
+
+        """#
+}

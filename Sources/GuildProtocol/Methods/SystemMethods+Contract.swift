@@ -1,0 +1,89 @@
+extension SystemMethods.Discover {
+    public static let access: AccessRequirement = .anyone
+    public static let contract = MethodContract(
+        summary: "The OpenRPC document describing every method (this document).",
+        tags: ["system"],
+        result: "document",
+        JSONSchema.object,
+        example: .init(result: ["openrpc": "1.3.2"])
+    )
+}
+
+extension SystemMethods.Check {
+    public static let access: AccessRequirement = .admin
+    public static let contract = MethodContract(
+        summary:
+            "SQLite's integrity check and Guild's group invariants (at most one owner, the owner is a member, member counts and user-group links agree). guildctl admin check.",
+        tags: ["system"],
+        result: "check",
+        JSONSchema.object(
+            required: ["ok", "integrity", "violations"],
+            [
+                "ok": JSONSchema.boolean,
+                "integrity": JSONSchema.array(of: JSONSchema.string),
+                "violations": JSONSchema.array(of: JSONSchema.string),
+            ]
+        ),
+        errors: [ErrorReason.permissionDenied],
+        example: .init(result: ["ok": true, "integrity": ["ok"], "violations": []])
+    )
+}
+
+extension SystemMethods.Health {
+    public static let access: AccessRequirement = .anyone
+    public static let contract = MethodContract(
+        summary:
+            "Liveness through the request path: dispatch, a database read (the event log's head) and a reply. Unlike system.ping, it fails when requests cannot be served; the systemd watchdog is fed from it.",
+        tags: ["system"],
+        result: "health",
+        JSONSchema.object(required: ["status", "seq"], ["status": ["const": "ok", "type": "string"], "seq": JSONSchema.integer]),
+        example: .init(result: ["status": "ok", "seq": 1234])
+    )
+}
+
+extension SystemMethods.Ping {
+    public static let access: AccessRequirement = .anyone
+    public static let contract = MethodContract(
+        summary: "Liveness check: returns \"pong\".",
+        tags: ["system"],
+        result: "pong",
+        ["const": "pong", "type": "string"],
+        example: .init(result: "pong")
+    )
+}
+
+extension SystemMethods.Status {
+    public static let access: AccessRequirement = .anyone
+    public static let contract = MethodContract(
+        summary: "Version, uptime, activation mode, open connections, database path, and how many transactions and writes the store has committed.",
+        tags: ["system"],
+        result: "status",
+        JSONSchema.ref("SystemStatus"),
+        example: .init(result: [
+            "version": "0.1.0",
+            "uptimeSeconds": 12.5,
+            "activation": "socket-activated",
+            "connections": 1,
+            "databasePath": "/var/lib/guild/guild.sqlite",
+            "pid": 4242,
+            "writes": ["commits": 1830, "operations": 9544],
+        ])
+    )
+}
+
+extension SystemMethods.SetFailpoint {
+    public static let access: AccessRequirement = .admin
+    /// Described like the others, but not published: it is not in ``OpenRPCContract/methods``.
+    public static let contract = MethodContract(
+        summary: "Injects a fault for tests of liveness; served only by a daemon started with --test-failpoints.",
+        tags: ["debug"],
+        params: [
+            .init("name", JSONSchema.string, required: true, "store.readDelay"),
+            .init("milliseconds", JSONSchema.integer, required: true, "The delay; 0 turns the failpoint off"),
+        ],
+        result: "set",
+        JSONSchema.boolean,
+        errors: [ErrorReason.permissionDenied],
+        example: .init(params: ["name": "store.readDelay", "milliseconds": 100], result: true)
+    )
+}
