@@ -5,6 +5,7 @@ let package = Package(
     name: "Guild",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "GuildJSON", targets: ["GuildJSON"]),
         .library(name: "GuildProtocol", targets: ["GuildProtocol"]),
         .library(name: "GuildClient", targets: ["GuildClient"]),
         .executable(name: "guildd", targets: ["guildd"]),
@@ -29,12 +30,20 @@ let package = Package(
             providers: [.apt(["libsystemd-dev"])]
         ),
 
+        // MARK: - JSON
+
+        .target(name: "GuildJSON"),
+        .testTarget(
+            name: "GuildJSONTests",
+            dependencies: ["GuildJSON", "GuildProtocol", "GuildTestSupport"]
+        ),
+
         // MARK: - Wire contract
 
-        .target(name: "GuildProtocol"),
+        .target(name: "GuildProtocol", dependencies: ["GuildJSON"]),
         .testTarget(
             name: "GuildProtocolTests",
-            dependencies: ["GuildProtocol"]
+            dependencies: ["GuildJSON", "GuildProtocol", "GuildTestSupport"]
         ),
 
         // MARK: - Domain rules
@@ -42,6 +51,7 @@ let package = Package(
         .target(
             name: "GuildCore",
             dependencies: [
+                "GuildJSON",
                 "GuildProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -49,7 +59,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GuildCoreTests",
-            dependencies: ["GuildCore", "GuildProtocol"]
+            dependencies: ["GuildCore", "GuildJSON", "GuildProtocol"]
         ),
 
         // MARK: - Storage
@@ -58,6 +68,7 @@ let package = Package(
             name: "GuildStore",
             dependencies: [
                 "GuildCore",
+                "GuildJSON",
                 "GuildProtocol",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -69,6 +80,7 @@ let package = Package(
             name: "GuildStoreTests",
             dependencies: [
                 "GuildCore",
+                "GuildJSON",
                 "GuildProtocol",
                 "GuildServer",
                 "GuildStore",
@@ -83,6 +95,7 @@ let package = Package(
             name: "GuildServer",
             dependencies: [
                 "GuildCore",
+                "GuildJSON",
                 "GuildProtocol",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -98,6 +111,7 @@ let package = Package(
                 "GuildClient",
                 "GuildTestSupport",
                 "GuildCore",
+                "GuildJSON",
                 "GuildProtocol",
                 "GuildServer",
                 "GuildStore",
@@ -113,6 +127,7 @@ let package = Package(
         .target(
             name: "GuildClient",
             dependencies: [
+                "GuildJSON",
                 "GuildProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
@@ -123,6 +138,7 @@ let package = Package(
             name: "GuildClientTests",
             dependencies: [
                 "GuildClient",
+                "GuildJSON",
                 "GuildProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -136,6 +152,7 @@ let package = Package(
             dependencies: [
                 "CSystemd",
                 "GuildCore",
+                "GuildJSON",
                 "GuildProtocol",
                 "GuildServer",
                 "GuildStore",
@@ -151,6 +168,7 @@ let package = Package(
             name: "guildctl",
             dependencies: [
                 "GuildClient",
+                "GuildJSON",
                 "GuildProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -158,6 +176,7 @@ let package = Package(
         .executableTarget(
             name: "guild-contract",
             dependencies: [
+                "GuildJSON",
                 "GuildProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -167,6 +186,7 @@ let package = Package(
             dependencies: [
                 "GuildClient",
                 "GuildHarness",
+                "GuildJSON",
                 "GuildProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -183,6 +203,7 @@ let package = Package(
                 "GuildClient",
                 "GuildCore",
                 "GuildHarness",
+                "GuildJSON",
                 "GuildProtocol",
                 "GuildServer",
                 "GuildStore",
@@ -198,6 +219,7 @@ let package = Package(
             name: "GuildEndToEndTests",
             dependencies: [
                 "GuildClient",
+                "GuildJSON",
                 "GuildProtocol",
                 "GuildTestSupport",
                 "guildctl",
@@ -214,11 +236,12 @@ let package = Package(
 // the normal build and `swift test` never see them. See "Fuzzing" in CONTRIBUTING.md.
 if Context.environment["GUILD_FUZZ"] == "1" {
     package.targets += [
-        .target(name: "FuzzSupport", dependencies: ["GuildProtocol"], path: "Tests/Fuzz/FuzzSupport"),
+        .target(name: "FuzzSupport", dependencies: ["GuildJSON", "GuildProtocol"], path: "Tests/Fuzz/FuzzSupport"),
         .executableTarget(
             name: "FuzzParse",
             dependencies: [
                 "FuzzSupport",
+                "GuildJSON",
                 "GuildProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -232,6 +255,7 @@ if Context.environment["GUILD_FUZZ"] == "1" {
             dependencies: [
                 "FuzzSupport",
                 "GuildCore",
+                "GuildJSON",
                 "GuildProtocol",
                 "GuildServer",
                 "GuildStore",
@@ -254,7 +278,7 @@ for target in package.targets where target.type != .system {
         .enableUpcomingFeature("InferIsolatedConformances"),
         .treatAllWarnings(as: .error),
     ])
-    if ["GuildProtocol", "GuildClient"].contains(target.name) {
+    if ["GuildJSON", "GuildProtocol", "GuildClient"].contains(target.name) {
         settings.append(.treatWarning("ExplicitSendable", as: .error))
     }
     if target.name == "GuildClient" {

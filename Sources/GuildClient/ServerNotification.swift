@@ -1,3 +1,4 @@
+import GuildJSON
 import GuildProtocol
 
 /// A notification pushed by the daemon, such as `events.event`.

@@ -1,4 +1,5 @@
 import Foundation
+import GuildJSON
 import GuildProtocol
 
 /// Parses JSON given on the command line. Failures are usage errors (exit 64): ArgumentParser reports them

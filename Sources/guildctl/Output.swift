@@ -1,4 +1,5 @@
 import Foundation
+import GuildJSON
 import GuildProtocol
 
 /// Printing results to stdout and messages to stderr, in human or machine (`--json`) form.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import GuildClient
+import GuildJSON
 import GuildProtocol
 import NIOCore
 import NIOPosix

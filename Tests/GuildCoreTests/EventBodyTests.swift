@@ -1,5 +1,6 @@
 import Foundation
 import GuildCore
+import GuildJSON
 import GuildProtocol
 import Testing
 

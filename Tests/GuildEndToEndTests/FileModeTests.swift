@@ -1,5 +1,6 @@
 import Foundation
 import GuildClient
+import GuildJSON
 import GuildProtocol
 import GuildTestSupport
 import Testing

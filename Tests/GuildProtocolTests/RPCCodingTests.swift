@@ -1,4 +1,5 @@
 import Foundation
+import GuildJSON
 import GuildProtocol
 import Testing
 

@@ -1,5 +1,7 @@
 import Foundation
+import GuildJSON
 import GuildProtocol
+import GuildTestSupport
 import Testing
 
 /// Parses one line the way a client would, rethrowing the typed error.

@@ -122,8 +122,8 @@ struct EventTopicTests {
 
     @Test func theLogCarriesAnyRegisteredArea() async throws {
         EventAreas.register(PingAudience())
-        SQLiteEventAreas.register(PingStore())
         try await TestDaemon.run { socket, _, store in
+            store.eventAreas.register(PingStore())
             let alice = try await EventTests.Member.join(socket, "alice")
             let bob = try await EventTests.Member.join(socket, "bob")
             _ = try await alice.client.call(GroupMethods.Create.self, .init(name: "G", groupID: "g", members: [.init(userID: bob.id)]))

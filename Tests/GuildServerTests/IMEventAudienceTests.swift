@@ -1,4 +1,5 @@
 import GuildClient
+import GuildJSON
 import GuildProtocol
 import GuildTestSupport
 import Testing

@@ -14,7 +14,7 @@ struct EventLogMigrationTests {
         let path = directory.appendingPathComponent("guild.sqlite").path
 
         let old = try DatabaseQueue(path: path)
-        try Migrations.migrator.migrate(old, upTo: "v6: members who receive no copy of an event (NOT_RECEIVE)")
+        try Migrations.migrator(areas: SQLiteStore.areas).migrate(old, upTo: "v6: members who receive no copy of an event (NOT_RECEIVE)")
         try await old.write { db in
             for (index, groupID) in ["g1", "g2", "g1", "g2"].enumerated() {
                 try db.execute(

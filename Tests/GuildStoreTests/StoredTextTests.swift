@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GuildCore
+import GuildJSON
 import GuildProtocol
 import GuildServer
 import GuildTestSupport

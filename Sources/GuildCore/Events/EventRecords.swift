@@ -1,6 +1,7 @@
-/// The event log's part of a ``Transaction``: every change appends its events in its own transaction.
+/// The event log's part of a ``Transaction``: every change appends its events in its own transaction, with
+/// one global, gap-free sequence for all areas.
 public protocol EventRecords {
-    /// Appends an event to the log; returns its sequence number.
+    /// Appends an area's event to the log; returns its sequence number. Subscribers get it after the commit.
     @discardableResult
-    func append(_ event: GroupEvent) throws -> Int64
+    func append(_ event: some LoggableEvent) throws -> Int64
 }

@@ -1,3 +1,4 @@
+import GuildJSON
 import GuildProtocol
 
 extension GroupService {

@@ -1,4 +1,5 @@
 import Foundation
+import GuildJSON
 import GuildProtocol
 
 /// Group rules for every type, read from ``GroupPolicy`` (its `Rules` table): creation, profile, membership, roles,

@@ -1,11 +1,11 @@
 /// Guild's storage, as the domain rules see it: transactions over one ``Transaction`` type that every feature
-/// area can use, so that one change may span areas (deleting a user ends their group memberships in the same
+/// area can use, and the event log they append to (``EventRepository``), so that one change may span areas (deleting a user ends their group memberships in the same
 /// transaction). SQLite (`GuildStore.SQLiteStore`) is the embedded implementation; another engine implements
 /// the same protocols.
 ///
 /// Bodies are synchronous and run on the store's own threads, never on Swift's cooperative pool (see
 /// protocol/liveness.md): a store that talks to a server waits for its replies on those threads.
-public protocol Store: Sendable {
+public protocol Store: EventRepository {
     /// Runs `body` as one atomic operation of a durable transaction and returns once it is committed. Events
     /// appended in it reach subscribers after the commit; if `body` throws, nothing it did is kept.
     func write<T: Sendable>(_ body: @escaping @Sendable (any Transaction) throws -> T) async throws -> T

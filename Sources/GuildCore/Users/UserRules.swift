@@ -1,3 +1,4 @@
+import GuildJSON
 import GuildProtocol
 
 /// Kii Cloud's validation rules for users (domain-rules.md §1.1 and §3 item 1).

@@ -1,4 +1,5 @@
 import Foundation
+import GuildJSON
 
 /// The JSON coding conventions of the wire: compact output, unescaped slashes, and errors that name fields.
 public enum RPCCoding: Sendable {

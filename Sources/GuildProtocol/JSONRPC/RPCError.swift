@@ -1,3 +1,5 @@
+import GuildJSON
+
 /// A JSON-RPC error object: `{code, message, data}`. Guild always sends `data.reason`.
 public struct RPCError: Error, Codable, Hashable, Sendable, CustomStringConvertible {
     /// The numeric code.

@@ -1,3 +1,5 @@
+import GuildJSON
+
 /// A message a client receives: a response to one of its requests, or a notification from the daemon.
 public enum RPCIncoming: Sendable {
     /// A success or error response; `result` holds the `result` member's exact JSON text.

@@ -1,3 +1,5 @@
+import GuildJSON
+
 /// Writes JSON-RPC messages as compact JSON text, without a trailing newline.
 ///
 /// Results arrive already encoded, so a reply is assembled from its pieces without re-encoding, and an

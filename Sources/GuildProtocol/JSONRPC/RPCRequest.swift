@@ -1,3 +1,5 @@
+import GuildJSON
+
 /// A request or notification as received: its envelope read, its `params` kept as raw JSON.
 public struct RPCRequest: Sendable {
     /// The request id; `nil` for a notification, which is never answered.

@@ -1,3 +1,5 @@
+import GuildJSON
+
 /// A JSON-RPC request id, kept as its exact JSON text so a reply echoes it byte for byte.
 ///
 /// JSON-RPC 2.0 allows a string, a number or `null`. The server never reinterprets an id: `1.0` comes back

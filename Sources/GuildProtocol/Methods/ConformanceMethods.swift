@@ -1,3 +1,5 @@
+import GuildJSON
+
 /// The example methods of the JSON-RPC 2.0 specification (`subtract`, `sum`, `get_data`, `update`,
 /// `notify_hello`, `notify_sum`), served so the specification's own examples run verbatim against guildd.
 /// They touch no state.

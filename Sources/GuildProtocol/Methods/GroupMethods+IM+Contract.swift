@@ -1,3 +1,5 @@
+import GuildJSON
+
 extension GroupMethods.AcceptApplication {
     public static let access: AccessRequirement = .session
     public static let contract = MethodContract(

@@ -1,3 +1,5 @@
+import GuildJSON
+
 extension SessionMethods.Authenticate {
     public static let access: AccessRequirement = .anyone
     public static let changesSession = true

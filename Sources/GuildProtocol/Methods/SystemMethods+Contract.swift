@@ -1,3 +1,5 @@
+import GuildJSON
+
 extension SystemMethods.Discover {
     public static let access: AccessRequirement = .anyone
     public static let contract = MethodContract(

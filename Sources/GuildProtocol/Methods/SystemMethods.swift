@@ -1,3 +1,5 @@
+import GuildJSON
+
 /// `system.*` and `rpc.*`: liveness, status and discovery.
 public enum SystemMethods: Sendable {
     /// `system.ping`: returns `"pong"`.

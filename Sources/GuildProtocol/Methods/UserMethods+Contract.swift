@@ -1,3 +1,5 @@
+import GuildJSON
+
 extension UserMethods.ChangePassword {
     public static let access: AccessRequirement = .session
     public static let changesSession = true

@@ -1,3 +1,5 @@
+import GuildJSON
+
 /// `user.*`: registration, login, tokens and profiles (Kii Cloud semantics).
 public enum UserMethods: Sendable {
     /// `user.register`: creates a user with a login name, email address or phone number and a password,

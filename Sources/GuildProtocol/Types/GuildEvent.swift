@@ -1,3 +1,5 @@
+import GuildJSON
+
 /// A group event as subscribers receive it.
 public struct GuildEvent: Codable, Hashable, Sendable {
     /// The global, gap-free sequence number.

@@ -1,3 +1,5 @@
+import GuildJSON
+
 /// Hand-written JSON for the profile and `user.update`'s params, the hot path of profile writes: the same
 /// text `JSONEncoder` writes (keys sorted, absent optionals left out), and a reader that takes what
 /// `JSONDecoder` takes in the common shapes and defers to it otherwise.

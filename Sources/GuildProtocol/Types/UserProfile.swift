@@ -1,3 +1,5 @@
+import GuildJSON
+
 /// A user as the wire shows it. Secrets (password hashes, tokens) are never part of it.
 ///
 /// Another user's profile shows only `userID`, `username`, `displayName`, `isPseudo` and `createdAt`;

@@ -1,4 +1,5 @@
 import GuildCore
+import GuildJSON
 import GuildProtocol
 
 /// Bounds the bytes of one batch's reply (`--max-batch-reply-bytes`): once the entries answered so far

@@ -1,4 +1,5 @@
 import GuildCore
+import GuildJSON
 import GuildProtocol
 
 extension GuildError {

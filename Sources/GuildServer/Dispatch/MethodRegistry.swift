@@ -1,4 +1,5 @@
 import GuildCore
+import GuildJSON
 import GuildProtocol
 
 /// Every method the daemon serves: its name, who may call it, and how it runs.

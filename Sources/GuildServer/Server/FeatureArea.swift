@@ -1,3 +1,5 @@
+import GuildCore
+
 /// One feature area of the daemon (system, users and sessions, groups, IM groups, events, ...): the methods it
 /// serves, registered in the manner of a Hummingbird route collection, and the checks it adds to
 /// `system.check`. Each area lives in `Sources/GuildServer/Areas/<Area>/` and is listed once, in
@@ -7,8 +9,11 @@ protocol FeatureArea: Sendable {
     func register(in registry: inout MethodRegistry)
     /// The area's invariant checks, run by `system.check`: each returns a description of every violation.
     var invariantChecks: [@Sendable () async throws -> [String]] { get }
+    /// The live audience rules of the area's events (who receives each), registered in `EventAreas`.
+    var eventAudiences: [any EventAudience] { get }
 }
 
 extension FeatureArea {
     var invariantChecks: [@Sendable () async throws -> [String]] { [] }
+    var eventAudiences: [any EventAudience] { [] }
 }

@@ -11,7 +11,7 @@ extension GuildServer {
     ///   served only when this is given.
     public static func make(
         configuration: ServerConfiguration,
-        store: any Store & EventRepository,
+        store: any Store,
         hasher: any PasswordHashing,
         writeStatistics: @escaping @Sendable () -> SystemStatus.Writes? = { nil },
         failpoints: (@Sendable (_ name: String, _ milliseconds: Int) throws -> Void)? = nil,
@@ -43,7 +43,10 @@ extension GuildServer {
         )
         let areas = Self.areas(services)
         var registry = MethodRegistry()
-        for area in areas { area.register(in: &registry) }
+        for area in areas {
+            area.register(in: &registry)
+            for audience in area.eventAudiences { EventAreas.register(audience) }
+        }
         registry.registerCheckMethod(integrity: store.integrityCheck, invariants: areas.flatMap { $0.invariantChecks })
         let admission = Admission(
             limits: .init(

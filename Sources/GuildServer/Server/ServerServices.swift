@@ -4,7 +4,7 @@ import GuildProtocol
 /// What the feature areas are built from: the store, the domain services and the server's shared parts.
 struct ServerServices: Sendable {
     var configuration: ServerConfiguration
-    var store: any Store & EventRepository
+    var store: any Store
     var users: UserService
     var groups: GroupService
     var hub: EventHub

@@ -2,8 +2,12 @@ import GRDB
 
 /// The schema's history. Migrations describe the past: they use SQL and string literals, never app types,
 /// and are never edited once released; a change is a new migration.
+///
+/// v1 to v6 shipped before the schema was kept per area and span areas, so they stay here, in the order they
+/// shipped. Every later migration belongs to its area (``SQLiteStoreArea/registerMigrations(in:)``) and runs
+/// after them, area by area in ``SQLiteStore/areas`` order.
 enum Migrations {
-    static var migrator: DatabaseMigrator {
+    static func migrator(areas: [any SQLiteStoreArea]) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: users and tokens") { db in
             try db.execute(
@@ -184,7 +188,7 @@ enum Migrations {
                     """
             )
         }
-        Self.registerEventTopicMigration(&migrator)
+        for area in areas { area.registerMigrations(in: &migrator) }
         return migrator
     }
 }

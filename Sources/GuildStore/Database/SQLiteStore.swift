@@ -48,6 +48,8 @@ public final class SQLiteStore: Sendable {
     let writer: GroupCommitWriter
     let publisher = EventPublisher()
     let hooks = CommitHooks()
+    /// The areas whose events the log holds, with their replay rules.
+    public let eventAreas: SQLiteEventAreas
     private let closed = Atomic<Bool>(false)
     private let readDelay = Atomic<Int>(0)
 
@@ -58,7 +60,8 @@ public final class SQLiteStore: Sendable {
         var config = Configuration.grdb(synchronous: configuration.synchronous, readers: configuration.maximumReaders)
         config.label = "guild"
         self.pool = try DatabasePool(path: configuration.path, configuration: config)
-        try Migrations.migrator.migrate(self.pool)
+        try Migrations.migrator(areas: Self.areas).migrate(self.pool)
+        self.eventAreas = SQLiteEventAreas(Self.areas.compactMap(\.eventArea))
         self.writer = GroupCommitWriter(
             writer: self.pool,
             publisher: self.publisher,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import GuildClient
+import GuildJSON
 import GuildProtocol
 
 /// `guildctl call METHOD [JSON]`: any method, with params as JSON text.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import GuildClient
+import GuildJSON
 import GuildProtocol
 
 /// `guildctl ping`: `system.ping`.

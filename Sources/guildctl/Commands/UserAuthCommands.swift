@@ -1,5 +1,6 @@
 import ArgumentParser
 import GuildClient
+import GuildJSON
 import GuildProtocol
 
 extension UserCommand {

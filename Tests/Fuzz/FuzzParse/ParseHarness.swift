@@ -1,4 +1,5 @@
 import FuzzSupport
+import GuildJSON
 import GuildProtocol
 import NIOCore
 import NIOEmbedded

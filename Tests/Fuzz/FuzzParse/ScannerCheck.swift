@@ -1,4 +1,5 @@
 import FuzzSupport
+import GuildJSON
 import GuildProtocol
 
 /// Compares `JSONScanner` with `ReferenceJSON` on one text, and checks that valid texts round-trip.

@@ -1,3 +1,5 @@
+import GuildJSON
+
 /// A parsed JSON value, as the fuzz targets' reference parser sees it: an oracle written independently of
 /// `JSONScanner`, so that the two can be compared.
 ///

@@ -1,3 +1,5 @@
+import GuildJSON
+
 /// The fuzz targets' reference JSON reader and writer (RFC 8259, strict UTF-8), independent of `JSONScanner`.
 ///
 /// It builds a `JSONTree` recursively and reports the first problem met reading left to right, so its verdict

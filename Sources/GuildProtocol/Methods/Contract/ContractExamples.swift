@@ -1,3 +1,5 @@
+import GuildJSON
+
 /// Example values shared by the methods' examples in `protocol/openrpc.json`.
 public enum ContractExamples: Sendable {
     /// A user's profile.

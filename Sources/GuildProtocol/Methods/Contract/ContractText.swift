@@ -1,3 +1,5 @@
+import GuildJSON
+
 /// The text forms of the generated contract files: pretty JSON for `protocol/openrpc.json`.
 public enum ContractText: Sendable {
     /// Keys that come first in an object, in this order (the rest follow alphabetically), so the document

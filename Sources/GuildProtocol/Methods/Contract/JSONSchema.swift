@@ -1,3 +1,5 @@
+import GuildJSON
+
 /// Building blocks for the JSON schemas of ``MethodContract`` and the document's component schemas.
 public enum JSONSchema: Sendable {
     /// `{"type": "string"}`.

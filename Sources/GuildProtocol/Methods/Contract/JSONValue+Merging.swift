@@ -1,3 +1,5 @@
+import GuildJSON
+
 extension JSONValue {
     /// This object with `changes` set (replacing members of the same name); other values are returned unchanged.
     /// For examples that differ from a shared one (``ContractExamples``) in a few members.

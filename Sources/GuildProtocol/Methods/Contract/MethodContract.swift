@@ -1,3 +1,5 @@
+import GuildJSON
+
 /// What `protocol/openrpc.json` says about one method beyond its name and access: a summary, its params and
 /// result with their JSON schemas, the errors it may return, and one example call.
 ///

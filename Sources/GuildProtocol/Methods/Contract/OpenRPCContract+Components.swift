@@ -1,3 +1,5 @@
+import GuildJSON
+
 /// The component schemas of `protocol/openrpc.json`, named by the methods' `$ref`s.
 extension OpenRPCContract {
     /// The component schemas, in document order.

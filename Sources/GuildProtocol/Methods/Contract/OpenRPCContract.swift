@@ -1,3 +1,5 @@
+import GuildJSON
+
 /// `protocol/openrpc.json`, generated from the method declarations (``RPCMethod`` and its ``MethodContract``).
 ///
 /// `guild-contract write` writes the document (and the other generated files); `guild-contract check` and a

@@ -1,3 +1,4 @@
+import GuildJSON
 import GuildProtocol
 
 /// The wire contract, `protocol/openrpc.json`, embedded at build time and served by `rpc.discover`.

@@ -1,4 +1,5 @@
 import GuildCore
+import GuildJSON
 import GuildProtocol
 
 /// An event wrapped for the wire: the `events.event` notification bytes, built once per event (when the hub

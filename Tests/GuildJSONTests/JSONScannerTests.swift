@@ -1,24 +1,10 @@
 import Foundation
+import GuildJSON
 import GuildProtocol
+import GuildTestSupport
 import Testing
 
 /// A named byte sequence, so parameterized results say which input failed.
-struct ByteCase: Sendable, CustomTestStringConvertible {
-    var name: String
-    var bytes: [UInt8]
-
-    init(_ name: String, _ bytes: [UInt8]) {
-        self.name = name
-        self.bytes = bytes
-    }
-
-    init(_ text: String) {
-        self.name = text
-        self.bytes = Array(text.utf8)
-    }
-
-    var testDescription: String { self.name }
-}
 
 /// Scans `bytes` with a scanner of the given depth, as a `Result` so tests can inspect the failure.
 func scanJSON(_ bytes: [UInt8], maximumDepth: Int = 128) -> Result<JSONScanner.Value, JSONScanner.Failure> {

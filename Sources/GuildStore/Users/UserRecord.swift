@@ -1,6 +1,7 @@
 import GRDB
 import GRDBSQLite
 import GuildCore
+import GuildJSON
 import GuildProtocol
 
 /// A row of the `user` table.

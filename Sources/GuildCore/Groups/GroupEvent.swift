@@ -1,3 +1,4 @@
+import GuildJSON
 import GuildProtocol
 
 /// Something that happened to a group, named after Tencent IM's group listener callbacks. Appended to the

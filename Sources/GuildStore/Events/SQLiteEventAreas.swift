@@ -1,13 +1,18 @@
 import GuildCore
 import Synchronization
 
-/// The areas whose events the SQLite log holds, with their replay rules: groups, and any registered.
-public enum SQLiteEventAreas {
-    private static let registered = Mutex<[any SQLiteEventArea]>([GroupSQLiteEventArea()])
+/// The areas whose events a store's log holds, with their replay rules: those of ``SQLiteStore/areas``, and
+/// any registered later (a test's own area).
+public final class SQLiteEventAreas: Sendable {
+    private let registered: Mutex<[any SQLiteEventArea]>
+
+    init(_ areas: [any SQLiteEventArea]) {
+        self.registered = Mutex(areas)
+    }
 
     /// Registers an area's store side (replacing one registered for the same area). The area name must be
     /// letters, digits or `-` (it is written into replay's SQL).
-    public static func register(_ area: any SQLiteEventArea) {
+    public func register(_ area: any SQLiteEventArea) {
         precondition(EventTopic(area.area + ":x")?.area == area.area[...], "an area is letters, digits or -")
         self.registered.withLock { areas in
             areas.removeAll { $0.area == area.area }
@@ -15,8 +20,8 @@ public enum SQLiteEventAreas {
         }
     }
 
-    /// Every registered area, groups first.
-    static var all: [any SQLiteEventArea] { self.registered.withLock { $0 } }
+    /// Every registered area, in registration order.
+    var all: [any SQLiteEventArea] { self.registered.withLock { $0 } }
 
     /// The visibility condition of a user's replay: each area's condition on its own events.
     static func replayCondition(_ areas: [any SQLiteEventArea]) -> String {

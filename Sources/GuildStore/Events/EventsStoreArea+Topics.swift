@@ -1,6 +1,6 @@
 import GRDB
 
-extension Migrations {
+extension EventsStoreArea {
     /// v7: the event log becomes topic-generic. `event.groupID` gives way to `topic` (`group:<groupID>` for
     /// every existing event); `audience` keeps the word the event's area reads back (no longer checked here).
     ///
@@ -8,7 +8,7 @@ extension Migrations {
     /// table is rebuilt: GRDB runs migrations with foreign keys off and checks them afterwards, so dropping the
     /// old table cascades nothing, and `event_subject` and `event_excluded` refer to the new table by name once
     /// it is renamed. The AUTOINCREMENT counter is carried over, so no sequence number is ever reused.
-    static func registerEventTopicMigration(_ migrator: inout DatabaseMigrator) {
+    static func registerTopicMigration(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v7: a topic on every event instead of a group") { db in
             let counter = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'event'")
             try db.execute(

@@ -9,7 +9,7 @@ extension SQLiteStore: EventRepository {
             let oldest = try Int64.fetchOne(db, sql: "SELECT min(seq) FROM event") ?? (head + 1)
             var following = Set<EventTopic>()
             if let userID {
-                for area in SQLiteEventAreas.all {
+                for area in self.eventAreas.all {
                     following.formUnion(try area.following(userID: userID, in: db))
                 }
             }
@@ -19,7 +19,7 @@ extension SQLiteStore: EventRepository {
 
     /// One indexed query per page: the log's range by `seq`, each row checked by its area's replay condition.
     public func replay(userID: String?, after: Int64, through: Int64, limit: Int) async throws -> [StoredEvent] {
-        let areas = userID == nil ? [] : SQLiteEventAreas.all
+        let areas = userID == nil ? [] : self.eventAreas.all
         return try await self.readDatabase { db in
             let rows: [Row]
             if let userID {
@@ -64,7 +64,7 @@ extension SQLiteStore: EventRepository {
             )
             let removed = db.changesCount
             if removed > 0 {
-                for area in SQLiteEventAreas.all { try area.pruned(in: db) }
+                for area in self.eventAreas.all { try area.pruned(in: db) }
             }
             return removed
         }
