@@ -79,3 +79,15 @@ extension ConformanceMethods.Update {
         example: .init(result: nil)
     )
 }
+
+extension ConformanceMethods {
+    /// The JSON-RPC 2.0 specification's example methods, in the published contract (`protocol/openrpc.json`). A new method of the area is added here.
+    public static let all: [any RPCMethod.Type] = [
+        ConformanceMethods.GetData.self,
+        ConformanceMethods.NotifyHello.self,
+        ConformanceMethods.NotifySum.self,
+        ConformanceMethods.Subtract.self,
+        ConformanceMethods.Sum.self,
+        ConformanceMethods.Update.self,
+    ]
+}

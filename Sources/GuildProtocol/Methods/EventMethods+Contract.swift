@@ -51,3 +51,11 @@ extension EventMethods.Unsubscribe {
         example: .init(params: ["subscription": "s1"], result: true)
     )
 }
+
+extension EventMethods {
+    /// The events area's methods, in the published contract (`protocol/openrpc.json`). A new method of the area is added here.
+    public static let all: [any RPCMethod.Type] = [
+        EventMethods.Subscribe.self,
+        EventMethods.Unsubscribe.self,
+    ]
+}

@@ -208,3 +208,18 @@ extension GroupMethods.Rename {
         example: .init(params: ["groupID": "sales-div", "name": "Sales"], result: ContractExamples.group.merging(["name": "Sales"]))
     )
 }
+
+extension GroupMethods {
+    /// The groups area's methods (Kii groups and what every type shares), in the published contract (`protocol/openrpc.json`). A new method of the area is added here.
+    public static let kiiMethods: [any RPCMethod.Type] = [
+        GroupMethods.AddMembers.self,
+        GroupMethods.ChangeOwner.self,
+        GroupMethods.Create.self,
+        GroupMethods.Delete.self,
+        GroupMethods.Get.self,
+        GroupMethods.Members.self,
+        GroupMethods.Owner.self,
+        GroupMethods.RemoveMembers.self,
+        GroupMethods.Rename.self,
+    ]
+}

@@ -502,3 +502,31 @@ extension GroupMethods.Types {
         example: .init(result: ["types": []])
     )
 }
+
+extension GroupMethods {
+    /// The IM groups area's methods, in the published contract (`protocol/openrpc.json`). A new method of the area is added here.
+    public static let imMethods: [any RPCMethod.Type] = [
+        GroupMethods.AcceptApplication.self,
+        GroupMethods.Applications.self,
+        GroupMethods.DeleteAttributes.self,
+        GroupMethods.Dismiss.self,
+        GroupMethods.GetAttributes.self,
+        GroupMethods.GetInfo.self,
+        GroupMethods.InitAttributes.self,
+        GroupMethods.Join.self,
+        GroupMethods.JoinedList.self,
+        GroupMethods.MemberList.self,
+        GroupMethods.MembersInfo.self,
+        GroupMethods.MuteMember.self,
+        GroupMethods.Quit.self,
+        GroupMethods.RefuseApplication.self,
+        GroupMethods.SendMessage.self,
+        GroupMethods.SetAttributes.self,
+        GroupMethods.SetInfo.self,
+        GroupMethods.SetMemberInfo.self,
+        GroupMethods.SetMemberRole.self,
+        GroupMethods.SetReceiveOption.self,
+        GroupMethods.TransferOwner.self,
+        GroupMethods.Types.self,
+    ]
+}

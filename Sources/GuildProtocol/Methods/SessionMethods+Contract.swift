@@ -40,3 +40,12 @@ extension SessionMethods.WhoAmI {
         example: .init(result: ContractExamples.session)
     )
 }
+
+extension SessionMethods {
+    /// The sessions area's methods, in the published contract (`protocol/openrpc.json`). A new method of the area is added here.
+    public static let all: [any RPCMethod.Type] = [
+        SessionMethods.Authenticate.self,
+        SessionMethods.Logout.self,
+        SessionMethods.WhoAmI.self,
+    ]
+}

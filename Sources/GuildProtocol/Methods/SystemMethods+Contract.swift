@@ -89,3 +89,14 @@ extension SystemMethods.SetFailpoint {
         example: .init(params: ["name": "store.readDelay", "milliseconds": 100], result: true)
     )
 }
+
+extension SystemMethods {
+    /// The system area's published methods, in the published contract (`protocol/openrpc.json`). A new method of the area is added here.
+    public static let all: [any RPCMethod.Type] = [
+        SystemMethods.Discover.self,
+        SystemMethods.Check.self,
+        SystemMethods.Health.self,
+        SystemMethods.Ping.self,
+        SystemMethods.Status.self,
+    ]
+}

@@ -211,3 +211,20 @@ extension UserMethods.Update {
         example: .init(params: ["displayName": "Alice B."], result: ContractExamples.profile.merging(["displayName": "Alice B."]))
     )
 }
+
+extension UserMethods {
+    /// The users area's methods, in the published contract (`protocol/openrpc.json`). A new method of the area is added here.
+    public static let all: [any RPCMethod.Type] = [
+        UserMethods.ChangePassword.self,
+        UserMethods.Delete.self,
+        UserMethods.Get.self,
+        UserMethods.Login.self,
+        UserMethods.MemberOfGroups.self,
+        UserMethods.OwnerOfGroups.self,
+        UserMethods.PutIdentity.self,
+        UserMethods.Refresh.self,
+        UserMethods.Register.self,
+        UserMethods.RegisterPseudo.self,
+        UserMethods.Update.self,
+    ]
+}

@@ -5,26 +5,10 @@ import GuildJSON
 /// `guild-contract write` writes the document (and the other generated files); `guild-contract check` and a
 /// test fail when a committed file differs from what the declarations generate.
 public enum OpenRPCContract: Sendable {
-    /// Every method of the wire contract. A new method type is added here.
-    public static let methods: [any RPCMethod.Type] = [
-        ConformanceMethods.GetData.self, ConformanceMethods.NotifyHello.self, ConformanceMethods.NotifySum.self,
-        ConformanceMethods.Subtract.self, ConformanceMethods.Sum.self, ConformanceMethods.Update.self,
-        EventMethods.Subscribe.self, EventMethods.Unsubscribe.self,
-        GroupMethods.AddMembers.self, GroupMethods.ChangeOwner.self, GroupMethods.Create.self, GroupMethods.Delete.self,
-        GroupMethods.Get.self, GroupMethods.Members.self, GroupMethods.Owner.self, GroupMethods.RemoveMembers.self,
-        GroupMethods.Rename.self, GroupMethods.Types.self, GroupMethods.Join.self, GroupMethods.Applications.self,
-        GroupMethods.AcceptApplication.self, GroupMethods.RefuseApplication.self, GroupMethods.Quit.self, GroupMethods.Dismiss.self,
-        GroupMethods.JoinedList.self, GroupMethods.GetInfo.self, GroupMethods.SetInfo.self, GroupMethods.SetReceiveOption.self,
-        GroupMethods.InitAttributes.self, GroupMethods.SetAttributes.self, GroupMethods.DeleteAttributes.self,
-        GroupMethods.GetAttributes.self, GroupMethods.MemberList.self, GroupMethods.MembersInfo.self, GroupMethods.SetMemberInfo.self,
-        GroupMethods.MuteMember.self, GroupMethods.SetMemberRole.self, GroupMethods.TransferOwner.self, GroupMethods.SendMessage.self,
-        SessionMethods.Authenticate.self, SessionMethods.Logout.self, SessionMethods.WhoAmI.self,
-        SystemMethods.Check.self, SystemMethods.Discover.self, SystemMethods.Health.self, SystemMethods.Ping.self,
-        SystemMethods.Status.self,
-        UserMethods.ChangePassword.self, UserMethods.Delete.self, UserMethods.Get.self, UserMethods.Login.self,
-        UserMethods.MemberOfGroups.self, UserMethods.OwnerOfGroups.self, UserMethods.PutIdentity.self,
-        UserMethods.Refresh.self, UserMethods.Register.self, UserMethods.RegisterPseudo.self, UserMethods.Update.self,
-    ]
+    /// Every method of the wire contract, area by area. A new area adds its list here.
+    public static let methods: [any RPCMethod.Type] =
+        ConformanceMethods.all + SystemMethods.all + SessionMethods.all + UserMethods.all + GroupMethods.kiiMethods
+        + GroupMethods.imMethods + EventMethods.all
 
     /// The most items a list-valued param (an array or an object) may hold unless its method declares
     /// another limit in ``RPCMethod/itemLimits``.
