@@ -1,3 +1,5 @@
+import GuildCore
+
 extension GuildServer {
     /// Every feature area the daemon serves, in registration order. A new area adds its folders and one line
     /// here.
@@ -12,4 +14,8 @@ extension GuildServer {
             ConformanceArea(),
         ]
     }
+
+    /// What the areas that keep records of users do to them when a user is deleted, in the deletion's
+    /// transaction. An area with such records adds its step here.
+    static let userDeletionSteps: [UserDeletionStep] = [GroupService.removeDeletedUser]
 }

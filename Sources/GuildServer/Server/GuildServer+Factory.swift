@@ -23,8 +23,7 @@ extension GuildServer {
             store: store,
             hasher: hasher,
             accessTokenLifetime: configuration.accessTokenLifetimeSeconds,
-            // The areas that keep records of users clean them up in the deletion's transaction.
-            deletionSteps: [GroupService.removeDeletedUser]
+            deletionSteps: Self.userDeletionSteps
         )
         let hub = EventHub(
             repository: store,

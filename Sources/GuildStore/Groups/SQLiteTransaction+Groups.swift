@@ -154,52 +154,50 @@ extension SQLiteTransaction: GroupRecords {
 
     func groupInvariantViolations() throws -> [String] {
         let db = self.db
-        do {
-            var violations: [String] = []
-            for row in try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT g.id FROM "group" g
-                    WHERE g.ownerID IS NOT (SELECT m.userID FROM membership m WHERE m.groupID = g.id AND m.role = 'owner')
-                    """
-            ) {
-                violations.append("group \(row[0] as String)'s owner column disagrees with its owner's membership")
-            }
-            for row in try Row.fetchAll(db, sql: "SELECT groupID, count(*) AS n FROM membership WHERE role = 'owner' GROUP BY groupID HAVING n > 1") {
-                violations.append("group \(row["groupID"] as String) has \(row["n"] as Int) owners")
-            }
-            for row in try Row.fetchAll(
+        var violations: [String] = []
+        for row in try Row.fetchAll(
+            db,
+            sql: """
+                SELECT g.id FROM "group" g
+                WHERE g.ownerID IS NOT (SELECT m.userID FROM membership m WHERE m.groupID = g.id AND m.role = 'owner')
+                """
+        ) {
+            violations.append("group \(row[0] as String)'s owner column disagrees with its owner's membership")
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT groupID, count(*) AS n FROM membership WHERE role = 'owner' GROUP BY groupID HAVING n > 1") {
+            violations.append("group \(row["groupID"] as String) has \(row["n"] as Int) owners")
+        }
+        for row in try Row.fetchAll(
+            db,
+            sql:
+                #"SELECT g.id, g.memberCount, (SELECT count(*) FROM membership m WHERE m.groupID = g.id) AS actual FROM "group" g WHERE g.memberCount != actual"#
+        ) {
+            violations.append("group \(row["id"] as String) counts \(row["memberCount"] as Int) members but has \(row["actual"] as Int)")
+        }
+        let orphans =
+            try Int.fetchOne(
                 db,
                 sql:
-                    #"SELECT g.id, g.memberCount, (SELECT count(*) FROM membership m WHERE m.groupID = g.id) AS actual FROM "group" g WHERE g.memberCount != actual"#
-            ) {
-                violations.append("group \(row["id"] as String) counts \(row["memberCount"] as Int) members but has \(row["actual"] as Int)")
-            }
-            let orphans =
-                try Int.fetchOne(
-                    db,
-                    sql:
-                        #"SELECT count(*) FROM membership m WHERE NOT EXISTS (SELECT 1 FROM "user" u WHERE u.id = m.userID) OR NOT EXISTS (SELECT 1 FROM "group" g WHERE g.id = m.groupID)"#
-                ) ?? 0
-            if orphans > 0 { violations.append("\(orphans) memberships name a missing user or group") }
-            let unopened =
-                try Int.fetchOne(
-                    db,
-                    sql:
-                        "SELECT count(*) FROM membership m WHERE (SELECT count(*) FROM membership_history h WHERE h.groupID = m.groupID AND h.userID = m.userID AND h.toSeq IS NULL) != 1"
-                ) ?? 0
-            if unopened > 0 { violations.append("\(unopened) memberships lack exactly one open history interval") }
-            let dangling =
-                try Int.fetchOne(
-                    db,
-                    sql:
-                        "SELECT count(*) FROM membership_history h WHERE h.toSeq IS NULL AND NOT EXISTS (SELECT 1 FROM membership m WHERE m.groupID = h.groupID AND m.userID = h.userID)"
-                ) ?? 0
-            if dangling > 0 { violations.append("\(dangling) open history intervals have no membership") }
-            for row in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") {
-                violations.append("foreign key violation in \(row[0] as String? ?? "?")")
-            }
-            return violations
+                    #"SELECT count(*) FROM membership m WHERE NOT EXISTS (SELECT 1 FROM "user" u WHERE u.id = m.userID) OR NOT EXISTS (SELECT 1 FROM "group" g WHERE g.id = m.groupID)"#
+            ) ?? 0
+        if orphans > 0 { violations.append("\(orphans) memberships name a missing user or group") }
+        let unopened =
+            try Int.fetchOne(
+                db,
+                sql:
+                    "SELECT count(*) FROM membership m WHERE (SELECT count(*) FROM membership_history h WHERE h.groupID = m.groupID AND h.userID = m.userID AND h.toSeq IS NULL) != 1"
+            ) ?? 0
+        if unopened > 0 { violations.append("\(unopened) memberships lack exactly one open history interval") }
+        let dangling =
+            try Int.fetchOne(
+                db,
+                sql:
+                    "SELECT count(*) FROM membership_history h WHERE h.toSeq IS NULL AND NOT EXISTS (SELECT 1 FROM membership m WHERE m.groupID = h.groupID AND m.userID = h.userID)"
+            ) ?? 0
+        if dangling > 0 { violations.append("\(dangling) open history intervals have no membership") }
+        for row in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") {
+            violations.append("foreign key violation in \(row[0] as String? ?? "?")")
         }
+        return violations
     }
 }

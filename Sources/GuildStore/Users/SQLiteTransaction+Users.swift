@@ -7,78 +7,68 @@ extension SQLiteTransaction: UserRecords {
     func insertUser(_ user: User, passwordHash: String?, session: IssuedSession) throws {
         let db = self.db
         do {
-            do {
-                try UserRecord(user, passwordHash: passwordHash).insert(db)
-            } catch let error as DatabaseError {
-                throw Self.translate(error)
-            }
-            for token in TokenRecord.records(for: session, userID: user.id, now: user.createdAt) {
-                try token.insert(db)
-            }
+            try UserRecord(user, passwordHash: passwordHash).insert(db)
+        } catch let error as DatabaseError {
+            throw Self.translate(error)
+        }
+        for token in TokenRecord.records(for: session, userID: user.id, now: user.createdAt) {
+            try token.insert(db)
         }
     }
 
     func credentials(for identity: LoginIdentity) throws -> (user: User, passwordHash: String?)? {
         let db = self.db
-        do {
-            let record: UserRecord?
-            if let username = identity.username {
-                record = try UserRecord.fetchOne(db, where: .username, is: username)
-            } else if let email = identity.email {
-                record = try UserRecord.fetchOne(db, where: .email, is: email)
-            } else if let phone = identity.phone {
-                record = try UserRecord.fetchOne(db, where: .phone, is: phone)
-            } else {
-                return nil
-            }
-            return record.map { ($0.user, $0.passwordHash) }
+        let record: UserRecord?
+        if let username = identity.username {
+            record = try UserRecord.fetchOne(db, where: .username, is: username)
+        } else if let email = identity.email {
+            record = try UserRecord.fetchOne(db, where: .email, is: email)
+        } else if let phone = identity.phone {
+            record = try UserRecord.fetchOne(db, where: .phone, is: phone)
+        } else {
+            return nil
         }
+        return record.map { ($0.user, $0.passwordHash) }
     }
 
     func insertSession(_ session: IssuedSession, userID: String, now: Int64) throws {
         let db = self.db
-        do {
-            // The user may have been deleted since their credentials were read (a login racing user.delete):
-            // checked in the same transaction as the insert, so the token never names a missing user.
-            guard try UserRecord.find(db, id: userID) != nil else {
-                throw GuildError(.userNotFound, "no user with id \(userID)", field: "userID")
-            }
-            for token in TokenRecord.records(for: session, userID: userID, now: now) {
-                try token.insert(db)
-            }
+        // The user may have been deleted since their credentials were read (a login racing user.delete):
+        // checked in the same transaction as the insert, so the token never names a missing user.
+        guard try UserRecord.find(db, id: userID) != nil else {
+            throw GuildError(.userNotFound, "no user with id \(userID)", field: "userID")
+        }
+        for token in TokenRecord.records(for: session, userID: userID, now: now) {
+            try token.insert(db)
         }
     }
 
     func rotateRefreshToken(hash: [UInt8], to session: IssuedSession, now: Int64) throws -> User {
         let db = self.db
-        do {
-            guard
-                let old = try TokenRecord.filter(
-                    TokenRecord.Columns.hash == Data(hash) && TokenRecord.Columns.kind == TokenRecord.Kind.refresh.rawValue
-                ).fetchOne(db),
-                let user = try UserRecord.find(db, id: old.userID)
-            else {
-                throw GuildError(.invalidRefreshToken, "the refresh token is unknown, already used or revoked")
-            }
-            try TokenRecord.filter(TokenRecord.Columns.family == old.family).deleteAll(db)
-            for token in TokenRecord.records(for: session, userID: old.userID, now: now) {
-                try token.insert(db)
-            }
-            return user.user
+        guard
+            let old = try TokenRecord.filter(
+                TokenRecord.Columns.hash == Data(hash) && TokenRecord.Columns.kind == TokenRecord.Kind.refresh.rawValue
+            ).fetchOne(db),
+            let user = try UserRecord.find(db, id: old.userID)
+        else {
+            throw GuildError(.invalidRefreshToken, "the refresh token is unknown, already used or revoked")
         }
+        try TokenRecord.filter(TokenRecord.Columns.family == old.family).deleteAll(db)
+        for token in TokenRecord.records(for: session, userID: old.userID, now: now) {
+            try token.insert(db)
+        }
+        return user.user
     }
 
     func resolveAccessToken(hash: [UInt8], now: Int64) throws -> ResolvedSession? {
         let db = self.db
-        do {
-            let statement = try db.cachedStatement(sql: "SELECT userID, expiresAt FROM token WHERE hash = ? AND kind = 'access'")
-            guard let row = try Row.fetchOne(statement, arguments: [Data(hash)]) else { return nil }
-            let userID: String = row[0]
-            let expiresAt: Int64? = row[1]
-            if let expiresAt, expiresAt <= now { return nil }
-            guard let user = try UserRecord.find(db, id: userID) else { return nil }
-            return ResolvedSession(user: user.user, tokenHash: hash, expiresAt: expiresAt)
-        }
+        let statement = try db.cachedStatement(sql: "SELECT userID, expiresAt FROM token WHERE hash = ? AND kind = 'access'")
+        guard let row = try Row.fetchOne(statement, arguments: [Data(hash)]) else { return nil }
+        let userID: String = row[0]
+        let expiresAt: Int64? = row[1]
+        if let expiresAt, expiresAt <= now { return nil }
+        guard let user = try UserRecord.find(db, id: userID) else { return nil }
+        return ResolvedSession(user: user.user, tokenHash: hash, expiresAt: expiresAt)
     }
 
     func setIdentity(
@@ -90,59 +80,51 @@ extension SQLiteTransaction: UserRecords {
         -> User
     {
         let db = self.db
-        do {
-            guard var record = try UserRecord.find(db, id: userID) else {
-                throw GuildError(.userNotFound, "no user with id \(userID)", field: "userID")
-            }
-            guard record.isPseudo else {
-                throw GuildError(.identityAlreadySet, "the user already has a login identity")
-            }
-            record.username = identity.username
-            record.email = identity.email
-            record.phone = identity.phone
-            record.passwordHash = passwordHash
-            record.isPseudo = false
-            record.modifiedAt = now
-            do {
-                try record.update(db)
-            } catch let error as DatabaseError {
-                throw Self.translate(error)
-            }
-            return record.user
+        guard var record = try UserRecord.find(db, id: userID) else {
+            throw GuildError(.userNotFound, "no user with id \(userID)", field: "userID")
         }
+        guard record.isPseudo else {
+            throw GuildError(.identityAlreadySet, "the user already has a login identity")
+        }
+        record.username = identity.username
+        record.email = identity.email
+        record.phone = identity.phone
+        record.passwordHash = passwordHash
+        record.isPseudo = false
+        record.modifiedAt = now
+        do {
+            try record.update(db)
+        } catch let error as DatabaseError {
+            throw Self.translate(error)
+        }
+        return record.user
     }
 
     func passwordHash(userID: String) throws -> String? {
         let db = self.db
-        do {
-            guard let record = try UserRecord.find(db, id: userID) else {
-                throw GuildError(.userNotFound, "no user with id \(userID)", field: "userID")
-            }
-            return record.passwordHash
+        guard let record = try UserRecord.find(db, id: userID) else {
+            throw GuildError(.userNotFound, "no user with id \(userID)", field: "userID")
         }
+        return record.passwordHash
     }
 
     func replacePassword(userID: String, passwordHash: String, session: IssuedSession, now: Int64) throws {
         let db = self.db
-        do {
-            guard var record = try UserRecord.find(db, id: userID) else {
-                throw GuildError(.userNotFound, "no user with id \(userID)", field: "userID")
-            }
-            record.passwordHash = passwordHash
-            record.modifiedAt = now
-            try record.update(db)
-            try TokenRecord.filter(TokenRecord.Columns.userID == userID).deleteAll(db)
-            for token in TokenRecord.records(for: session, userID: userID, now: now) {
-                try token.insert(db)
-            }
+        guard var record = try UserRecord.find(db, id: userID) else {
+            throw GuildError(.userNotFound, "no user with id \(userID)", field: "userID")
+        }
+        record.passwordHash = passwordHash
+        record.modifiedAt = now
+        try record.update(db)
+        try TokenRecord.filter(TokenRecord.Columns.userID == userID).deleteAll(db)
+        for token in TokenRecord.records(for: session, userID: userID, now: now) {
+            try token.insert(db)
         }
     }
 
     func user(id: String) throws -> User? {
         let db = self.db
-        do {
-            return try UserRecord.find(db, id: id)?.user
-        }
+        return try UserRecord.find(db, id: id)?.user
     }
 
     func saveUser(_ user: User, old: User) throws {
@@ -184,10 +166,8 @@ extension SQLiteTransaction: UserRecords {
 
     func revokeSession(accessTokenHash: [UInt8]) throws {
         let db = self.db
-        do {
-            guard let token = try TokenRecord.fetchOne(db, key: Data(accessTokenHash)) else { return }
-            try TokenRecord.filter(TokenRecord.Columns.family == token.family).deleteAll(db)
-        }
+        guard let token = try TokenRecord.fetchOne(db, key: Data(accessTokenHash)) else { return }
+        try TokenRecord.filter(TokenRecord.Columns.family == token.family).deleteAll(db)
     }
 
     /// Turns a uniqueness violation into `userAlreadyExists` naming the field; anything else passes through.
