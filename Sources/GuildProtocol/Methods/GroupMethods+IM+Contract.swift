@@ -154,26 +154,9 @@ extension GroupMethods.GetInfo {
 
 extension GroupMethods.InitAttributes {
     public static let access: AccessRequirement = .session
-    public static let contract = MethodContract(
+    public static let contract = MethodContract.attributeWrite(
         summary:
-            "Replaces every attribute of an AVChatRoom group (the only type with attributes, seed 003; members only): at most 16 keys of 1-32 bytes, values at most 4 KB, 16 KB in all. At most 5 writes a second per group (10049). Members get groupAttributeChanged with the full map.",
-        tags: ["group", "im"],
-        params: [
-            .init("groupID", JSONSchema.string, required: true),
-            .init("attributes", JSONSchema.stringMap, required: true),
-            .init("version", JSONSchema.integer, "The version this write is based on: if another write came first, 10056"),
-        ],
-        result: "attributes",
-        JSONSchema.object(required: ["attributes", "version"], ["attributes": JSONSchema.stringMap, "version": JSONSchema.integer]),
-        errors: [
-            ErrorReason.unauthorized, ErrorReason.groupNotFound, ErrorReason.groupDismissed, ErrorReason.notAMember, ErrorReason.unsupportedForType,
-            ErrorReason.imInvalidParameters, ErrorReason.attributeConflict, ErrorReason.attributeRateLimited,
-        ],
-        writes: true,
-        example: .init(
-            params: ["groupID": "@TGS#2C5SZEAEF", "attributes": ["mic1": "alice"]],
-            result: ["attributes": ["mic1": "alice"], "version": 3]
-        )
+            "Replaces every attribute of an AVChatRoom group (the only type with attributes, seed 003; members only): at most 16 keys of 1-32 bytes, values at most 4 KB, 16 KB in all. At most 5 writes a second per group (10049). Members get groupAttributeChanged with the full map."
     )
 }
 
@@ -350,25 +333,8 @@ extension GroupMethods.SendMessage {
 
 extension GroupMethods.SetAttributes {
     public static let access: AccessRequirement = .session
-    public static let contract = MethodContract(
-        summary: "Adds or changes attributes (members only), within the limits of group.initAttributes.",
-        tags: ["group", "im"],
-        params: [
-            .init("groupID", JSONSchema.string, required: true),
-            .init("attributes", JSONSchema.stringMap, required: true),
-            .init("version", JSONSchema.integer, "The version this write is based on: if another write came first, 10056"),
-        ],
-        result: "attributes",
-        JSONSchema.object(required: ["attributes", "version"], ["attributes": JSONSchema.stringMap, "version": JSONSchema.integer]),
-        errors: [
-            ErrorReason.unauthorized, ErrorReason.groupNotFound, ErrorReason.groupDismissed, ErrorReason.notAMember, ErrorReason.unsupportedForType,
-            ErrorReason.imInvalidParameters, ErrorReason.attributeConflict, ErrorReason.attributeRateLimited,
-        ],
-        writes: true,
-        example: .init(
-            params: ["groupID": "@TGS#2C5SZEAEF", "attributes": ["mic1": "alice"]],
-            result: ["attributes": ["mic1": "alice"], "version": 3]
-        )
+    public static let contract = MethodContract.attributeWrite(
+        summary: "Adds or changes attributes (members only), within the limits of group.initAttributes."
     )
 }
 
@@ -529,4 +495,32 @@ extension GroupMethods {
         GroupMethods.TransferOwner.self,
         GroupMethods.Types.self,
     ]
+}
+
+extension MethodContract {
+    /// The contract of an attribute write (`group.initAttributes`, `group.setAttributes`): the same params,
+    /// result, errors and example; only the summary differs.
+    static func attributeWrite(summary: String) -> MethodContract {
+        MethodContract(
+            summary: summary,
+            tags: ["group", "im"],
+            params: [
+                .init("groupID", JSONSchema.string, required: true),
+                .init("attributes", JSONSchema.stringMap, required: true),
+                .init("version", JSONSchema.integer, "The version this write is based on: if another write came first, 10056"),
+            ],
+            result: "attributes",
+            JSONSchema.object(required: ["attributes", "version"], ["attributes": JSONSchema.stringMap, "version": JSONSchema.integer]),
+            errors: [
+                ErrorReason.unauthorized, ErrorReason.groupNotFound, ErrorReason.groupDismissed, ErrorReason.notAMember,
+                ErrorReason.unsupportedForType,
+                ErrorReason.imInvalidParameters, ErrorReason.attributeConflict, ErrorReason.attributeRateLimited,
+            ],
+            writes: true,
+            example: .init(
+                params: ["groupID": "@TGS#2C5SZEAEF", "attributes": ["mic1": "alice"]],
+                result: ["attributes": ["mic1": "alice"], "version": 3]
+            )
+        )
+    }
 }
