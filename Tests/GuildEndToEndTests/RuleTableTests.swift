@@ -14,7 +14,7 @@ import Glibc
 /// unprivileged process (uid 65534, the Python client) holding that user's token, so no admin rights leak in;
 /// the app admin calls come from root without a session. Each cell acts on a fresh group.
 ///
-/// The expected table is written out here from the sources (seed 003 and domain-rules.md §1.2, §1.5), not
+/// The expected table is written out here from the sources (protocol/users-and-groups.md and protocol/im-groups.md), not
 /// derived from ``GroupPolicy``, so a wrong policy line fails it.
 @Suite(.timeLimit(.minutes(4)))
 struct RuleTableTests {

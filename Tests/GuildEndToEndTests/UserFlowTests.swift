@@ -4,7 +4,7 @@ import GuildProtocol
 import GuildTestSupport
 import Testing
 
-/// Kii's user and session rules through the wire (domain-rules.md §3 items 1-3), with GuildClient.
+/// Kii's user and session rules through the wire (protocol/users-and-groups.md), with GuildClient.
 @Suite(.timeLimit(.minutes(3)))
 struct UserFlowTests {
     @Test func pseudoUserUpgradeKeepsIDAndToken() async throws {

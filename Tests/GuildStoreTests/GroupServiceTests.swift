@@ -8,7 +8,7 @@ import GuildTestSupport
 import Synchronization
 import Testing
 
-/// Kii's group rules (domain-rules.md §1.2, §3 items 4-8) through the real store, with explicit callers.
+/// Kii's group rules (protocol/users-and-groups.md, Groups) through the real store, with explicit callers.
 struct GroupServiceTests {
     struct World {
         let temp: TemporaryStore

@@ -5,8 +5,9 @@ import GuildStore
 import GuildTestSupport
 import Testing
 
-/// Tencent IM's group rules (domain-rules.md §1.5) through the real store, with explicit callers: the
-/// easy-to-get-wrong cases of §3, items 18 to 26, one test each, and the rest of the IM surface.
+/// Tencent IM's group rules (protocol/im-groups.md) through the real store, with explicit callers: the
+/// easy-to-get-wrong cases (owner quits, joins, admins, invitations, transfers, paging, mutes, attributes,
+/// dismissed ids), one test each, and the rest of the IM surface.
 struct IMGroupServiceTests {
     /// Users, a store and a group service with a clock the test moves.
     struct World {
@@ -53,7 +54,7 @@ struct IMGroupServiceTests {
         }
     }
 
-    // MARK: - §3 item 18: owner quits; client-side dismiss of a Work group
+    // MARK: - owner quits; client-side dismiss of a Work group
 
     @Test func ownerQuitsOnlyWorkGroupsAndWorkDismissIsServerOnly() async throws {
         let world = try await World()
@@ -80,7 +81,7 @@ struct IMGroupServiceTests {
         await #expect(throws: GuildError(.groupDismissed, "")) { try await world.groups.get(caller: bob, groupID: "work") }
     }
 
-    // MARK: - §3 item 19: join options, applications and who hears of them
+    // MARK: - join options, applications and who hears of them
 
     @Test func applicationsGoPendingAndOnlyTheRightPeopleHearOfThem() async throws {
         let world = try await World()
@@ -130,7 +131,7 @@ struct IMGroupServiceTests {
         await #expect(throws: GuildError(.alreadyMember, "")) { try await world.groups.join(caller: late, groupID: "pub", message: "") }
     }
 
-    // MARK: - §3 item 20: admins act only on ordinary members
+    // MARK: - admins act only on ordinary members
 
     @Test func adminsKickAndMuteOnlyOrdinaryMembersTheOwnerBoth() async throws {
         let world = try await World()
@@ -175,7 +176,7 @@ struct IMGroupServiceTests {
         }
     }
 
-    // MARK: - §3 item 21: invitations
+    // MARK: - invitations
 
     @Test func invitingAnExistingMemberIsInvalidForThatUserAlone() async throws {
         let world = try await World()
@@ -214,7 +215,7 @@ struct IMGroupServiceTests {
         #expect(try await world.groups.addMembers(caller: owner, groupID: "w2", userIDs: [bob.id]).map(\.result) == [.overlimit])
     }
 
-    // MARK: - §3 item 22: transfers
+    // MARK: - transfers
 
     @Test func transferNeedsAMemberAndAVChatRoomRefuses() async throws {
         let world = try await World()
@@ -241,7 +242,7 @@ struct IMGroupServiceTests {
         }
     }
 
-    // MARK: - §3 item 23: member paging
+    // MARK: - member paging
 
     @Test func pagingFiltersAndEndsWithZero() async throws {
         let world = try await World()
@@ -300,7 +301,7 @@ struct IMGroupServiceTests {
         #expect(Set(seen).isSuperset(of: [owner.id] + members[10...].map(\.id)))
     }
 
-    // MARK: - §3 item 24: mutes
+    // MARK: - mutes
 
     @Test func aMutedMemberCannotSendAndTheMuteSurvivesLeavingAndRejoining() async throws {
         let world = try await World()
@@ -331,7 +332,7 @@ struct IMGroupServiceTests {
         }
     }
 
-    // MARK: - §3 item 25: attributes
+    // MARK: - attributes
 
     @Test func attributesFollowTencentsLimitsAndConflicts() async throws {
         let world = try await World(attributeWritesPerSecond: 100)
@@ -360,7 +361,7 @@ struct IMGroupServiceTests {
         #expect(cleared.values.isEmpty)
         let changed = try #require(world.events.all.last { $0.event.kind == .groupAttributeChanged }).event
         #expect(changed.changes?["attributes"] == .object([:]))
-        // Non-members may not touch them; only AVChatRoom groups have them (seed 003).
+        // Non-members may not touch them; only AVChatRoom groups have them (Tencent IM).
         let outsider = try await world.user("outsider")
         await #expect(throws: GuildError(.notAMember, "")) { try await world.groups.attributes(caller: outsider, groupID: "live", keys: nil) }
         _ = try await world.groups.create(caller: owner, name: "B", groupID: "basic", type: .basic, members: [])
@@ -388,7 +389,7 @@ struct IMGroupServiceTests {
         _ = try await world.groups.writeAttributes(caller: owner, groupID: "pub", write: .set(["k": "x"]), version: nil)
     }
 
-    // MARK: - §3 item 26: dismissed groups
+    // MARK: - dismissed groups
 
     @Test func everyCallOnADismissedGroupGivesGroupDismissed() async throws {
         let world = try await World()
@@ -440,7 +441,7 @@ struct IMGroupServiceTests {
         let member = try await world.user("member")
         try await world.group(.public, "pub", owner: owner, members: [member])
         for change in [
-            ProfileChange(name: String(repeating: "名", count: 11)),  // 33 bytes: seed 003 allows 30
+            ProfileChange(name: String(repeating: "名", count: 11)),  // 33 bytes: Tencent allows 30
             ProfileChange(introduction: String(repeating: "i", count: 401)),
             ProfileChange(notification: String(repeating: "n", count: 401)),
             ProfileChange(faceURL: String(repeating: "f", count: 501)),

@@ -56,8 +56,8 @@ public struct GroupPolicy: Sendable, Hashable {
         }
     }
 
-    /// The table (domain-rules.md §1.2 for Basic; seed 003 and §1.5 for the IM types; where they disagree, the
-    /// seed: protocol/im-groups.md). One line a rule, one column a type. Who-may values: `nobody`,
+    /// The table (protocol/users-and-groups.md for Basic; protocol/im-groups.md for the IM types, with what
+    /// Guild chose where the sources disagree). One line a rule, one column a type. Who-may values: `nobody`,
     /// `appAdmin` (Tencent's server API / Kii's app admin only), `ownerOrAppAdmin`, `managers` (owner, admins,
     /// app admin), `anyMember` (every member, app admin), `anyone` (with a session, members or not).
     // swift-format-ignore

@@ -1,5 +1,5 @@
-/// Validation of group inputs: Kii's rules for Basic groups (domain-rules.md §1.2), Tencent's byte limits for
-/// the IM types (§1.5).
+/// Validation of group inputs: Kii's rules for Basic groups (protocol/users-and-groups.md), Tencent's byte limits
+/// for the IM types (protocol/im-groups.md).
 public enum GroupRules {
     /// Basic group ids: at most 30 of `[a-z0-9_.-]`, not empty.
     public static func validateGroupID(_ id: String) throws(GuildError) {
@@ -42,7 +42,7 @@ public enum GroupRules {
         }
     }
 
-    /// The byte limits of the IM profile: the group name as seed 003 states it (30 bytes; newer headers allow
+    /// The byte limits of the IM profile: the group name as Tencent's group management guide states it (30 bytes; newer headers allow
     /// 100), the other fields as Tencent's current headers (see protocol/im-groups.md).
     public enum Limit {
         public static let name = 30

@@ -1,7 +1,7 @@
 import GuildJSON
 import GuildProtocol
 
-/// Kii Cloud's validation rules for users (domain-rules.md §1.1 and §3 item 1).
+/// Kii Cloud's validation rules for users (protocol/users-and-groups.md, Users).
 public enum UserRules {
     /// Login names: 3 to 64 of `[A-Za-z0-9._-]`.
     public static let usernameLength = 3...64

@@ -49,7 +49,7 @@ extension GroupMethods.Create {
             "Creates a group; the caller becomes owner and member. Unknown initial members come back in notFoundUsers without failing the call. An admin may name another owner, or none. The type decides the rules (group.types).",
         tags: ["group"],
         params: [
-            .init("name", JSONSchema.string, required: true, "Basic: 1-190 characters; IM types: 1-30 bytes (seed 003)"),
+            .init("name", JSONSchema.string, required: true, "Basic: 1-190 characters; IM types: 1-30 bytes (Tencent IM)"),
             .init(
                 "groupID",
                 JSONSchema.string,

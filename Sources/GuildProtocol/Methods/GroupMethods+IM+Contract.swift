@@ -156,7 +156,7 @@ extension GroupMethods.InitAttributes {
     public static let access: AccessRequirement = .session
     public static let contract = MethodContract.attributeWrite(
         summary:
-            "Replaces every attribute of an AVChatRoom group (the only type with attributes, seed 003; members only): at most 16 keys of 1-32 bytes, values at most 4 KB, 16 KB in all. At most 5 writes a second per group (10049). Members get groupAttributeChanged with the full map."
+            "Replaces every attribute of an AVChatRoom group (the only type with attributes in Tencent IM; members only): at most 16 keys of 1-32 bytes, values at most 4 KB, 16 KB in all. At most 5 writes a second per group (10049). Members get groupAttributeChanged with the full map."
     )
 }
 

@@ -223,8 +223,8 @@ extension ErrorReason {
 
                 Groups of the IM types (`Work`, `Public`, `Meeting`, `AVChatRoom`, `Community`) follow Tencent's rules and answer
                 with Tencent's group error numbers; `Basic` groups keep Kii's codes above. `data.reason` tells apart the
-                conditions Tencent folds into one number (10007 says *why* it refused: the complaint about "opaque 10007" in
-                domain-rules.md §4). Which type allows what is the policy table, served by `group.types`.
+                conditions Tencent folds into one number (10007 says *why* it refused: a common complaint about Tencent's
+                "opaque 10007"). Which type allows what is the policy table, served by `group.types`.
 
                 """#,
             listsExtraMembers: false,
@@ -234,7 +234,7 @@ extension ErrorReason {
                     imInvalidParameters,
                     summary: "An IM group limit: bytes of a profile field, invitees per call, attribute limits, a role that cannot be given",
                     when:
-                        "An IM limit, `field` names it: name 1-30 bytes (seed 003), introduction/notification at most 400 bytes, faceURL at most 500, custom keys 1-16 bytes and values at most 512, nameCard at most 50, more than 20 invitees in one call (app admins: 300), attributes (at most 16 keys of 1-32 bytes, values at most 4 KB, 16 KB in all), the owner role given other than by transfer, a role the type does not have, an unknown applicationID, a mute outside 0 to 4294967295 seconds, a message over 12 KB."
+                        "An IM limit, `field` names it: name 1-30 bytes (Tencent IM), introduction/notification at most 400 bytes, faceURL at most 500, custom keys 1-16 bytes and values at most 512, nameCard at most 50, more than 20 invitees in one call (app admins: 300), attributes (at most 16 keys of 1-32 bytes, values at most 4 KB, 16 KB in all), the owner role given other than by transfer, a role the type does not have, an unknown applicationID, a mute outside 0 to 4294967295 seconds, a message over 12 KB."
                 ),
                 ErrorEntry(
                     .imNotAllowed,
@@ -248,7 +248,7 @@ extension ErrorReason {
                     unsupportedForType,
                     summary: "This type of group does not support the operation for clients",
                     when:
-                        "No client role may do this in this type: joining Work (invitation only), inviting into Public/Meeting/Community (Tencent's server API, i.e. an app admin, may), kicking or transferring in AVChatRoom, muting in Work, admins in Work/AVChatRoom, dismissing a Work group from a client (app admins only), attributes outside AVChatRoom (seed 003), joining or applications in Basic."
+                        "No client role may do this in this type: joining Work (invitation only), inviting into Public/Meeting/Community (Tencent's server API, i.e. an app admin, may), kicking or transferring in AVChatRoom, muting in Work, admins in Work/AVChatRoom, dismissing a Work group from a client (app admins only), attributes outside AVChatRoom (Tencent IM), joining or applications in Basic."
                 ),
                 ErrorEntry(
                     .imNotAllowed,
@@ -324,7 +324,7 @@ extension ErrorReason {
             ],
             closing: #"""
 
-                Where Tencent's sources disagree, Guild follows the seed `003` (Tencent's group management guide) and says so in
+                Where Tencent's sources disagree, Guild follows Tencent's group management guide and says so in
                 `protocol/im-groups.md`.
 
                 """#
