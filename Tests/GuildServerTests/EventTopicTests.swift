@@ -22,6 +22,7 @@ struct EventTopicTests {
         var kindName: String { "ping" }
         /// The recipient: the area's replay rule reads it back.
         var audienceTag: String { self.to }
+        var routing: EventRouting { EventRouting(addressees: [self.to]) }
         func encodeBody() throws -> [UInt8] { Array(#"{"kind":"ping","to":"\#(self.to)"}"#.utf8) }
         func recordAudience(seq: Int64, in db: Database) throws {}
     }
@@ -29,12 +30,6 @@ struct EventTopicTests {
     struct PingAudience: EventAudience {
         var area: String { "test" }
         var kinds: [String] { ["ping"] }
-        func routing(of event: CommittedEvent) -> EventRouting {
-            EventRouting(addressees: event.payload(as: Ping.self).map { [$0.event.to] } ?? [])
-        }
-        func admits(_ event: CommittedEvent, userID: String, following: inout Bool) -> Bool {
-            event.payload(as: Ping.self)?.event.to == userID
-        }
     }
 
     struct PingStore: SQLiteEventArea {

@@ -14,6 +14,8 @@ public final class CommittedEvent: Sendable {
     public let json: [UInt8]
     /// Who may receive it live.
     public let audience: any EventAudience
+    /// Who receives it live (its ``LoggableEvent/routing``), read by every subscription it is offered to.
+    public let routing: EventRouting
     /// The area's domain value, boxed so an audience rule reads it through a reference (see ``payload(as:)``).
     public let payload: any AnyObject & Sendable
 
@@ -24,6 +26,7 @@ public final class CommittedEvent: Sendable {
         self.kind = event.kindName
         self.json = json
         self.audience = Event.audienceRule
+        self.routing = event.routing
         self.payload = EventPayload(event)
     }
 

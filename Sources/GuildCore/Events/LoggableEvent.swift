@@ -11,6 +11,8 @@ public protocol LoggableEvent: Sendable {
     var time: Int64 { get }
     /// A short word the area's replay rule reads back from the log (for groups: `members` or `named`).
     var audienceTag: String { get }
+    /// Who receives it live, computed once per event (see ``EventAudience``).
+    var routing: EventRouting { get }
     /// The event's JSON object without its `seq`, as subscribers receive it.
     func encodeBody() throws -> [UInt8]
 }

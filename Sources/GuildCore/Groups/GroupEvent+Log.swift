@@ -12,6 +12,18 @@ extension GroupEvent: LoggableEvent {
     /// shows to nobody but subscribers watching everything.
     public var audienceTag: String { self.audience == .members ? "members" : "named" }
 
+    /// Members of the group when it happened (for `.members`) and the users it names; nobody but subscribers
+    /// watching everything for `.admins`.
+    public var routing: EventRouting {
+        EventRouting(
+            addressees: self.audience == .members ? self.users : self.namedRecipients,
+            joining: self.joined,
+            leaving: self.left,
+            followersSee: self.audience == .members,
+            excluded: self.excluded
+        )
+    }
+
     public func encodeBody() throws -> [UInt8] {
         try RPCCoding.encode(EventBody(self))
     }

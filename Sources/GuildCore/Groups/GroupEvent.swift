@@ -64,14 +64,14 @@ public struct GroupEvent: Sendable, Hashable {
         self.audience == .admins ? [] : (self.recipients ?? self.users)
     }
 
-    /// Whether a user subscriber receives the event, given whether they are a member of the group now.
+    /// Whether a user subscriber receives the event, given whether they are a member of the group now (its
+    /// ``routing``'s rule, with the membership given rather than changed by the event).
     public func isVisible(to userID: String, member: Bool) -> Bool {
-        if !self.excluded.isEmpty, self.excluded.contains(userID) { return false }
-        return switch self.audience {
-        case .admins: false
-        case .named: self.namedRecipients.contains(userID)
-        case .members: member || self.users.contains(userID)
-        }
+        var routing = self.routing
+        routing.joining = []
+        routing.leaving = []
+        var following = member
+        return routing.admits(userID, following: &following)
     }
 
     /// Creates an event.

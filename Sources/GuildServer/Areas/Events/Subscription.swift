@@ -147,7 +147,7 @@ final class Subscription: Sendable, IndexedSubscriber {
         guard let userID = self.userID else { return wanted }
         let before = following.contains(committed.topic)
         var after = before
-        let entitled = committed.audience.admits(committed, userID: userID, following: &after)
+        let entitled = committed.routing.admits(userID, following: &after)
         if after != before {
             if after { following.insert(committed.topic) } else { following.remove(committed.topic) }
         }

@@ -58,6 +58,16 @@ struct SubscriptionIndex<Subscriber: IndexedSubscriber> {
             self.forEachConcerned(by: only) { concerned.append($0) }
             return concerned
         }
+        if let first = events.first,
+            events.allSatisfy({
+                $0.topic == first.topic && $0.routing.joining.isEmpty && $0.routing.leaving.isEmpty && $0.routing.addressees.isEmpty
+            })
+        {
+            // Events of one topic that name nobody and change no one's following (a burst of changes to one
+            // group): they concern the same subscriptions, each reached once.
+            self.forEachConcerned(by: first) { concerned.append($0) }
+            return concerned
+        }
         var reached: Set<Key> = []
         for committed in events {
             self.forEachConcerned(by: committed) { subscriber in
@@ -70,7 +80,7 @@ struct SubscriptionIndex<Subscriber: IndexedSubscriber> {
     /// Calls `body` once for each subscription `committed` concerns, applying the follow changes it makes
     /// (joins before, leaves after).
     private mutating func forEachConcerned(by committed: CommittedEvent, _ body: (Subscriber) -> Void) {
-        let routing = committed.audience.routing(of: committed)
+        let routing = committed.routing
         for user in routing.joining {
             guard let subscribers = self.byUser[user] else { continue }
             for (key, subscriber) in subscribers { self.follow(subscriber, key, committed.topic) }
