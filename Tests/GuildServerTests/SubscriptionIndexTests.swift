@@ -9,6 +9,7 @@ struct SubscriptionIndexTests {
         let userID: String?
         let topicFilter: Set<EventTopic>?
         var startedFollowing: Set<EventTopic>?
+        var routeMark: UInt64 = 0
 
         init(userID: String?, topics: Set<EventTopic>? = nil, following: Set<EventTopic>? = []) {
             self.userID = userID

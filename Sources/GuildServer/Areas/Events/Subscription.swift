@@ -50,6 +50,9 @@ final class Subscription: Sendable, IndexedSubscriber {
     let filter: Filter
     let since: Int64?
     let queueLimit: Int
+    /// The hub's index marks the subscription with each batch it routes here (``IndexedSubscriber/routeMark``).
+    /// Touched only under the hub's lock, which guards the index.
+    nonisolated(unsafe) var routeMark: UInt64 = 0
     private let state: Mutex<State>
     /// `{"jsonrpc":"2.0","method":"events.event","params":{"subscription":"<id>"`: what precedes each event's tail.
     private let notificationHead: [UInt8]

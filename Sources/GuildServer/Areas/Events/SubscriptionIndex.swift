@@ -8,6 +8,9 @@ protocol IndexedSubscriber: AnyObject {
     var topicFilter: Set<EventTopic>? { get }
     /// The topics followed once started; nil while its starting point is not read yet.
     var startedFollowing: Set<EventTopic>? { get }
+    /// The index's mark of the last batch routed to it (it reaches each subscription once per batch without a
+    /// set). Read and written only by the index, under its owner's lock.
+    var routeMark: UInt64 { get set }
 }
 
 /// Which subscriptions an event concerns, found by its topic and the users it names instead of offering
@@ -29,6 +32,8 @@ struct SubscriptionIndex<Subscriber: IndexedSubscriber> {
     private var byUser: [String: [Key: Subscriber]] = [:]
     /// The topics each filed subscription is filed under, to unfile it.
     private var filed: [Key: Set<EventTopic>] = [:]
+    /// The mark of the batch being routed (see ``IndexedSubscriber/routeMark``).
+    private var mark: UInt64 = 0
 
     /// Adds a subscription that has not started: offered every event until it has.
     mutating func add(_ subscriber: Subscriber) {
@@ -68,10 +73,13 @@ struct SubscriptionIndex<Subscriber: IndexedSubscriber> {
             self.forEachConcerned(by: first) { concerned.append($0) }
             return concerned
         }
-        var reached: Set<Key> = []
+        self.mark &+= 1
+        let mark = self.mark
         for committed in events {
             self.forEachConcerned(by: committed) { subscriber in
-                if reached.insert(Key(subscriber)).inserted { concerned.append(subscriber) }
+                guard subscriber.routeMark != mark else { return }
+                subscriber.routeMark = mark
+                concerned.append(subscriber)
             }
         }
         return concerned
