@@ -14,7 +14,6 @@ import Testing
 struct EventTopicTests {
     /// A test area: a ping to one user on topic `test:<id>`, seen by that user alone (and admins).
     struct Ping: SQLiteLoggedEvent {
-        static var audienceRule: any EventAudience { PingAudience() }
         var id: String
         var to: String
         var time: Int64 = 1
@@ -129,7 +128,7 @@ struct EventTopicTests {
             let bobAll = try #require(Self.subscription(try await bobRaw.call("events.subscribe", #"{}"#)))
             let adminPings = try #require(Self.subscription(try await admin.call("events.subscribe", #"{"all":true,"kinds":["ping"]}"#)))
 
-            let seq = try await store.writeWithEvents { db, log in try db.appendEvent(Ping(id: "t1", to: alice.id), to: log) }
+            let seq = try await store.write { tx in try tx.append(Ping(id: "t1", to: alice.id)) }
             _ = try await alice.client.call(GroupMethods.Rename.self, .init(groupID: "g", name: "G2"))
             let toAlice = await aliceRaw.events()
             #expect(toAlice.map(\.0) == [alicePings])

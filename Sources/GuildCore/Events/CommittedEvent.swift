@@ -1,5 +1,5 @@
 /// An event as committed: its sequence number, topic and kind, its wire JSON (encoded once for every
-/// subscriber), the area's audience rule and the area's domain value.
+/// subscriber), who receives it live, and the area's domain value.
 ///
 /// A class: one committed event is offered to many subscriptions, and passing a reference costs one retain
 /// where copying a struct of arrays and strings would cost a dozen.
@@ -12,11 +12,9 @@ public final class CommittedEvent: Sendable {
     public let kind: String
     /// `{"seq":...,"kind":...,...}`, exactly as subscribers receive it.
     public let json: [UInt8]
-    /// Who may receive it live.
-    public let audience: any EventAudience
     /// Who receives it live (its ``LoggableEvent/routing``), read by every subscription it is offered to.
     public let routing: EventRouting
-    /// The area's domain value, boxed so an audience rule reads it through a reference (see ``payload(as:)``).
+    /// The area's domain value, boxed so it is read through a reference (see ``payload(as:)``).
     public let payload: any AnyObject & Sendable
 
     /// Creates a committed event of an area's `event`.
@@ -25,7 +23,6 @@ public final class CommittedEvent: Sendable {
         self.topic = event.topic
         self.kind = event.kindName
         self.json = json
-        self.audience = Event.audienceRule
         self.routing = event.routing
         self.payload = EventPayload(event)
     }

@@ -14,18 +14,6 @@ public protocol EventAudience: Sendable {
     var kinds: [String] { get }
 }
 
-extension EventAudience {
-    /// Which users' subscriptions the event concerns beyond its topic's followers, and how it changes who
-    /// follows its topic.
-    public func routing(of event: CommittedEvent) -> EventRouting { event.routing }
-
-    /// Whether `userID` receives `event`, given whether their subscription follows the event's topic;
-    /// updates `following` as the event changes it (a join before deciding, a leave after).
-    public func admits(_ event: CommittedEvent, userID: String, following: inout Bool) -> Bool {
-        event.routing.admits(userID, following: &following)
-    }
-}
-
 /// An event's audience: which subscriptions it concerns besides those following its topic, who receives it,
 /// and the follow changes it makes.
 public struct EventRouting: Sendable {

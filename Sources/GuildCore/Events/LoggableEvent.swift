@@ -1,8 +1,6 @@
 /// An area's domain event as the log stores it: a topic, a kind the area owns, a time, and a JSON body the
 /// area encodes. The area's ``EventAudience`` decides who receives it live; its store side decides replay.
 public protocol LoggableEvent: Sendable {
-    /// The area's audience rule, for live delivery.
-    static var audienceRule: any EventAudience { get }
     /// What the event is about.
     var topic: EventTopic { get }
     /// The kind, one of the area's ``EventAudience/kinds``.

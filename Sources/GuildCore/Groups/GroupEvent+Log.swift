@@ -1,8 +1,6 @@
 import GuildProtocol
 
 extension GroupEvent: LoggableEvent {
-    public static var audienceRule: any EventAudience { GroupEventAudience() }
-
     /// `group:<groupID>`.
     public var topic: EventTopic { .group(self.groupID) }
 

@@ -2,22 +2,9 @@ import GuildJSON
 
 extension GroupMethods.AcceptApplication {
     public static let access: AccessRequirement = .session
-    public static let contract = MethodContract(
+    public static let contract = MethodContract.applicationHandling(
         summary:
-            "Accepts a pending join application (owner and admins). The applicant joins (members get memberEnter); the applicant alone gets applicationProcessed. Handling an application twice gives 10024.",
-        tags: ["group", "im"],
-        params: [
-            .init("groupID", JSONSchema.string, required: true),
-            .init("applicationID", JSONSchema.integer, required: true),
-            .init("message", JSONSchema.string, "For the applicant: at most 300 bytes"),
-        ],
-        result: "handled",
-        JSONSchema.boolean,
-        errors: [
-            ErrorReason.unauthorized, ErrorReason.groupNotFound, ErrorReason.groupDismissed, ErrorReason.alreadyProcessed,
-            ErrorReason.imInvalidParameters, ErrorReason.notAllowed, ErrorReason.notAMember, ErrorReason.unsupportedForType, ErrorReason.groupFull,
-        ],
-        example: .init(params: ["groupID": "@TGS#2C5SZEAEF", "applicationID": 7, "message": "Welcome"], result: true)
+            "Accepts a pending join application (owner and admins). The applicant joins (members get memberEnter); the applicant alone gets applicationProcessed. Handling an application twice gives 10024."
     )
 }
 
@@ -291,22 +278,9 @@ extension GroupMethods.Quit {
 
 extension GroupMethods.RefuseApplication {
     public static let access: AccessRequirement = .session
-    public static let contract = MethodContract(
+    public static let contract = MethodContract.applicationHandling(
         summary:
-            "Refuses a pending join application (owner and admins). The applicant stays out; the applicant alone gets applicationProcessed. Handling an application twice gives 10024.",
-        tags: ["group", "im"],
-        params: [
-            .init("groupID", JSONSchema.string, required: true),
-            .init("applicationID", JSONSchema.integer, required: true),
-            .init("message", JSONSchema.string, "For the applicant: at most 300 bytes"),
-        ],
-        result: "handled",
-        JSONSchema.boolean,
-        errors: [
-            ErrorReason.unauthorized, ErrorReason.groupNotFound, ErrorReason.groupDismissed, ErrorReason.alreadyProcessed,
-            ErrorReason.imInvalidParameters, ErrorReason.notAllowed, ErrorReason.notAMember, ErrorReason.unsupportedForType, ErrorReason.groupFull,
-        ],
-        example: .init(params: ["groupID": "@TGS#2C5SZEAEF", "applicationID": 7, "message": "Welcome"], result: true)
+            "Refuses a pending join application (owner and admins). The applicant stays out; the applicant alone gets applicationProcessed. Handling an application twice gives 10024."
     )
 }
 
@@ -521,6 +495,30 @@ extension MethodContract {
                 params: ["groupID": "@TGS#2C5SZEAEF", "attributes": ["mic1": "alice"]],
                 result: ["attributes": ["mic1": "alice"], "version": 3]
             )
+        )
+    }
+}
+
+extension MethodContract {
+    /// The contract of handling a join application (`group.acceptApplication`, `group.refuseApplication`): the
+    /// same params, result, errors and example; only the summary differs.
+    static func applicationHandling(summary: String) -> MethodContract {
+        MethodContract(
+            summary: summary,
+            tags: ["group", "im"],
+            params: [
+                .init("groupID", JSONSchema.string, required: true),
+                .init("applicationID", JSONSchema.integer, required: true),
+                .init("message", JSONSchema.string, "For the applicant: at most 300 bytes"),
+            ],
+            result: "handled",
+            JSONSchema.boolean,
+            errors: [
+                ErrorReason.unauthorized, ErrorReason.groupNotFound, ErrorReason.groupDismissed, ErrorReason.alreadyProcessed,
+                ErrorReason.imInvalidParameters, ErrorReason.notAllowed, ErrorReason.notAMember, ErrorReason.unsupportedForType,
+                ErrorReason.groupFull,
+            ],
+            example: .init(params: ["groupID": "@TGS#2C5SZEAEF", "applicationID": 7, "message": "Welcome"], result: true)
         )
     }
 }

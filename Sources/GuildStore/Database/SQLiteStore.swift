@@ -127,12 +127,6 @@ public final class SQLiteStore: Sendable {
         try await self.writer.write { db, _ in try work(db) }
     }
 
-    /// Runs `work`, which may append events to the operation's log, as part of a durable group-commit
-    /// transaction.
-    func writeWithEvents<T: Sendable>(_ work: @escaping @Sendable (Database, EventLog) throws -> T) async throws -> T {
-        try await self.writer.write(work)
-    }
-
     /// Delivers committed events to `sink`, in commit order, after each commit.
     public func onCommittedEvents(_ sink: @escaping @Sendable ([CommittedEvent]) -> Void) {
         self.publisher.set(sink)
