@@ -56,6 +56,9 @@ struct AccessMatrixTests {
         case application
         /// An AVChatRoom group (the only type with attributes) owned by the owner; the member and the target joined.
         case avChatRoom
+        /// A Basic group as `basic`, with a bucket `box` in its scope holding object `o1` (made by root, so it
+        /// has no creator: only the group's default entries apply).
+        case groupBucket
     }
 
     /// A user account made for the test.
@@ -204,7 +207,31 @@ struct AccessMatrixTests {
         )
     }
 
+    /// A row of the objects area: open to anyone, decided by the ACLs of a group bucket (``Fixture/groupBucket``).
+    static func objects(
+        _ method: String,
+        _ variant: String = "",
+        finer: [([Principal], String)],
+        _ params: @escaping @Sendable (Cell) -> JSONValue?
+    ) -> Row {
+        var rules: [Principal: String] = [:]
+        for (principals, outcome) in finer { for principal in principals { rules[principal] = outcome } }
+        return Row(
+            method: method,
+            variant: variant,
+            access: "anyone",
+            fixture: .groupBucket,
+            pseudoSubject: false,
+            binds: false,
+            finer: rules,
+            refine: nil,
+            params: params
+        )
+    }
+
     static let admins: [Principal] = [.root, .adminUID]
+    /// Callers outside the fixture group, with or without a session.
+    static let outsiders: [Principal] = [.anonymous, .user, .otherUser]
     static let nonMembers: [Principal] = [.user, .otherUser]
     /// Users other than the subject.
     static let otherUsers: [Principal] = [.otherUser, .member, .owner]
@@ -344,6 +371,47 @@ struct AccessMatrixTests {
             ["groupID": .string($0.group), "keys": ["seat"]]
         },
         session("group.getAttributes", on: .avChatRoom, finer: [(nonMembers, "NOT_A_MEMBER")]) { ["groupID": .string($0.group)] },
+
+        // Objects, buckets and ACLs in a group's scope: members may read and write (the group's default
+        // entries), only the group's owner (and admins) may drop the bucket or touch its ACL, and callers who
+        // may not see a thing get the not-found answer, as if it did not exist.
+        objects("object.create", finer: [([.anonymous], "UNAUTHORIZED"), (nonMembers, "PERMISSION_DENIED")]) {
+            ["scope": .string("group:" + $0.group), "bucket": "box", "body": ["n": 2]]
+        },
+        objects("object.get", finer: [(outsiders, "OBJECT_NOT_FOUND")]) {
+            ["scope": .string("group:" + $0.group), "bucket": "box", "objectID": "o1"]
+        },
+        objects("object.replace", finer: [(outsiders, "OBJECT_NOT_FOUND")]) {
+            ["scope": .string("group:" + $0.group), "bucket": "box", "objectID": "o1", "body": ["n": 3], "ifVersion": "1"]
+        },
+        objects("object.patch", finer: [(outsiders, "OBJECT_NOT_FOUND")]) {
+            ["scope": .string("group:" + $0.group), "bucket": "box", "objectID": "o1", "body": ["m": 3]]
+        },
+        objects("object.delete", finer: [(outsiders, "OBJECT_NOT_FOUND")]) {
+            ["scope": .string("group:" + $0.group), "bucket": "box", "objectID": "o1"]
+        },
+        objects("object.query", finer: [(outsiders, "BUCKET_NOT_FOUND")]) {
+            ["scope": .string("group:" + $0.group), "bucket": "box", "clause": ["type": "eq", "field": "n", "value": 1]]
+        },
+        objects("bucket.list", finer: []) { ["scope": .string("group:" + $0.group)] },
+        objects("bucket.delete", finer: [(outsiders, "BUCKET_NOT_FOUND"), ([.member], "PERMISSION_DENIED")]) {
+            ["scope": .string("group:" + $0.group), "bucket": "box"]
+        },
+        objects("acl.get", finer: [(outsiders, "BUCKET_NOT_FOUND"), ([.member], "PERMISSION_DENIED")]) {
+            ["scope": .string("group:" + $0.group), "bucket": "box"]
+        },
+        objects("acl.grant", finer: [(outsiders, "BUCKET_NOT_FOUND"), ([.member], "PERMISSION_DENIED")]) {
+            [
+                "scope": .string("group:" + $0.group), "bucket": "box",
+                "entries": [["action": "READ_OBJECTS_IN_BUCKET", "subject": .string("UserID:" + $0.outsider)]],
+            ]
+        },
+        objects("acl.revoke", finer: [(outsiders, "BUCKET_NOT_FOUND"), ([.member], "PERMISSION_DENIED")]) {
+            [
+                "scope": .string("group:" + $0.group), "bucket": "box", "ensure": true,
+                "entries": [["action": "READ_OBJECTS_IN_BUCKET", "subject": .string("UserID:" + $0.outsider)]],
+            ]
+        },
     ]
 
     /// The code each expected reason must come with.
@@ -798,7 +866,7 @@ extension AccessMatrixTests {
             groups[cell.index] = id
             let type: JSONValue =
                 switch cell.row.fixture {
-                case .basic: "Basic"
+                case .basic, .groupBucket: "Basic"
                 case .avChatRoom: "AVChatRoom"
                 default: "Public"
                 }
@@ -811,6 +879,13 @@ extension AccessMatrixTests {
             )
         }
         for (index, reply) in try await root.batch(creates).enumerated() { _ = try Self.decode(reply, "group.create \(index)") }
+        let objects = try cells.filter { $0.row.fixture == .groupBucket }.map { cell in
+            try BatchEntry.call(
+                "object.create",
+                params: ["scope": .string("group:" + groups[cell.index]!), "bucket": "box", "objectID": "o1", "body": ["n": 1]]
+            )
+        }
+        for (index, reply) in try await root.batch(objects).enumerated() { _ = try Self.decode(reply, "object.create \(index)") }
         let chatRooms = cells.filter { $0.row.fixture == .avChatRoom }.map { groups[$0.index]! }
         for name in ["member", "target"] {
             let joins = try chatRooms.map { try BatchEntry.call("group.join", params: ["groupID": .string($0)]) }

@@ -66,6 +66,25 @@ public struct GuildError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The database's file system is full: nothing was written.
         case storageFull
 
+        /// No such object, or one the caller may not read (Kii's OBJECT_NOT_FOUND).
+        case objectNotFound
+        /// No such bucket, or one the caller may not see (Kii's BUCKET_NOT_FOUND).
+        case bucketNotFound
+        /// An object with that id exists in the bucket (Kii's OBJECT_ALREADY_EXISTS).
+        case objectAlreadyExists
+        /// `ifVersion` is not the object's version (Kii's OBJECT_VERSION_IS_STALE).
+        case objectVersionIsStale
+        /// An object's JSON is over the size limit.
+        case objectTooLarge
+        /// The ACL entry is already granted (Kii's ACL_ALREADY_EXISTS).
+        case aclAlreadyExists
+        /// No such ACL entry (Kii's ACL_NOT_FOUND).
+        case aclNotFound
+        /// The ACL entry is a fixed default (the scope owner's or the creator's) and cannot be revoked.
+        case aclEntryFixed
+        /// The query uses a clause type Guild does not support (Kii's QUERY_NOT_SUPPORTED).
+        case queryNotSupported
+
         public var description: String { self.rawValue }
     }
 

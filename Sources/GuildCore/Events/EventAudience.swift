@@ -12,6 +12,13 @@ public protocol EventAudience: Sendable {
     var area: String { get }
     /// The event kinds the area appends.
     var kinds: [String] { get }
+    /// Whether a user's subscription receives the area's events only when it names their topic (buckets: a
+    /// subscriber asks for the buckets it watches). Admins watching everything receive them regardless.
+    var namedTopicsOnly: Bool { get }
+}
+
+extension EventAudience {
+    public var namedTopicsOnly: Bool { false }
 }
 
 /// An event's audience: which subscriptions it concerns besides those following its topic, who receives it,
@@ -28,6 +35,11 @@ public struct EventRouting: Sendable {
     public var followersSee: Bool
     /// Users who get no copy although they would (a member who receives no messages); never on the wire.
     public var excluded: [String]
+    /// Whoever follows one of these topics receives it too (for objects: the members of a group with read
+    /// access, as the group's membership stands at the event).
+    public var followersOf: [EventTopic]
+    /// Every user receives it (an object anyone may read).
+    public var everyone: Bool
 
     /// Creates a routing.
     public init(
@@ -35,22 +47,28 @@ public struct EventRouting: Sendable {
         joining: [String] = [],
         leaving: [String] = [],
         followersSee: Bool = false,
-        excluded: [String] = []
+        excluded: [String] = [],
+        followersOf: [EventTopic] = [],
+        everyone: Bool = false
     ) {
         self.addressees = addressees
         self.joining = joining
         self.leaving = leaving
         self.followersSee = followersSee
         self.excluded = excluded
+        self.followersOf = followersOf
+        self.everyone = everyone
     }
 
-    /// Whether `userID` receives the event, given whether their subscription follows its topic; updates
-    /// `following` as the event changes it (a join before deciding, a leave after).
-    public func admits(_ userID: String, following: inout Bool) -> Bool {
+    /// Whether `userID` receives the event, given whether their subscription follows its topic (and, for
+    /// ``followersOf``, which other topics it follows); updates `following` as the event changes it (a join
+    /// before deciding, a leave after).
+    public func admits(_ userID: String, following: inout Bool, follows: (EventTopic) -> Bool = { _ in false }) -> Bool {
         if !self.joining.isEmpty, self.joining.contains(userID) { following = true }
         let entitled =
             (self.excluded.isEmpty || !self.excluded.contains(userID))
-            && ((self.followersSee && following) || self.addressees.contains(userID))
+            && ((self.followersSee && following) || self.everyone || self.addressees.contains(userID)
+                || (!self.followersOf.isEmpty && self.followersOf.contains(where: follows)))
         if !self.leaving.isEmpty, self.leaving.contains(userID) { following = false }
         return entitled
     }

@@ -94,6 +94,7 @@ extension GroupService {
     }
 
     func dismiss(_ tx: any Transaction, _ context: Context) throws {
+        for step in self.deletionSteps { try step(context.group.id, tx, context.now) }
         let members = try tx.memberIDs(groupID: context.group.id)
         try tx.append(context.event(.groupDismissed, left: members))
         try tx.deleteGroup(id: context.group.id)

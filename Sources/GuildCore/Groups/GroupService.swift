@@ -17,14 +17,19 @@ public struct GroupService: Sendable {
     public var maximumGroupsPerUser: Int
     /// Attribute writes per group and second (Tencent's server limit: 5; over it, 10049).
     let attributeLimiter: RateLimiter
+    /// What other areas do when a group is deleted, in the deletion's transaction (objects: the group's
+    /// buckets go).
+    public var deletionSteps: [GroupDeletionStep]
 
     /// Creates the service.
     public init(
         store: any Store,
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) },
         maximumGroupsPerUser: Int = 10_000,
-        attributeWritesPerSecond: Int = 5
+        attributeWritesPerSecond: Int = 5,
+        deletionSteps: [GroupDeletionStep] = []
     ) {
+        self.deletionSteps = deletionSteps
         self.store = store
         self.now = now
         self.maximumGroupsPerUser = maximumGroupsPerUser
@@ -361,3 +366,7 @@ public struct GroupService: Sendable {
         }
     }
 }
+
+/// What an area does to its records when a group is deleted, in the deletion's transaction, before the
+/// group's members leave it.
+public typealias GroupDeletionStep = @Sendable (_ groupID: String, _ transaction: any Transaction, _ now: Int64) throws -> Void

@@ -105,6 +105,25 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     /// The attributes changed since the version the write was based on.
     public static let attributeConflict = ErrorCode(rawValue: 10056)
 
+    /// No such object, or one the caller may not read.
+    public static let objectNotFound = ErrorCode(rawValue: 40405)
+    /// No such bucket, or one the caller may not see.
+    public static let bucketNotFound = ErrorCode(rawValue: 40406)
+    /// No such ACL entry.
+    public static let aclNotFound = ErrorCode(rawValue: 40407)
+    /// An object with that id exists.
+    public static let objectAlreadyExists = ErrorCode(rawValue: 40904)
+    /// The object changed since the version the write was based on.
+    public static let objectVersionIsStale = ErrorCode(rawValue: 40905)
+    /// The ACL entry is already granted.
+    public static let aclAlreadyExists = ErrorCode(rawValue: 40906)
+    /// The ACL entry is a fixed default.
+    public static let aclEntryFixed = ErrorCode(rawValue: 40907)
+    /// The query uses an unsupported clause.
+    public static let queryNotSupported = ErrorCode(rawValue: 40001)
+    /// The object is over the size limit.
+    public static let objectTooLarge = ErrorCode(rawValue: 41301)
+
     /// The database's file system is full: the write was not stored (reads still work). Retry once space is freed.
     public static let storageFull = ErrorCode(rawValue: 50701)
 }

@@ -46,6 +46,15 @@ public enum ErrorReason: Sendable {
     public static let attributeRateLimited = "ATTRIBUTE_RATE_LIMITED"
     public static let attributeConflict = "ATTRIBUTE_CONFLICT"
     public static let storageFull = "STORAGE_FULL"
+    public static let objectNotFound = "OBJECT_NOT_FOUND"
+    public static let bucketNotFound = "BUCKET_NOT_FOUND"
+    public static let aclNotFound = "ACL_NOT_FOUND"
+    public static let objectAlreadyExists = "OBJECT_ALREADY_EXISTS"
+    public static let objectVersionIsStale = "OBJECT_VERSION_IS_STALE"
+    public static let aclAlreadyExists = "ACL_ALREADY_EXISTS"
+    public static let aclEntryFixed = "ACL_ENTRY_FIXED"
+    public static let queryNotSupported = "QUERY_NOT_SUPPORTED"
+    public static let objectTooLarge = "OBJECT_TOO_LARGE"
     public static let numberOutOfRange = "NUMBER_OUT_OF_RANGE"
 
     /// Every code with the reasons it may carry, in the order of `protocol/errors.md` (generated from

@@ -11,7 +11,14 @@ extension EventMethods.Subscribe {
             .init(
                 "topics",
                 JSONSchema.array(of: JSONSchema.string),
-                "Only these topics, as area:id (e.g. group:g1); an unknown area is INVALID_INPUT_DATA"
+                "Only these topics, as area:id (e.g. group:g1, bucket:app/people); an unknown area is INVALID_INPUT_DATA"
+            ),
+            .init(
+                "buckets",
+                JSONSchema.array(
+                    of: JSONSchema.object(required: ["scope", "bucket"], ["scope": JSONSchema.string, "bucket": JSONSchema.string])
+                ),
+                "Only these buckets (topics bucket:<scope>/<bucket>); object events reach only subscriptions that name their bucket, and only those who may read what changed"
             ),
             .init(
                 "kinds",
@@ -19,7 +26,8 @@ extension EventMethods.Subscribe {
                     of: JSONSchema.oneOf([
                         "groupCreated", "memberEnter", "memberLeave", "memberKicked", "memberInvited", "groupInfoChanged", "groupDismissed",
                         "quitFromGroup", "groupAttributeChanged", "memberInfoChanged", "grantAdministrator", "revokeAdministrator",
-                        "receiveJoinApplication", "applicationProcessed", "allMembersMuted", "newMessage",
+                        "receiveJoinApplication", "applicationProcessed", "allMembersMuted", "newMessage", "objectCreated",
+                        "objectUpdated", "objectDeleted", "bucketDeleted", "aclChanged",
                     ])
                 ),
                 "Only these kinds"

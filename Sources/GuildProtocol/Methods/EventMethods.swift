@@ -11,12 +11,23 @@ public enum EventMethods: Sendable {
             public var groupIDs: [String]?
             /// Topics to watch, as `area:id` (e.g. `group:g1`); with `groupIDs`, either matches.
             public var topics: [String]?
+            /// Buckets to watch: the same as topics `bucket:<scope>/<bucket>`. Object events reach only
+            /// subscriptions that name their bucket.
+            public var buckets: [BucketRef]?
             public var kinds: [String]?
             public var since: Int64?
             public var all: Bool?
-            public init(groupIDs: [String]? = nil, topics: [String]? = nil, kinds: [String]? = nil, since: Int64? = nil, all: Bool? = nil) {
+            public init(
+                groupIDs: [String]? = nil,
+                topics: [String]? = nil,
+                buckets: [BucketRef]? = nil,
+                kinds: [String]? = nil,
+                since: Int64? = nil,
+                all: Bool? = nil
+            ) {
                 self.groupIDs = groupIDs
                 self.topics = topics
+                self.buckets = buckets
                 self.kinds = kinds
                 self.since = since
                 self.all = all
@@ -32,6 +43,16 @@ public enum EventMethods: Sendable {
             }
         }
         public static let name = "events.subscribe"
+    }
+
+    /// A bucket to watch.
+    public struct BucketRef: Codable, Hashable, Sendable {
+        public var scope: String
+        public var bucket: String
+        public init(scope: String, bucket: String) {
+            self.scope = scope
+            self.bucket = bucket
+        }
     }
 
     /// `events.unsubscribe`: ends a subscription of this connection.

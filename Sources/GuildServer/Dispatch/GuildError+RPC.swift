@@ -37,6 +37,15 @@ extension GuildError {
             case .attributeRateLimited: (.attributeRateLimited, ErrorReason.attributeRateLimited)
             case .attributeConflict: (.attributeConflict, ErrorReason.attributeConflict)
             case .storageFull: (.storageFull, ErrorReason.storageFull)
+            case .objectNotFound: (.objectNotFound, ErrorReason.objectNotFound)
+            case .bucketNotFound: (.bucketNotFound, ErrorReason.bucketNotFound)
+            case .objectAlreadyExists: (.objectAlreadyExists, ErrorReason.objectAlreadyExists)
+            case .objectVersionIsStale: (.objectVersionIsStale, ErrorReason.objectVersionIsStale)
+            case .objectTooLarge: (.objectTooLarge, ErrorReason.objectTooLarge)
+            case .aclAlreadyExists: (.aclAlreadyExists, ErrorReason.aclAlreadyExists)
+            case .aclNotFound: (.aclNotFound, ErrorReason.aclNotFound)
+            case .aclEntryFixed: (.aclEntryFixed, ErrorReason.aclEntryFixed)
+            case .queryNotSupported: (.queryNotSupported, ErrorReason.queryNotSupported)
             }
         return RPCError(
             code: code,

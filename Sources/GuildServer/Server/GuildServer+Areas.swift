@@ -10,6 +10,7 @@ extension GuildServer {
             UserArea(users: services.users),
             GroupArea(groups: services.groups, store: services.store),
             IMGroupArea(groups: services.groups),
+            ObjectArea(objects: services.objects),
             EventArea(hub: services.hub),
             ConformanceArea(),
         ]
@@ -17,5 +18,9 @@ extension GuildServer {
 
     /// What the areas that keep records of users do to them when a user is deleted, in the deletion's
     /// transaction. An area with such records adds its step here.
-    static let userDeletionSteps: [UserDeletionStep] = [GroupService.removeDeletedUser]
+    static let userDeletionSteps: [UserDeletionStep] = [GroupService.removeDeletedUser, ObjectService.removeDeletedUser]
+
+    /// What the areas that keep records of groups do to them when a group is deleted, in the deletion's
+    /// transaction. An area with such records adds its step here.
+    static let groupDeletionSteps: [GroupDeletionStep] = [ObjectService.removeDeletedGroup]
 }

@@ -7,6 +7,7 @@ struct ServerServices: Sendable {
     var store: any Store
     var users: UserService
     var groups: GroupService
+    var objects: ObjectService
     var hub: EventHub
     var connections: ConnectionRegistry
     var writeStatistics: @Sendable () -> SystemStatus.Writes?

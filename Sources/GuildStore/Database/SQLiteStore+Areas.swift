@@ -5,5 +5,6 @@ extension SQLiteStore {
         GroupsStoreArea(),
         IMGroupsStoreArea(),
         EventsStoreArea(),
+        ObjectsStoreArea(),
     ]
 }

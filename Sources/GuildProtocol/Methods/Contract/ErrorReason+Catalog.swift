@@ -218,6 +218,77 @@ extension ErrorReason {
                 """#
         ),
         ErrorSection(
+            title: "Object and ACL codes (Kii's names)",
+            introduction: #"""
+
+                Objects, buckets and ACLs (`object.*`, `bucket.*`, `acl.*`) answer with Kii's error names in `data.reason`
+                and codes numbered like the application codes. A read the caller may not make answers exactly as if
+                the object or bucket did not exist (see protocol/objects.md), so these not-found errors never tell
+                whether something exists that the caller may not see.
+
+                """#,
+            listsExtraMembers: false,
+            entries: [
+                ErrorEntry(
+                    .objectNotFound,
+                    objectNotFound,
+                    summary: "No such object, or one the caller may not read",
+                    when: "The object (or its bucket) does not exist, or the caller may not read it."
+                ),
+                ErrorEntry(
+                    .bucketNotFound,
+                    bucketNotFound,
+                    summary: "No such bucket, or one the caller may not see",
+                    when: "The bucket does not exist, or the caller holds none of its bucket-level rights (`object.query`, `bucket.delete`, `acl.*` on a bucket)."
+                ),
+                ErrorEntry(
+                    .aclNotFound,
+                    aclNotFound,
+                    summary: "No such ACL entry",
+                    when: "`acl.revoke` of an entry that is not granted (per entry in `failed`, or the call's error with `atomic`)."
+                ),
+                ErrorEntry(
+                    .objectAlreadyExists,
+                    objectAlreadyExists,
+                    summary: "An object with that id exists",
+                    when: "`object.create` with an `objectID` already used in the bucket."
+                ),
+                ErrorEntry(
+                    .objectVersionIsStale,
+                    objectVersionIsStale,
+                    summary: "The object changed since the version given",
+                    when: "`ifVersion` is not the object's `_version` (`object.replace`, `object.patch`, `object.delete`); nothing was written."
+                ),
+                ErrorEntry(
+                    .aclAlreadyExists,
+                    aclAlreadyExists,
+                    summary: "The ACL entry is already granted",
+                    when: "`acl.grant` of an entry already in force (unless `ensure`)."
+                ),
+                ErrorEntry(
+                    .aclEntryFixed,
+                    aclEntryFixed,
+                    summary: "A fixed default entry cannot be revoked",
+                    when: "`acl.revoke` of a default entry of the scope's owner or of the bucket's or object's creator."
+                ),
+                ErrorEntry(
+                    .queryNotSupported,
+                    queryNotSupported,
+                    summary: "The query uses a clause type Guild does not support",
+                    when: "A clause `type` other than all, eq, prefix, range, in, not, and, or, hasField (geobox, geodistance, regular expressions)."
+                ),
+                ErrorEntry(
+                    .objectTooLarge,
+                    objectTooLarge,
+                    summary: "The object is too large",
+                    when: "An object's JSON (its fields, after a patch is merged) is over 65,534 characters (Kii's limit); nothing was written."
+                ),
+            ],
+            closing: #"""
+
+                """#
+        ),
+        ErrorSection(
             title: "IM group codes (Tencent Cloud IM's numbers)",
             introduction: #"""
 

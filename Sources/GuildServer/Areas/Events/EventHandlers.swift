@@ -6,7 +6,7 @@ extension MethodRegistry {
     mutating func registerEventMethods(_ hub: EventHub) {
         self.register(EventMethods.Subscribe.self) { params, context in
             let kinds = try Self.eventKinds(params.kinds)
-            let topics = try Self.eventTopics(groupIDs: params.groupIDs, topics: params.topics)
+            let topics = try Self.eventTopics(groupIDs: params.groupIDs, topics: params.topics, buckets: params.buckets)
             let userID: String?
             if params.all == true {
                 guard context.caller.isAdmin else {
@@ -43,10 +43,20 @@ extension MethodRegistry {
         return Set(names)
     }
 
-    /// The topics asked for: `groupIDs` name `group:<id>` topics, `topics` any registered area's; nil for any.
-    private static func eventTopics(groupIDs: [String]?, topics names: [String]?) throws -> Set<EventTopic>? {
-        guard groupIDs != nil || names != nil else { return nil }
+    /// The topics asked for: `groupIDs` name `group:<id>` topics, `buckets` `bucket:<scope>/<bucket>` topics,
+    /// `topics` any registered area's; nil for any.
+    private static func eventTopics(
+        groupIDs: [String]?,
+        topics names: [String]?,
+        buckets: [EventMethods.BucketRef]?
+    ) throws -> Set<EventTopic>? {
+        guard groupIDs != nil || names != nil || buckets != nil else { return nil }
         var topics = Set((groupIDs ?? []).map(EventTopic.group))
+        for bucket in buckets ?? [] {
+            let scope = try ObjectScope(bucket.scope, field: "buckets")
+            do { try ObjectService.checkBucketName(bucket.bucket) } catch { throw GuildError.invalidInput(error.message, field: "buckets") }
+            topics.insert(.bucket(scope: scope, name: bucket.bucket))
+        }
         for name in names ?? [] {
             guard let topic = EventTopic(name), EventAreas.audience(for: topic.area) != nil else {
                 throw GuildError.invalidInput(

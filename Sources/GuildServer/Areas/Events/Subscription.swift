@@ -16,13 +16,26 @@ final class Subscription: Sendable, IndexedSubscriber {
         case ended
     }
 
-    /// What the subscriber asked for: topics (nil: any) and kinds (nil: any).
+    /// What the subscriber asked for: topics (nil: any, except those of areas whose events go only to
+    /// subscriptions naming their topic, see ``EventAudience/namedTopicsOnly``) and kinds (nil: any).
     struct Filter: Sendable {
         var topics: Set<EventTopic>?
         var kinds: Set<String>?
+        /// The areas whose events need their topic named (nil topics then exclude them).
+        var namedOnlyAreas: Set<String> = Filter.namedOnlyAreas()
 
-        func accepts(topic: EventTopic, kind: String) -> Bool {
-            (self.topics?.contains(topic) ?? true) && (self.kinds?.contains(kind) ?? true)
+        /// Whether the subscriber wants an event of `topic` and `kind`; an admin watching everything (`admin`)
+        /// wants every area's events.
+        func accepts(topic: EventTopic, kind: String, admin: Bool) -> Bool {
+            let topicWanted =
+                if let topics = self.topics { topics.contains(topic) } else {
+                    admin || self.namedOnlyAreas.isEmpty || !self.namedOnlyAreas.contains(String(topic.area))
+                }
+            return topicWanted && (self.kinds?.contains(kind) ?? true)
+        }
+
+        static func namedOnlyAreas() -> Set<String> {
+            Set(EventAreas.areas.filter { EventAreas.audience(for: $0)?.namedTopicsOnly == true })
         }
     }
 
@@ -146,11 +159,12 @@ final class Subscription: Sendable, IndexedSubscriber {
     /// follows as the event changes them (for groups: joins count before the event, so a joiner sees it;
     /// leaves after, so a leaver sees it too).
     private func visible(_ committed: CommittedEvent, following: inout Set<EventTopic>) -> Bool {
-        let wanted = self.filter.accepts(topic: committed.topic, kind: committed.kind)
+        let wanted = self.filter.accepts(topic: committed.topic, kind: committed.kind, admin: self.userID == nil)
         guard let userID = self.userID else { return wanted }
         let before = following.contains(committed.topic)
         var after = before
-        let entitled = committed.routing.admits(userID, following: &after)
+        let followed = following
+        let entitled = committed.routing.admits(userID, following: &after) { followed.contains($0) }
         if after != before {
             if after { following.insert(committed.topic) } else { following.remove(committed.topic) }
         }
@@ -178,7 +192,7 @@ final class Subscription: Sendable, IndexedSubscriber {
                     }),
                     let last = page.last
                 else { break }
-                let wanted = page.filter { self.filter.accepts(topic: $0.topic, kind: $0.kind) }
+                let wanted = page.filter { self.filter.accepts(topic: $0.topic, kind: $0.kind, admin: self.userID == nil) }
                 if !wanted.isEmpty {
                     self.state.withLock { $0.lastSent = wanted[wanted.count - 1].seq }
                     // Wait for each page to reach the socket: a slow reader slows its own replay only.

@@ -127,6 +127,10 @@ struct SubscriptionIndex<Subscriber: IndexedSubscriber> {
                 self.byUser[userID, default: [:]][key] = subscriber
                 self.filed[key] = []
                 for topic in following { self.follow(subscriber, key, topic) }
+                // Topics nobody follows (buckets) that it names: their events reach it by topic.
+                for topic in subscriber.topicFilter ?? [] where Self.isNamedOnly(topic) {
+                    self.follow(subscriber, key, topic)
+                }
             } else if let topics = subscriber.topicFilter {
                 self.filed[key] = topics
                 for topic in topics { self.byTopic[topic, default: [:]][key] = subscriber }
@@ -134,6 +138,12 @@ struct SubscriptionIndex<Subscriber: IndexedSubscriber> {
                 self.everything[key] = subscriber
             }
         }
+    }
+
+    /// Whether `topic`'s area sends its events only to subscriptions that name it (see
+    /// ``EventAudience/namedTopicsOnly``).
+    private static func isNamedOnly(_ topic: EventTopic) -> Bool {
+        EventAreas.audience(for: topic.area)?.namedTopicsOnly == true
     }
 
     private mutating func follow(_ subscriber: Subscriber, _ key: Key, _ topic: EventTopic) {

@@ -1,0 +1,111 @@
+/// The ACL check of one caller in one transaction: who the caller is, and what the entries in force allow
+/// them. Group subjects are resolved against the group's membership in the same transaction, never a cache,
+/// so a membership change takes effect on the very next check.
+struct ObjectAccess {
+    let tx: any Transaction
+    let caller: Caller
+
+    /// The caller's user, nil for an admin without a session or an anonymous caller.
+    var userID: String? { self.caller.session?.user.id }
+
+    /// Whether the caller is one of `subject`.
+    func holds(_ subject: ACLSubject) throws -> Bool {
+        switch subject {
+        case .anonymous: return true
+        case .anyAuthenticated: return self.userID != nil
+        case .user(let id): return self.userID == id
+        case .group(let id):
+            guard let userID = self.userID else { return false }
+            return try self.tx.membership(groupID: id, userID: userID) != nil
+        case .thing: return false
+        }
+    }
+
+    /// Whether the caller administers the scope: an app admin anywhere, the group's owner in a group's scope,
+    /// the user in their own. Administrators may do anything in the scope, ACLs included.
+    func administers(_ scope: ObjectScope) throws -> Bool {
+        if self.caller.isAdmin { return true }
+        guard let userID = self.userID else { return false }
+        switch scope {
+        case .app, .thing: return false
+        case .user(let id): return id == userID
+        case .group(let id): return try self.tx.group(id)?.ownerID == userID
+        }
+    }
+
+    /// The entries in force for `action` on a target (`bucket` nil for the scope, `objectID` nil for the
+    /// bucket): those stored, or a scope's defaults while its ACL was never written.
+    func entries(_ action: ACLAction?, scope: ObjectScope, bucket: Bucket?, objectID: String?) throws -> [ACLEntry] {
+        if let stored = try self.tx.aclEntries(scope: scope, bucket: bucket?.rowID ?? 0, objectID: objectID ?? "", action: action) {
+            return stored
+        }
+        let defaults = ACLDefaults.scope(scope)
+        return action.map { action in defaults.filter { $0.action == action } } ?? defaults
+    }
+
+    /// Whether the caller may do `action` on a target.
+    func allows(_ action: ACLAction, scope: ObjectScope, bucket: Bucket? = nil, objectID: String? = nil) throws -> Bool {
+        if try self.administers(scope) { return true }
+        for entry in try self.entries(action, scope: scope, bucket: bucket, objectID: objectID) where try self.holds(entry.subject) {
+            return true
+        }
+        return false
+    }
+
+    /// Whether the caller may see the bucket at all: any of its bucket-level rights.
+    func seesBucket(_ bucket: Bucket) throws -> Bool {
+        if try self.administers(bucket.scope) { return true }
+        for entry in try self.entries(nil, scope: bucket.scope, bucket: bucket, objectID: nil) where try self.holds(entry.subject) {
+            return true
+        }
+        return false
+    }
+
+    /// Whether the caller may read an object: READ_OBJECTS_IN_BUCKET on its bucket, or READ_EXISTING_OBJECT on it.
+    func reads(_ object: StoredObject, in bucket: Bucket) throws -> Bool {
+        try self.allows(.readObjectsInBucket, scope: bucket.scope, bucket: bucket)
+            || self.allows(.readExistingObject, scope: bucket.scope, bucket: bucket, objectID: object.objectID)
+    }
+
+    /// Whether the caller may read or change the ACL of a target: the scope's administrators, and for an
+    /// object also its creator.
+    func changesACL(scope: ObjectScope, object: StoredObject?) throws -> Bool {
+        if try self.administers(scope) { return true }
+        if let object, let owner = object.owner, owner == self.userID { return true }
+        return false
+    }
+
+    /// Who may read through `actions` on the targets: the subjects of their entries and the scope's
+    /// administrators (for events; an app admin sees everything anyway).
+    func readers(_ targets: [(ACLAction, Bucket?, String?)], scope: ObjectScope) throws -> ObjectReaders {
+        var users: Set<String> = []
+        var groups: Set<String> = []
+        var everyone = false
+        switch scope {
+        case .user(let id): users.insert(id)
+        case .group(let id): if let owner = try self.tx.group(id)?.ownerID { users.insert(owner) }
+        case .app, .thing: break
+        }
+        for (action, bucket, objectID) in targets {
+            for entry in try self.entries(action, scope: scope, bucket: bucket, objectID: objectID) {
+                switch entry.subject {
+                case .anonymous, .anyAuthenticated: everyone = true
+                case .user(let id): users.insert(id)
+                case .group(let id): groups.insert(id)
+                case .thing: break
+                }
+            }
+        }
+        return ObjectReaders(users: users.sorted(), groups: groups.sorted(), everyone: everyone)
+    }
+
+    /// Who may read an object now.
+    func objectReaders(_ objectID: String, in bucket: Bucket) throws -> ObjectReaders {
+        try self.readers([(.readObjectsInBucket, bucket, nil), (.readExistingObject, bucket, objectID)], scope: bucket.scope)
+    }
+
+    /// Who may see a bucket now (any bucket-level right).
+    func bucketReaders(_ bucket: Bucket) throws -> ObjectReaders {
+        try self.readers(ACLAction.actions(of: .bucket).map { ($0, bucket, nil) }, scope: bucket.scope)
+    }
+}
