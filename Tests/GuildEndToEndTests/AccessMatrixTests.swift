@@ -224,9 +224,16 @@ struct AccessMatrixTests {
             pseudoSubject: false,
             binds: false,
             finer: rules,
-            refine: nil,
+            refine: Self.objectOutcome,
             params: params
         )
+    }
+
+    /// An objects-area result: "ok", or "FAIL" when an ACL change lists failed entries (a query's `results`
+    /// are objects, not per-user outcomes).
+    static let objectOutcome: @Sendable (JSONValue) -> String = { result in
+        if case .array(let failed)? = result["failed"], !failed.isEmpty { return "FAIL \(failed)" }
+        return "ok"
     }
 
     static let admins: [Principal] = [.root, .adminUID]
@@ -378,35 +385,35 @@ struct AccessMatrixTests {
         objects("object.create", finer: [([.anonymous], "UNAUTHORIZED"), (nonMembers, "PERMISSION_DENIED")]) {
             ["scope": .string("group:" + $0.group), "bucket": "box", "body": ["n": 2]]
         },
-        objects("object.get", finer: [(outsiders, "OBJECT_NOT_FOUND")]) {
+        objects("object.get", finer: [(outsiders, "OBJECT_NOT_FOUND@objectID")]) {
             ["scope": .string("group:" + $0.group), "bucket": "box", "objectID": "o1"]
         },
-        objects("object.replace", finer: [(outsiders, "OBJECT_NOT_FOUND")]) {
+        objects("object.replace", finer: [(outsiders, "OBJECT_NOT_FOUND@objectID")]) {
             ["scope": .string("group:" + $0.group), "bucket": "box", "objectID": "o1", "body": ["n": 3], "ifVersion": "1"]
         },
-        objects("object.patch", finer: [(outsiders, "OBJECT_NOT_FOUND")]) {
+        objects("object.patch", finer: [(outsiders, "OBJECT_NOT_FOUND@objectID")]) {
             ["scope": .string("group:" + $0.group), "bucket": "box", "objectID": "o1", "body": ["m": 3]]
         },
-        objects("object.delete", finer: [(outsiders, "OBJECT_NOT_FOUND")]) {
+        objects("object.delete", finer: [(outsiders, "OBJECT_NOT_FOUND@objectID")]) {
             ["scope": .string("group:" + $0.group), "bucket": "box", "objectID": "o1"]
         },
-        objects("object.query", finer: [(outsiders, "BUCKET_NOT_FOUND")]) {
+        objects("object.query", finer: [(outsiders, "BUCKET_NOT_FOUND@bucket")]) {
             ["scope": .string("group:" + $0.group), "bucket": "box", "clause": ["type": "eq", "field": "n", "value": 1]]
         },
         objects("bucket.list", finer: []) { ["scope": .string("group:" + $0.group)] },
-        objects("bucket.delete", finer: [(outsiders, "BUCKET_NOT_FOUND"), ([.member], "PERMISSION_DENIED")]) {
+        objects("bucket.delete", finer: [(outsiders, "BUCKET_NOT_FOUND@bucket"), ([.member], "PERMISSION_DENIED")]) {
             ["scope": .string("group:" + $0.group), "bucket": "box"]
         },
-        objects("acl.get", finer: [(outsiders, "BUCKET_NOT_FOUND"), ([.member], "PERMISSION_DENIED")]) {
+        objects("acl.get", finer: [(outsiders, "BUCKET_NOT_FOUND@bucket"), ([.member], "PERMISSION_DENIED")]) {
             ["scope": .string("group:" + $0.group), "bucket": "box"]
         },
-        objects("acl.grant", finer: [(outsiders, "BUCKET_NOT_FOUND"), ([.member], "PERMISSION_DENIED")]) {
+        objects("acl.grant", finer: [(outsiders, "BUCKET_NOT_FOUND@bucket"), ([.member], "PERMISSION_DENIED")]) {
             [
                 "scope": .string("group:" + $0.group), "bucket": "box",
                 "entries": [["action": "READ_OBJECTS_IN_BUCKET", "subject": .string("UserID:" + $0.outsider)]],
             ]
         },
-        objects("acl.revoke", finer: [(outsiders, "BUCKET_NOT_FOUND"), ([.member], "PERMISSION_DENIED")]) {
+        objects("acl.revoke", finer: [(outsiders, "BUCKET_NOT_FOUND@bucket"), ([.member], "PERMISSION_DENIED")]) {
             [
                 "scope": .string("group:" + $0.group), "bucket": "box", "ensure": true,
                 "entries": [["action": "READ_OBJECTS_IN_BUCKET", "subject": .string("UserID:" + $0.outsider)]],
@@ -418,7 +425,7 @@ struct AccessMatrixTests {
     static let codes: [String: Int] = [
         "UNAUTHORIZED": 40101, "PERMISSION_DENIED": 40301, "IDENTITY_ALREADY_SET": 40902, "NOT_A_MEMBER": 10007,
         "NOT_ALLOWED": 10007, "UNSUPPORTED_FOR_TYPE": 10007, "OWNER_CANNOT_QUIT": 10009, "ALREADY_MEMBER": 10013,
-        "INVALID_PARAMS": -32602, "INVALID_REQUEST": -32600,
+        "INVALID_PARAMS": -32602, "INVALID_REQUEST": -32600, "OBJECT_NOT_FOUND": 40405, "BUCKET_NOT_FOUND": 40406,
     ]
 }
 

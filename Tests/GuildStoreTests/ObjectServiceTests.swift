@@ -44,7 +44,14 @@ struct ObjectServiceTests {
             var key: String?
             repeat {
                 let page = try await self.objects.query(
-                    caller: caller, scope: scope, bucket: bucket, clause: clause, orderBy: nil, descending: false, limit: 7, paginationKey: key
+                    caller: caller,
+                    scope: scope,
+                    bucket: bucket,
+                    clause: clause,
+                    orderBy: nil,
+                    descending: false,
+                    limit: 7,
+                    paginationKey: key
                 )
                 all += page.objects
                 key = page.nextPaginationKey
@@ -61,7 +68,11 @@ struct ObjectServiceTests {
             ensure: Bool = false
         ) async throws -> ObjectService.ACLChange {
             try await self.objects.changeACL(
-                caller: caller, target: target, entries: entries.map { .init(action: $0.0, subject: $0.1) }, revoke: revoke, atomic: atomic,
+                caller: caller,
+                target: target,
+                entries: entries.map { .init(action: $0.0, subject: $0.1) },
+                revoke: revoke,
+                atomic: atomic,
                 ensure: ensure
             )
         }
@@ -102,7 +113,9 @@ struct ObjectServiceTests {
         #expect(await self.code { _ = try await world.objects.acl(caller: alice.caller, target: ACLTarget(scope: .app)) } == .permissionDenied)
         #expect(try await world.objects.acl(caller: world.admin, target: ACLTarget(scope: .app)) == [ACLEntry(.createNewBucket, .anyAuthenticated)])
         #expect(
-            try await world.objects.acl(caller: alice.caller, target: ACLTarget(scope: scope)) == [ACLEntry(.createNewBucket, .user(alice.id), fixed: true)]
+            try await world.objects.acl(caller: alice.caller, target: ACLTarget(scope: scope)) == [
+                ACLEntry(.createNewBucket, .user(alice.id), fixed: true)
+            ]
         )
 
         // Fixed entries cannot be revoked.
@@ -112,8 +125,12 @@ struct ObjectServiceTests {
         // A partial failure: the duplicate fails, the others apply.
         _ = try await world.grant(alice.caller, bucket, [("QUERY_OBJECTS_IN_BUCKET", "UserID:\(bob.id)")])
         let partial = try await world.grant(
-            alice.caller, bucket,
-            [("QUERY_OBJECTS_IN_BUCKET", "UserID:\(bob.id)"), ("READ_OBJECTS_IN_BUCKET", "UserID:\(bob.id)"), ("CREATE_OBJECTS_IN_BUCKET", "UserID:nobody")]
+            alice.caller,
+            bucket,
+            [
+                ("QUERY_OBJECTS_IN_BUCKET", "UserID:\(bob.id)"), ("READ_OBJECTS_IN_BUCKET", "UserID:\(bob.id)"),
+                ("CREATE_OBJECTS_IN_BUCKET", "UserID:nobody"),
+            ]
         )
         #expect(partial.succeeded.map(\.action) == [.readObjectsInBucket])
         #expect(partial.failed.map(\.error.code) == [.aclAlreadyExists, .userNotFound])
@@ -136,7 +153,9 @@ struct ObjectServiceTests {
         let before = try await world.objects.acl(caller: alice.caller, target: bucket)
         let atomic = await self.code {
             _ = try await world.grant(
-                alice.caller, bucket, [("DROP_BUCKET_WITH_ALL_CONTENT", "UserID:\(bob.id)"), ("QUERY_OBJECTS_IN_BUCKET", "UserID:\(bob.id)")],
+                alice.caller,
+                bucket,
+                [("DROP_BUCKET_WITH_ALL_CONTENT", "UserID:\(bob.id)"), ("QUERY_OBJECTS_IN_BUCKET", "UserID:\(bob.id)")],
                 atomic: true
             )
         }
@@ -159,14 +178,21 @@ struct ObjectServiceTests {
         #expect(await self.code { try await world.create(bob.caller, scope, "shared", ["from": "bob"]) } == .permissionDenied)
         #expect(await self.code { _ = try await world.query(bob.caller, scope, "shared") } == .bucketNotFound)
         _ = try await world.grant(
-            alice.caller, bucket, [("CREATE_OBJECTS_IN_BUCKET", "UserID:\(bob.id)"), ("QUERY_OBJECTS_IN_BUCKET", "UserID:\(bob.id)")]
+            alice.caller,
+            bucket,
+            [("CREATE_OBJECTS_IN_BUCKET", "UserID:\(bob.id)"), ("QUERY_OBJECTS_IN_BUCKET", "UserID:\(bob.id)")]
         )
         let bobs = try await world.create(bob.caller, scope, "shared", ["from": "bob"])
         // Both read and write Bob's object (he created it; she owns the scope).
         for caller in [alice.caller, bob.caller] {
             #expect(try await world.get(caller, scope, "shared", bobs.objectID).fields["from"] == "bob")
             _ = try await world.objects.update(
-                caller: caller, scope: scope, bucket: "shared", objectID: bobs.objectID, change: .patch(["seen": true]), ifVersion: nil
+                caller: caller,
+                scope: scope,
+                bucket: "shared",
+                objectID: bobs.objectID,
+                change: .patch(["seen": true]),
+                ifVersion: nil
             )
         }
         // With CREATE and QUERY only, Bob's query returns his own objects, and Alice's stays hidden.
@@ -180,7 +206,12 @@ struct ObjectServiceTests {
         #expect(
             await self.code {
                 _ = try await world.objects.update(
-                    caller: bob.caller, scope: scope, bucket: "shared", objectID: alices.objectID, change: .patch(["x": 1]), ifVersion: nil
+                    caller: bob.caller,
+                    scope: scope,
+                    bucket: "shared",
+                    objectID: alices.objectID,
+                    change: .patch(["x": 1]),
+                    ifVersion: nil
                 )
             } == .permissionDenied
         )
@@ -195,9 +226,13 @@ struct ObjectServiceTests {
         #expect(await self.code { try await world.create(world.anonymous, .app, "public", ["n": 2]) } == .unauthorized)
         // A user token may not change an app bucket's ACL; an admin may, and the anonymous default goes.
         let target = ACLTarget(scope: .app, bucket: "public")
-        #expect(await self.code { _ = try await world.grant(carol.caller, target, [("READ_OBJECTS_IN_BUCKET", "UserID:ANONYMOUS_USER")], revoke: true) } == .permissionDenied)
+        #expect(
+            await self.code { _ = try await world.grant(carol.caller, target, [("READ_OBJECTS_IN_BUCKET", "UserID:ANONYMOUS_USER")], revoke: true) }
+                == .permissionDenied
+        )
         let revoked = try await world.grant(
-            world.admin, target,
+            world.admin,
+            target,
             [("READ_OBJECTS_IN_BUCKET", "UserID:ANONYMOUS_USER"), ("QUERY_OBJECTS_IN_BUCKET", "UserID:ANONYMOUS_USER")],
             revoke: true
         )
@@ -205,7 +240,9 @@ struct ObjectServiceTests {
         // The object's own entry still lets anyone read it (READ_EXISTING_OBJECT for ANONYMOUS_USER).
         #expect(try await world.get(world.anonymous, .app, "public", object.objectID).objectID == object.objectID)
         _ = try await world.grant(
-            carol.caller, ACLTarget(scope: .app, bucket: "public", objectID: object.objectID), [("READ_EXISTING_OBJECT", "UserID:ANONYMOUS_USER")],
+            carol.caller,
+            ACLTarget(scope: .app, bucket: "public", objectID: object.objectID),
+            [("READ_EXISTING_OBJECT", "UserID:ANONYMOUS_USER")],
             revoke: true
         )
         #expect(await self.code { _ = try await world.get(world.anonymous, .app, "public", object.objectID) } == .objectNotFound)
@@ -222,7 +259,13 @@ struct ObjectServiceTests {
         let owner = try await world.user("owner")
         let member = try await world.user("member")
         let outsider = try await world.user("outsider")
-        let (group, _) = try await world.groups.create(caller: owner.caller, name: "G", groupID: "g1", type: .basic, members: [.init(userID: member.id)])
+        let (group, _) = try await world.groups.create(
+            caller: owner.caller,
+            name: "G",
+            groupID: "g1",
+            type: .basic,
+            members: [.init(userID: member.id)]
+        )
         let scope = ObjectScope.group(group.id)
         let object = try await world.create(member.caller, scope, "box", ["k": "v"])
         #expect(try await world.get(owner.caller, scope, "box", object.objectID).fields["k"] == "v")
@@ -245,7 +288,10 @@ struct ObjectServiceTests {
         _ = try await world.grant(world.admin, ACLTarget(scope: .app, bucket: "box2"), [("READ_OBJECTS_IN_BUCKET", "GroupID:\(group.id)")])
         try await world.groups.delete(caller: member.caller, groupID: group.id)
         let left = try await world.temp.store.read { tx in
-            (try tx.buckets(scope: scope).count, try tx.aclEntries(scope: .app, bucket: tx.bucket(scope: .app, name: "box2")!.rowID, objectID: "", action: .readObjectsInBucket)!)
+            (
+                try tx.buckets(scope: scope).count,
+                try tx.aclEntries(scope: .app, bucket: tx.bucket(scope: .app, name: "box2")!.rowID, objectID: "", action: .readObjectsInBucket)!
+            )
         }
         #expect(left.0 == 0)
         #expect(!left.1.contains { $0.subject == .group(group.id) })
@@ -259,7 +305,9 @@ struct ObjectServiceTests {
         try await world.create(alice.caller, .user(alice.id), "mine", ["a": 1])
         let shared = try await world.create(bob.caller, .app, "stuff", ["b": 1])
         _ = try await world.grant(
-            bob.caller, ACLTarget(scope: .app, bucket: "stuff", objectID: shared.objectID), [("READ_EXISTING_OBJECT", "UserID:\(alice.id)")]
+            bob.caller,
+            ACLTarget(scope: .app, bucket: "stuff", objectID: shared.objectID),
+            [("READ_EXISTING_OBJECT", "UserID:\(alice.id)")]
         )
         _ = try await world.users.delete(caller: alice.caller, userID: nil)
         let entries = try await world.objects.acl(caller: bob.caller, target: ACLTarget(scope: .app, bucket: "stuff", objectID: shared.objectID))
@@ -280,7 +328,11 @@ struct ObjectServiceTests {
                 group.addTask {
                     await self.code {
                         _ = try await world.objects.update(
-                            caller: alice.caller, scope: .app, bucket: "race", objectID: object.objectID, change: .replace(["n": .int(Int64(writer))]),
+                            caller: alice.caller,
+                            scope: .app,
+                            bucket: "race",
+                            objectID: object.objectID,
+                            change: .replace(["n": .int(Int64(writer))]),
                             ifVersion: 1
                         )
                     }
@@ -292,7 +344,11 @@ struct ObjectServiceTests {
         #expect(outcomes.filter { $0 == .objectVersionIsStale }.count == 15)
         let final = try await world.get(alice.caller, .app, "race", object.objectID)
         #expect(final.version == 2)
-        #expect(await self.code { try await world.objects.delete(caller: alice.caller, scope: .app, bucket: "race", objectID: object.objectID, ifVersion: 1) } == .objectVersionIsStale)
+        #expect(
+            await self.code {
+                try await world.objects.delete(caller: alice.caller, scope: .app, bucket: "race", objectID: object.objectID, ifVersion: 1)
+            } == .objectVersionIsStale
+        )
         try await world.objects.delete(caller: alice.caller, scope: .app, bucket: "race", objectID: object.objectID, ifVersion: 2)
     }
 
@@ -325,17 +381,34 @@ struct ObjectServiceTests {
         #expect(await self.code { _ = try await world.grant(world.admin, target, [("FLY", "UserID:\(alice.id)")]) } == .invalidInput)
         #expect(await self.code { _ = try await world.grant(world.admin, target, [("READ_EXISTING_OBJECT", "UserID:\(alice.id)")]) } == .invalidInput)
         for subject in ["alice", "Nobody:1", "UserID:", "GroupID:\u{1}"] {
-            #expect(await self.code { _ = try await world.grant(world.admin, target, [("READ_OBJECTS_IN_BUCKET", subject)]) } == .invalidInput, "\(subject)")
+            #expect(
+                await self.code { _ = try await world.grant(world.admin, target, [("READ_OBJECTS_IN_BUCKET", subject)]) } == .invalidInput,
+                "\(subject)"
+            )
         }
         // Reserved fields sent by a client are not stored.
         let object = try await world.create(alice.caller, .app, "ok", ["_owner": "mallory", "_version": "99", "x": 1])
         #expect(object.owner == alice.id && object.version == 1 && object.fields == ["x": 1])
         // A patch that would grow the object past the limit writes nothing.
         let half: JSONValue = .string(String(repeating: "y", count: 40_000))
-        _ = try await world.objects.update(caller: alice.caller, scope: .app, bucket: "ok", objectID: object.objectID, change: .patch(["a": half]), ifVersion: nil)
+        _ = try await world.objects.update(
+            caller: alice.caller,
+            scope: .app,
+            bucket: "ok",
+            objectID: object.objectID,
+            change: .patch(["a": half]),
+            ifVersion: nil
+        )
         #expect(
             await self.code {
-                _ = try await world.objects.update(caller: alice.caller, scope: .app, bucket: "ok", objectID: object.objectID, change: .patch(["b": half]), ifVersion: nil)
+                _ = try await world.objects.update(
+                    caller: alice.caller,
+                    scope: .app,
+                    bucket: "ok",
+                    objectID: object.objectID,
+                    change: .patch(["b": half]),
+                    ifVersion: nil
+                )
             } == .objectTooLarge
         )
         #expect(try await world.get(alice.caller, .app, "ok", object.objectID).version == 2)

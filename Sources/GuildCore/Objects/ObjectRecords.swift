@@ -18,7 +18,12 @@ public protocol ObjectRecords {
     /// Deletes an object with its ACL entries.
     func deleteObject(_ object: StoredObject, in bucket: Bucket) throws
     /// Up to `limit` objects of a walk after `cursor`, each with the cursor just past it.
-    func objects(in bucket: Bucket, walk: ObjectWalk, after cursor: ObjectCursor?, limit: Int) throws
+    func objects(
+        in bucket: Bucket,
+        walk: ObjectWalk,
+        after cursor: ObjectCursor?,
+        limit: Int
+    ) throws
         -> [(object: StoredObject, cursor: ObjectCursor)]
 
     /// The stored entries of `action` on a target (`bucket` 0 for a scope, `objectID` empty for a bucket);

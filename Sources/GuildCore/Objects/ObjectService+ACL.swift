@@ -104,8 +104,13 @@ extension ObjectService {
             if !applied.isEmpty {
                 let readers = readersBefore.union(try Self.targetReaders(access, target.scope, bucket, object))
                 var event = ObjectEvent(
-                    kind: .aclChanged, scope: target.scope, bucket: bucket?.name, objectID: object?.objectID, actor: access.userID,
-                    time: now, readers: readers
+                    kind: .aclChanged,
+                    scope: target.scope,
+                    bucket: bucket?.name,
+                    objectID: object?.objectID,
+                    actor: access.userID,
+                    time: now,
+                    readers: readers
                 )
                 if revoke { event.revoked = applied } else { event.granted = applied }
                 try tx.append(event)
@@ -146,7 +151,12 @@ extension ObjectService {
     }
 
     /// Who can see the target: the scope's administrators for a scope, a bucket's or an object's readers.
-    static func targetReaders(_ access: ObjectAccess, _ scope: ObjectScope, _ bucket: Bucket?, _ object: StoredObject?) throws
+    static func targetReaders(
+        _ access: ObjectAccess,
+        _ scope: ObjectScope,
+        _ bucket: Bucket?,
+        _ object: StoredObject?
+    ) throws
         -> ObjectReaders
     {
         guard let bucket else { return try access.readers([], scope: scope) }

@@ -31,7 +31,13 @@ public struct ObjectService: Sendable {
 
     /// Creates an object (`CREATE_OBJECTS_IN_BUCKET`; in a bucket that does not exist yet,
     /// `CREATE_NEW_BUCKET` on the scope, which creates the bucket with the caller as its creator).
-    public func create(caller: Caller, scope: ObjectScope, bucket name: String, body: JSONValue, objectID: String?) async throws
+    public func create(
+        caller: Caller,
+        scope: ObjectScope,
+        bucket name: String,
+        body: JSONValue,
+        objectID: String?
+    ) async throws
         -> StoredObject
     {
         try Self.checkBucketName(name)
@@ -66,8 +72,14 @@ public struct ObjectService: Sendable {
             }
             try tx.append(
                 ObjectEvent(
-                    kind: .objectCreated, scope: scope, bucket: name, objectID: id, object: object.view, actor: access.userID,
-                    time: now, readers: try access.objectReaders(id, in: bucket)
+                    kind: .objectCreated,
+                    scope: scope,
+                    bucket: name,
+                    objectID: id,
+                    object: object.view,
+                    actor: access.userID,
+                    time: now,
+                    readers: try access.objectReaders(id, in: bucket)
                 )
             )
             return object
@@ -118,8 +130,14 @@ public struct ObjectService: Sendable {
             try tx.updateObject(object, in: bucket)
             try tx.append(
                 ObjectEvent(
-                    kind: .objectUpdated, scope: scope, bucket: name, objectID: objectID, object: object.view, actor: access.userID,
-                    time: now, readers: try access.objectReaders(objectID, in: bucket)
+                    kind: .objectUpdated,
+                    scope: scope,
+                    bucket: name,
+                    objectID: objectID,
+                    object: object.view,
+                    actor: access.userID,
+                    time: now,
+                    readers: try access.objectReaders(objectID, in: bucket)
                 )
             )
             return object
@@ -143,7 +161,12 @@ public struct ObjectService: Sendable {
     // MARK: - Checks shared by the operations
 
     /// The bucket and object a caller may read, or the not-found error they would get if neither existed.
-    static func readable(_ access: ObjectAccess, scope: ObjectScope, bucket name: String, objectID: String) throws
+    static func readable(
+        _ access: ObjectAccess,
+        scope: ObjectScope,
+        bucket name: String,
+        objectID: String
+    ) throws
         -> (bucket: Bucket, object: StoredObject)
     {
         try Self.requireScope(access.tx, scope)
@@ -156,7 +179,13 @@ public struct ObjectService: Sendable {
     }
 
     /// The bucket and object a caller may write, at `ifVersion` when given.
-    static func writable(_ access: ObjectAccess, scope: ObjectScope, bucket name: String, objectID: String, ifVersion: Int64?) throws
+    static func writable(
+        _ access: ObjectAccess,
+        scope: ObjectScope,
+        bucket name: String,
+        objectID: String,
+        ifVersion: Int64?
+    ) throws
         -> (bucket: Bucket, object: StoredObject)
     {
         let (bucket, object) = try Self.readable(access, scope: scope, bucket: name, objectID: objectID)

@@ -49,7 +49,13 @@ extension SQLiteTransaction: ObjectRecords {
         let fields = try data.withUnsafeBytes { try JSONValue(parsing: $0) }
         guard case .object(let members) = fields else { throw GuildError(.invalidInput, "a stored object is not a JSON object") }
         return StoredObject(
-            rowID: row[0], objectID: row[1], fields: members, version: row[3], created: row[4], modified: row[5], owner: row.text(at: 6)
+            rowID: row[0],
+            objectID: row[1],
+            fields: members,
+            version: row[3],
+            created: row[4],
+            modified: row[5],
+            owner: row.text(at: 6)
         )
     }
 
@@ -116,7 +122,12 @@ extension SQLiteTransaction: ObjectRecords {
         return Data(bytes)
     }
 
-    func objects(in bucket: Bucket, walk: ObjectWalk, after cursor: ObjectCursor?, limit: Int) throws
+    func objects(
+        in bucket: Bucket,
+        walk: ObjectWalk,
+        after cursor: ObjectCursor?,
+        limit: Int
+    ) throws
         -> [(object: StoredObject, cursor: ObjectCursor)]
     {
         switch walk {
@@ -127,7 +138,10 @@ extension SQLiteTransaction: ObjectRecords {
                     sql: "SELECT \(Self.objectColumns) FROM object o WHERE o.bucketID = ? AND o.id > ? ORDER BY o.id LIMIT ?"
                 ),
                 arguments: [bucket.rowID, row, limit]
-            ).map { row in let object = try Self.object(from: row); return (object, .after(object.rowID)) }
+            ).map { row in
+                let object = try Self.object(from: row)
+                return (object, .after(object.rowID))
+            }
         case .holding(let path, let values):
             let row = if case .after(let row)? = cursor { row } else { Int64(0) }
             let marks = Array(repeating: "?", count: values.count).joined(separator: ", ")
@@ -145,7 +159,10 @@ extension SQLiteTransaction: ObjectRecords {
                         """
                 ),
                 arguments: StatementArguments(arguments)
-            ).map { row in let object = try Self.object(from: row); return (object, .after(object.rowID)) }
+            ).map { row in
+                let object = try Self.object(from: row)
+                return (object, .after(object.rowID))
+            }
         case .ordered(let path, let descending):
             var page: [(object: StoredObject, cursor: ObjectCursor)] = []
             if cursor == nil || { if case .afterValue = cursor! { true } else { false } }() {
@@ -184,7 +201,9 @@ extension SQLiteTransaction: ObjectRecords {
                         ORDER BY o.id LIMIT ?
                         """
                 ),
-                arguments: StatementArguments([bucket.rowID.databaseValue, after.databaseValue, StoredText.value(path.text), (limit - page.count).databaseValue])
+                arguments: StatementArguments([
+                    bucket.rowID.databaseValue, after.databaseValue, StoredText.value(path.text), (limit - page.count).databaseValue,
+                ])
             )
             for row in rows {
                 let object = try Self.object(from: row)
@@ -240,7 +259,9 @@ extension SQLiteTransaction: ObjectRecords {
     func insertACLEntry(_ entry: ACLEntry, scope: ObjectScope, bucket: Int64, objectID: String) throws -> Bool {
         try self.db.cachedStatement(
             sql: "INSERT OR IGNORE INTO acl_entry (scope, bucketID, objectID, action, subject, fixed) VALUES (?, ?, ?, ?, ?, ?)"
-        ).execute(arguments: StoredText.arguments([scope.description, bucket, objectID, entry.action.rawValue, entry.subject.description, entry.fixed]))
+        ).execute(
+            arguments: StoredText.arguments([scope.description, bucket, objectID, entry.action.rawValue, entry.subject.description, entry.fixed])
+        )
         return self.db.changesCount > 0
     }
 

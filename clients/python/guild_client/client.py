@@ -245,6 +245,7 @@ class GuildClient:
         since: Optional[int] = None,
         all: bool = False,  # noqa: A002 - mirrors the daemon's parameter
         timeout: Optional[float] = None,
+        buckets: Optional[Sequence[Tuple[str, str]]] = None,
     ) -> Subscription:
         """Subscribe to group events (``events.subscribe``).
 
@@ -261,6 +262,8 @@ class GuildClient:
             since: Replay the events after this sequence number first.
             all: Watch every group (admins only).
             timeout: Seconds to wait for the reply, as in :meth:`call`.
+            buckets: ``(scope, bucket)`` pairs to watch (object events reach
+                only subscriptions that name their bucket).
 
         Raises:
             GuildError: The daemon refused, e.g. ``CURSOR_EXPIRED`` (41001,
@@ -271,7 +274,7 @@ class GuildClient:
                 go to the general notification queue.
             TypeError: ``group_ids`` or ``kinds`` is a single string.
         """
-        params = subscribe_params(group_ids, kinds, since, all)
+        params = subscribe_params(group_ids, kinds, since, all, buckets)
         subscription = Subscription(self, params)
 
         def install(reply: Dict[str, Any]) -> None:

@@ -293,8 +293,12 @@ def subscribe_params(
     kinds: Optional[Sequence[str]] = None,
     since: Optional[int] = None,
     all: bool = False,  # noqa: A002 - mirrors the daemon's parameter
+    buckets: Optional[Sequence[Tuple[str, str]]] = None,
 ) -> Dict[str, Any]:
     """The ``events.subscribe`` params; only the members given are sent.
+
+    ``buckets`` are ``(scope, bucket)`` pairs: object events reach only
+    subscriptions that name their bucket.
 
     Raises:
         TypeError: ``group_ids`` or ``kinds`` is a single string.
@@ -302,6 +306,8 @@ def subscribe_params(
     params: Dict[str, Any] = {}
     if group_ids is not None:
         params["groupIDs"] = _string_list(group_ids, "group_ids")
+    if buckets is not None:
+        params["buckets"] = [{"scope": scope, "bucket": bucket} for scope, bucket in buckets]
     if kinds is not None:
         params["kinds"] = _string_list(kinds, "kinds")
     if since is not None:

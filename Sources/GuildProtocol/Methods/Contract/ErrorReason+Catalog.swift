@@ -239,7 +239,8 @@ extension ErrorReason {
                     .bucketNotFound,
                     bucketNotFound,
                     summary: "No such bucket, or one the caller may not see",
-                    when: "The bucket does not exist, or the caller holds none of its bucket-level rights (`object.query`, `bucket.delete`, `acl.*` on a bucket)."
+                    when:
+                        "The bucket does not exist, or the caller holds none of its bucket-level rights (`object.query`, `bucket.delete`, `acl.*` on a bucket)."
                 ),
                 ErrorEntry(
                     .aclNotFound,

@@ -105,7 +105,12 @@ extension MethodRegistry {
         return ACLTarget(scope: try ObjectScope(scope), bucket: bucket, objectID: objectID)
     }
 
-    private static func changeACL(_ objects: ObjectService, _ params: ACLMethods.ChangeParams, revoke: Bool, _ caller: Caller) async throws
+    private static func changeACL(
+        _ objects: ObjectService,
+        _ params: ACLMethods.ChangeParams,
+        revoke: Bool,
+        _ caller: Caller
+    ) async throws
         -> ACLMethods.ChangeResult
     {
         let change = try await objects.changeACL(
