@@ -24,12 +24,13 @@ extension GuildClient {
     /// Subscribes to group events on this connection (see `events.subscribe`).
     public func subscribe(
         groupIDs: [String]? = nil,
+        buckets: [EventMethods.BucketRef]? = nil,
         kinds: [String]? = nil,
         since: Int64? = nil,
         all: Bool = false,
         bufferLimit: Int = 100_000
     ) async throws -> EventSubscription {
-        let params = EventMethods.Subscribe.Params(groupIDs: groupIDs, kinds: kinds, since: since, all: all ? true : nil)
+        let params = EventMethods.Subscribe.Params(groupIDs: groupIDs, buckets: buckets, kinds: kinds, since: since, all: all ? true : nil)
         let (events, continuation) = AsyncThrowingStream.makeStream(
             of: GuildEvent.self,
             throwing: (any Error).self,

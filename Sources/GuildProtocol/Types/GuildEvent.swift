@@ -1,15 +1,18 @@
 import GuildJSON
 
-/// A group event as subscribers receive it.
+/// An event as subscribers receive it: a group event (`groupID`, `users`, `changes`) or an object event
+/// (`scope`, `bucket`, `objectID`, `object`, and for `aclChanged` the entries `granted` and `revoked`).
 public struct GuildEvent: Codable, Hashable, Sendable {
     /// The global, gap-free sequence number.
     public var seq: Int64
     /// Tencent's group listener name: `groupCreated`, `memberEnter`, `memberLeave`, `memberKicked`,
     /// `memberInvited`, `groupInfoChanged`, `groupDismissed`, `quitFromGroup`, `groupAttributeChanged`,
     /// `memberInfoChanged`, `grantAdministrator`, `revokeAdministrator`, `receiveJoinApplication`,
-    /// `applicationProcessed`, `allMembersMuted`, or `newMessage`.
+    /// `applicationProcessed`, `allMembersMuted`, or `newMessage`; for buckets `objectCreated`, `objectUpdated`,
+    /// `objectDeleted`, `bucketDeleted` or `aclChanged`.
     public var kind: String
-    public var groupID: String
+    /// The group of a group event.
+    public var groupID: String?
     /// The acting user; nil when an admin without a session, or the system, acted.
     public var actor: String?
     /// Whether the actor used admin rights.
@@ -20,12 +23,22 @@ public struct GuildEvent: Codable, Hashable, Sendable {
     public var changes: [String: JSONValue]?
     /// When, ms since the Unix epoch.
     public var time: Int64
+    /// An object event's topic (`bucket:<scope>/<bucket>`), scope, bucket and object.
+    public var topic: String?
+    public var scope: String?
+    public var bucket: String?
+    public var objectID: String?
+    /// The object after the change (objectCreated, objectUpdated), with its reserved fields.
+    public var object: [String: JSONValue]?
+    /// The ACL entries an aclChanged event granted and revoked.
+    public var granted: [ACLMethods.Entry]?
+    public var revoked: [ACLMethods.Entry]?
 
     /// Creates an event.
     public init(
         seq: Int64,
         kind: String,
-        groupID: String,
+        groupID: String?,
         actor: String? = nil,
         byAdmin: Bool? = nil,
         users: [String] = [],
@@ -40,5 +53,32 @@ public struct GuildEvent: Codable, Hashable, Sendable {
         self.users = users
         self.changes = changes
         self.time = time
+    }
+}
+
+extension GuildEvent {
+    private enum CodingKeys: String, CodingKey {
+        case seq, kind, groupID, actor, byAdmin, users, changes, time, topic, scope, bucket, objectID, object, granted, revoked
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            seq: try container.decode(Int64.self, forKey: .seq),
+            kind: try container.decode(String.self, forKey: .kind),
+            groupID: try container.decodeIfPresent(String.self, forKey: .groupID),
+            actor: try container.decodeIfPresent(String.self, forKey: .actor),
+            byAdmin: try container.decodeIfPresent(Bool.self, forKey: .byAdmin),
+            users: try container.decodeIfPresent([String].self, forKey: .users) ?? [],
+            changes: try container.decodeIfPresent([String: JSONValue].self, forKey: .changes),
+            time: try container.decode(Int64.self, forKey: .time)
+        )
+        self.topic = try container.decodeIfPresent(String.self, forKey: .topic)
+        self.scope = try container.decodeIfPresent(String.self, forKey: .scope)
+        self.bucket = try container.decodeIfPresent(String.self, forKey: .bucket)
+        self.objectID = try container.decodeIfPresent(String.self, forKey: .objectID)
+        self.object = try container.decodeIfPresent([String: JSONValue].self, forKey: .object)
+        self.granted = try container.decodeIfPresent([ACLMethods.Entry].self, forKey: .granted)
+        self.revoked = try container.decodeIfPresent([ACLMethods.Entry].self, forKey: .revoked)
     }
 }
