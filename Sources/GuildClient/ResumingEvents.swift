@@ -18,6 +18,7 @@ public struct ResumingEvents: AsyncSequence, Sendable {
     let path: String
     let accessToken: String?
     let groupIDs: [String]?
+    let buckets: [EventMethods.BucketRef]?
     let kinds: [String]?
     let since: Int64?
     let all: Bool
@@ -75,6 +76,7 @@ public struct ResumingEvents: AsyncSequence, Sendable {
             }
             let subscription = try await client.subscribe(
                 groupIDs: self.sequence.groupIDs,
+                buckets: self.sequence.buckets,
                 kinds: self.sequence.kinds,
                 since: self.lastSeq,
                 all: self.sequence.all
@@ -86,14 +88,16 @@ public struct ResumingEvents: AsyncSequence, Sendable {
 }
 
 extension GuildClient {
-    /// Group events that resume by themselves across disconnects, restarts and lag (see ``ResumingEvents``).
+    /// Events that resume by themselves across disconnects, restarts and lag (see ``ResumingEvents``).
     /// - Parameters:
     ///   - accessToken: the session to subscribe as; nil for an admin peer with `all`.
+    ///   - buckets: buckets to watch (object events reach only subscriptions that name their bucket).
     ///   - since: replay events after this sequence number first; nil to start at the present.
     public static func events(
         path: String = GuildClient.defaultSocketPath(),
         accessToken: String?,
         groupIDs: [String]? = nil,
+        buckets: [EventMethods.BucketRef]? = nil,
         kinds: [String]? = nil,
         since: Int64? = nil,
         all: Bool = false,
@@ -103,6 +107,7 @@ extension GuildClient {
             path: path,
             accessToken: accessToken,
             groupIDs: groupIDs,
+            buckets: buckets,
             kinds: kinds,
             since: since,
             all: all,

@@ -34,6 +34,9 @@ struct GuildCtl: AsyncParsableCommand {
             UserCommand.self,
             SessionCommand.self,
             GroupCommand.self,
+            BucketCommand.self,
+            ObjectCommand.self,
+            ACLCommand.self,
             WatchCommand.self,
             AdminCommand.self,
         ]

@@ -39,6 +39,15 @@ struct WatchCommand: AsyncParsableCommand {
     var groupIDs: [String] = []
 
     @Option(
+        name: .customLong("bucket"),
+        help: ArgumentHelp(
+            "Also the object events of this bucket, as SCOPE/BUCKET, e.g. app/people or group:g1/notes (repeatable).",
+            valueName: "scope/bucket"
+        )
+    )
+    var buckets: [String] = []
+
+    @Option(
         name: .customLong("kind"),
         help: ArgumentHelp("Only events of this kind (repeatable).", valueName: "kind")
     )
@@ -63,6 +72,17 @@ struct WatchCommand: AsyncParsableCommand {
         }
     }
 
+    /// The `--bucket` values as bucket references: the scope is everything before the last `/`.
+    func bucketRefs() throws -> [EventMethods.BucketRef]? {
+        guard !self.buckets.isEmpty else { return nil }
+        return try self.buckets.map { text in
+            guard let slash = text.lastIndex(of: "/"), slash != text.startIndex, text.index(after: slash) != text.endIndex else {
+                throw ValidationError("--bucket is SCOPE/BUCKET, e.g. app/people or group:g1/notes, not '\(text)'.")
+            }
+            return .init(scope: String(text[..<slash]), bucket: String(text[text.index(after: slash)...]))
+        }
+    }
+
     /// How the watch ended without an error.
     private enum Ending: Sendable {
         case interrupted
@@ -81,7 +101,8 @@ struct WatchCommand: AsyncParsableCommand {
         let events = GuildClient.events(
             path: self.options.socketPath,
             accessToken: self.options.accessToken,
-            groupIDs: self.groupIDs.isEmpty ? nil : self.groupIDs,
+            groupIDs: self.groupIDs.isEmpty && self.buckets.isEmpty ? nil : self.groupIDs,
+            buckets: try self.bucketRefs(),
             kinds: self.kinds.isEmpty ? nil : self.kinds,
             since: self.since,
             all: self.all
