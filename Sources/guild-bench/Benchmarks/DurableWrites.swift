@@ -112,48 +112,11 @@ struct DurableWrites: Benchmark {
     }
 
     static func pollUpdates(_ connections: [LineConnection], duration: Double, counter start: Int) throws -> Double {
-        for connection in connections { connection.setNonBlocking() }
-        var descriptors = connections.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
-        var expected = [[UInt8]](repeating: [], count: connections.count)
-        var counter = start
-        func send(_ index: Int) throws {
-            counter += 1
+        try PollingWriters.run(connections, duration: duration, counter: start) { _, counter in
             let name = "n\(counter)"
-            expected[index] = Array(#""displayName":"\#(name)""#.utf8)
             let request = #"{"jsonrpc":"2.0","id":\#(counter),"method":"user.update","params":{"displayName":"\#(name)"}}"#
-            try connections[index].send(Array(request.utf8) + [0x0A])
+            return (Array(request.utf8) + [0x0A], Array(#""displayName":"\#(name)""#.utf8))
         }
-        let begin = monotonicNanos()
-        let deadline = begin + UInt64(duration * 1e9)
-        for index in connections.indices { try send(index) }
-        var outstanding = connections.count
-        var count = 0
-        while outstanding > 0 {
-            let ready = poll(&descriptors, nfds_t(descriptors.count), 10_000)
-            if ready < 0, errno == EINTR { continue }
-            guard ready > 0 else { throw DaemonError(ready == 0 ? "no user.update reply within 10 s" : "poll failed: errno \(errno)") }
-            let now = monotonicNanos()
-            for index in descriptors.indices where descriptors[index].revents != 0 {
-                var replies = 0
-                var unexpected: String?
-                let open = try connections[index].drain { line in
-                    replies += 1
-                    if !RawRPC.contains(line, expected[index]) { unexpected = RawRPC.preview(line) }
-                }
-                if let unexpected { throw DaemonError("user.update replied \(unexpected)") }
-                guard open else { throw DaemonError("guildd closed a writer's connection") }
-                guard replies <= 1 else { throw DaemonError("\(replies) replies to one request") }
-                if replies == 1 {
-                    count += 1
-                    outstanding -= 1
-                    if now < deadline {
-                        try send(index)
-                        outstanding += 1
-                    }
-                }
-            }
-        }
-        return Double(count) / (Double(monotonicNanos() - begin) / 1e9)
     }
 
     /// Updates per second: every client loops `user.update {displayName: "n<counter>"}` until the deadline,
