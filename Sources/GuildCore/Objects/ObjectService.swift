@@ -178,7 +178,9 @@ public struct ObjectService: Sendable {
         return (bucket, object)
     }
 
-    /// The bucket and object a caller may write, at `ifVersion` when given.
+    /// The bucket and object a caller may write, at `ifVersion` when given. Writing needs
+    /// `WRITE_EXISTING_OBJECT` only; a caller who may neither write nor read the object gets the not-found
+    /// answer, one who may read it but not write `PERMISSION_DENIED`.
     static func writable(
         _ access: ObjectAccess,
         scope: ObjectScope,
@@ -188,9 +190,13 @@ public struct ObjectService: Sendable {
     ) throws
         -> (bucket: Bucket, object: StoredObject)
     {
-        let (bucket, object) = try Self.readable(access, scope: scope, bucket: name, objectID: objectID)
+        try Self.requireScope(access.tx, scope)
+        let notFound = GuildError(.objectNotFound, "no object \(objectID) in bucket \(name) of \(scope)", field: "objectID")
+        guard let bucket = try access.tx.bucket(scope: scope, name: name), let object = try access.tx.object(in: bucket, id: objectID) else {
+            throw notFound
+        }
         guard try access.allows(.writeExistingObject, scope: scope, bucket: bucket, objectID: objectID) else {
-            throw Self.denied("change object \(objectID)", access.caller)
+            throw try access.reads(object, in: bucket) ? Self.denied("change object \(objectID)", access.caller) : notFound
         }
         if let ifVersion, ifVersion != object.version {
             throw GuildError(

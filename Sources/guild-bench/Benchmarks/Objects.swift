@@ -76,7 +76,8 @@ struct Objects: Benchmark {
             createRates.append(
                 try await onThread("object-writers") {
                     try PollingWriters.run(writers, duration: duration, counter: run * 10_000_000) { _, counter in
-                        let request = #"{"jsonrpc":"2.0","id":\#(counter),"method":"object.create","params":{"scope":"app","bucket":"writes","body":{"n":\#(counter)}}}"#
+                        let request =
+                            #"{"jsonrpc":"2.0","id":\#(counter),"method":"object.create","params":{"scope":"app","bucket":"writes","body":{"n":\#(counter)}}}"#
                         return (Array(request.utf8) + [0x0A], Array(#""version":"1""#.utf8))
                     }
                 }
@@ -113,7 +114,8 @@ struct Objects: Benchmark {
             let start = monotonicNanos()
             repeat {
                 let page = try connection.call(
-                    ObjectMethods.Query.self, .init(scope: "app", bucket: "big", limit: ObjectMethodsLimit.page, paginationKey: key)
+                    ObjectMethods.Query.self,
+                    .init(scope: "app", bucket: "big", limit: ObjectMethodsLimit.page, paginationKey: key)
                 )
                 seen += page.results.count
                 key = page.nextPaginationKey
