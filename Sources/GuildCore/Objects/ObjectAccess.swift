@@ -33,20 +33,30 @@ struct ObjectAccess {
         }
     }
 
-    /// The entries in force for `action` on a target (`bucket` nil for the scope, `objectID` nil for the
-    /// bucket): those stored, or a scope's defaults while its ACL was never written.
-    func entries(_ action: ACLAction?, scope: ObjectScope, bucket: Bucket?, objectID: String?) throws -> [ACLEntry] {
-        if let stored = try self.tx.aclEntries(scope: scope, bucket: bucket?.rowID ?? 0, objectID: objectID ?? "", action: action) {
+    /// The entries in force for `action` on a target (`bucket` nil for the scope, `object` nil for the
+    /// bucket): those stored, or the defaults of a scope or object whose ACL was never written (they are not
+    /// stored until then, so creating an object writes no ACL rows).
+    func entries(_ action: ACLAction?, scope: ObjectScope, bucket: Bucket?, object: StoredObject?) throws -> [ACLEntry] {
+        let defaults: [ACLEntry]
+        if let object, !object.aclWritten {
+            defaults = ACLDefaults.object(scope, creator: object.owner)
+        } else if let stored = try self.tx.aclEntries(
+            scope: scope,
+            bucket: bucket?.rowID ?? 0,
+            objectID: object?.objectID ?? "",
+            action: action
+        ) {
             return stored
+        } else {
+            defaults = ACLDefaults.scope(scope)
         }
-        let defaults = ACLDefaults.scope(scope)
         return action.map { action in defaults.filter { $0.action == action } } ?? defaults
     }
 
     /// Whether the caller may do `action` on a target.
-    func allows(_ action: ACLAction, scope: ObjectScope, bucket: Bucket? = nil, objectID: String? = nil) throws -> Bool {
+    func allows(_ action: ACLAction, scope: ObjectScope, bucket: Bucket? = nil, object: StoredObject? = nil) throws -> Bool {
         if try self.administers(scope) { return true }
-        for entry in try self.entries(action, scope: scope, bucket: bucket, objectID: objectID) where try self.holds(entry.subject) {
+        for entry in try self.entries(action, scope: scope, bucket: bucket, object: object) where try self.holds(entry.subject) {
             return true
         }
         return false
@@ -55,7 +65,7 @@ struct ObjectAccess {
     /// Whether the caller may see the bucket at all: any of its bucket-level rights.
     func seesBucket(_ bucket: Bucket) throws -> Bool {
         if try self.administers(bucket.scope) { return true }
-        for entry in try self.entries(nil, scope: bucket.scope, bucket: bucket, objectID: nil) where try self.holds(entry.subject) {
+        for entry in try self.entries(nil, scope: bucket.scope, bucket: bucket, object: nil) where try self.holds(entry.subject) {
             return true
         }
         return false
@@ -64,7 +74,7 @@ struct ObjectAccess {
     /// Whether the caller may read an object: READ_OBJECTS_IN_BUCKET on its bucket, or READ_EXISTING_OBJECT on it.
     func reads(_ object: StoredObject, in bucket: Bucket) throws -> Bool {
         try self.allows(.readObjectsInBucket, scope: bucket.scope, bucket: bucket)
-            || self.allows(.readExistingObject, scope: bucket.scope, bucket: bucket, objectID: object.objectID)
+            || self.allows(.readExistingObject, scope: bucket.scope, bucket: bucket, object: object)
     }
 
     /// Whether the caller may read or change the ACL of a target: the scope's administrators, and for an
@@ -77,7 +87,7 @@ struct ObjectAccess {
 
     /// Who may read through `actions` on the targets: the subjects of their entries and the scope's
     /// administrators (for events; an app admin sees everything anyway).
-    func readers(_ targets: [(ACLAction, Bucket?, String?)], scope: ObjectScope) throws -> ObjectReaders {
+    func readers(_ targets: [(ACLAction, Bucket?, StoredObject?)], scope: ObjectScope) throws -> ObjectReaders {
         var users: Set<String> = []
         var groups: Set<String> = []
         var everyone = false
@@ -86,8 +96,8 @@ struct ObjectAccess {
         case .group(let id): if let owner = try self.tx.group(id)?.ownerID { users.insert(owner) }
         case .app, .thing: break
         }
-        for (action, bucket, objectID) in targets {
-            for entry in try self.entries(action, scope: scope, bucket: bucket, objectID: objectID) {
+        for (action, bucket, object) in targets {
+            for entry in try self.entries(action, scope: scope, bucket: bucket, object: object) {
                 switch entry.subject {
                 case .anonymous, .anyAuthenticated: everyone = true
                 case .user(let id): users.insert(id)
@@ -100,8 +110,8 @@ struct ObjectAccess {
     }
 
     /// Who may read an object now.
-    func objectReaders(_ objectID: String, in bucket: Bucket) throws -> ObjectReaders {
-        try self.readers([(.readObjectsInBucket, bucket, nil), (.readExistingObject, bucket, objectID)], scope: bucket.scope)
+    func objectReaders(_ object: StoredObject, in bucket: Bucket) throws -> ObjectReaders {
+        try self.readers([(.readObjectsInBucket, bucket, nil), (.readExistingObject, bucket, object)], scope: bucket.scope)
     }
 
     /// Who may see a bucket now (any bucket-level right).

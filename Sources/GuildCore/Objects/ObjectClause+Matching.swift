@@ -81,11 +81,12 @@ extension ObjectClause {
     }
 
     /// The values of `path` that an object must hold at that path to match, when the clause says so (an `eq`
-    /// or `in`, alone or in an `and`): the store then reads only objects with one of them, from its field index.
+    /// or `in`, alone or in an `and`): the store then reads only objects with one of them, from its field index
+    /// (which does not keep `_id`).
     public var requiredValues: (path: FieldPath, values: [FieldValue])? {
         switch self {
-        case .eq(let path, let value): return (path, [value])
-        case .in(let path, let values): return (path, values)
+        case .eq(let path, let value) where path.text != "_id": return (path, [value])
+        case .in(let path, let values) where path.text != "_id": return (path, values)
         case .and(let clauses):
             for clause in clauses { if let required = clause.requiredValues { return required } }
             return nil

@@ -15,6 +15,8 @@ public protocol ObjectRecords {
     func insertObject(_ object: StoredObject, in bucket: Bucket) throws -> StoredObject
     /// Replaces a stored object's fields, version and times, and re-indexes it.
     func updateObject(_ object: StoredObject, in bucket: Bucket) throws
+    /// Records that an object's ACL is written from now on (its defaults are stored as entries).
+    func markObjectACLWritten(_ object: StoredObject, in bucket: Bucket) throws
     /// Deletes an object with its ACL entries.
     func deleteObject(_ object: StoredObject, in bucket: Bucket) throws
     /// Up to `limit` objects of a walk after `cursor`, each with the cursor just past it.

@@ -23,7 +23,7 @@ extension ObjectService {
         try await self.store.read { tx in
             let access = ObjectAccess(tx: tx, caller: caller)
             let (bucket, object) = try Self.aclTarget(access, target, creating: false)
-            let entries = try access.entries(nil, scope: target.scope, bucket: bucket, objectID: object?.objectID)
+            let entries = try access.entries(nil, scope: target.scope, bucket: bucket, object: object)
             let order = Dictionary(uniqueKeysWithValues: ACLAction.allCases.enumerated().map { ($1, $0) })
             return entries.sorted {
                 (order[$0.action]!, $0.subject.description) < (order[$1.action]!, $1.subject.description)
@@ -55,9 +55,9 @@ extension ObjectService {
         let now = self.now()
         return try await self.store.write { tx in
             let access = ObjectAccess(tx: tx, caller: caller)
-            let (bucket, object) = try Self.aclTarget(access, target, creating: !revoke)
+            let (bucket, found) = try Self.aclTarget(access, target, creating: !revoke)
             let bucketRow = bucket?.rowID ?? 0
-            let objectID = object?.objectID ?? ""
+            let objectID = found?.objectID ?? ""
             if bucket == nil, try tx.aclEntries(scope: target.scope, bucket: 0, objectID: "", action: nil) == nil {
                 // The scope's ACL is written from now on: its defaults become entries.
                 try tx.markScopeACLWritten(target.scope)
@@ -65,10 +65,19 @@ extension ObjectService {
                     _ = try tx.insertACLEntry(entry, scope: target.scope, bucket: 0, objectID: "")
                 }
             }
+            var object = found
+            if let unwritten = object, !unwritten.aclWritten, let bucket {
+                // The object's ACL is written from now on: its defaults become entries.
+                try tx.markObjectACLWritten(unwritten, in: bucket)
+                for entry in ACLDefaults.object(target.scope, creator: unwritten.owner) {
+                    _ = try tx.insertACLEntry(entry, scope: target.scope, bucket: bucket.rowID, objectID: unwritten.objectID)
+                }
+                object?.aclWritten = true
+            }
             let readersBefore = try Self.targetReaders(access, target.scope, bucket, object)
             var change = ACLChange()
             for entry in entries {
-                let stored = try access.entries(entry.action, scope: target.scope, bucket: bucket, objectID: object?.objectID)
+                let stored = try access.entries(entry.action, scope: target.scope, bucket: bucket, object: object)
                 let present = stored.first { $0.subject == entry.subject }
                 let failure: GuildError?
                 if revoke {
@@ -161,7 +170,7 @@ extension ObjectService {
     {
         guard let bucket else { return try access.readers([], scope: scope) }
         guard let object else { return try access.bucketReaders(bucket) }
-        return try access.objectReaders(object.objectID, in: bucket)
+        return try access.objectReaders(object, in: bucket)
     }
 
     /// The error for an entry naming a user or group that does not exist.

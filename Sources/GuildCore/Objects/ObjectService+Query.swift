@@ -51,7 +51,7 @@ extension ObjectService {
                     examined += 1
                     cursor = next
                     if clause.matches(object.view),
-                        try readsAll || access.allows(.readExistingObject, scope: scope, bucket: bucket, objectID: object.objectID)
+                        try readsAll || access.allows(.readExistingObject, scope: scope, bucket: bucket, object: object)
                     {
                         found.append(object)
                         if found.count == size { return QueryPage(objects: found, nextPaginationKey: next.token) }

@@ -67,9 +67,6 @@ public struct ObjectService: Sendable {
                 StoredObject(rowID: 0, objectID: id, fields: fields, version: 1, created: now, modified: now, owner: access.userID),
                 in: bucket
             )
-            for entry in ACLDefaults.object(scope, creator: access.userID) {
-                _ = try tx.insertACLEntry(entry, scope: scope, bucket: bucket.rowID, objectID: id)
-            }
             try tx.append(
                 ObjectEvent(
                     kind: .objectCreated,
@@ -79,7 +76,7 @@ public struct ObjectService: Sendable {
                     object: object.view,
                     actor: access.userID,
                     time: now,
-                    readers: try access.objectReaders(id, in: bucket)
+                    readers: try access.objectReaders(object, in: bucket)
                 )
             )
             return object
@@ -137,7 +134,7 @@ public struct ObjectService: Sendable {
                     object: object.view,
                     actor: access.userID,
                     time: now,
-                    readers: try access.objectReaders(objectID, in: bucket)
+                    readers: try access.objectReaders(object, in: bucket)
                 )
             )
             return object
@@ -150,7 +147,7 @@ public struct ObjectService: Sendable {
         try await self.store.write { tx in
             let access = ObjectAccess(tx: tx, caller: caller)
             let (bucket, object) = try Self.writable(access, scope: scope, bucket: name, objectID: objectID, ifVersion: ifVersion)
-            let readers = try access.objectReaders(objectID, in: bucket)
+            let readers = try access.objectReaders(object, in: bucket)
             try tx.deleteObject(object, in: bucket)
             try tx.append(
                 ObjectEvent(kind: .objectDeleted, scope: scope, bucket: name, objectID: objectID, actor: access.userID, time: now, readers: readers)
@@ -195,7 +192,7 @@ public struct ObjectService: Sendable {
         guard let bucket = try access.tx.bucket(scope: scope, name: name), let object = try access.tx.object(in: bucket, id: objectID) else {
             throw notFound
         }
-        guard try access.allows(.writeExistingObject, scope: scope, bucket: bucket, objectID: objectID) else {
+        guard try access.allows(.writeExistingObject, scope: scope, bucket: bucket, object: object) else {
             throw try access.reads(object, in: bucket) ? Self.denied("change object \(objectID)", access.caller) : notFound
         }
         if let ifVersion, ifVersion != object.version {

@@ -32,6 +32,8 @@ public struct StoredObject: Hashable, Sendable {
     public var modified: Int64
     /// The user who created it (`_owner`); nil for an admin's or an anonymous caller's object.
     public var owner: String?
+    /// Whether its ACL was ever changed; until then its default entries apply and are not stored.
+    public var aclWritten: Bool
 
     public init(
         rowID: Int64,
@@ -40,7 +42,8 @@ public struct StoredObject: Hashable, Sendable {
         version: Int64,
         created: Int64,
         modified: Int64,
-        owner: String?
+        owner: String?,
+        aclWritten: Bool = false
     ) {
         self.rowID = rowID
         self.objectID = objectID
@@ -49,6 +52,7 @@ public struct StoredObject: Hashable, Sendable {
         self.created = created
         self.modified = modified
         self.owner = owner
+        self.aclWritten = aclWritten
     }
 
     /// The object as clients and queries see it: its fields and `_id`, `_version`, `_created`, `_modified`,
@@ -64,11 +68,12 @@ public struct StoredObject: Hashable, Sendable {
     }
 
     /// The scalars the field index keeps: every Boolean, number and string reached through objects (not
-    /// arrays), at most ``FieldPath/maximumKeys`` keys deep, with their dotted paths; and the reserved fields.
+    /// arrays), at most ``FieldPath/maximumKeys`` keys deep, with their dotted paths (keys holding a `.`, which
+    /// no path can name, are left out); and the reserved fields but `_id` (the object's own key).
     public var indexedFields: [(path: String, value: FieldValue)] {
         var fields: [(path: String, value: FieldValue)] = []
         func walk(_ object: [String: JSONValue], prefix: String, depth: Int) {
-            for (key, value) in object {
+            for (key, value) in object where !key.contains(".") && (depth > 1 || key != "_id") {
                 let path = prefix.isEmpty ? key : prefix + "." + key
                 if case .object(let nested) = value {
                     if depth < FieldPath.maximumKeys { walk(nested, prefix: path, depth: depth + 1) }

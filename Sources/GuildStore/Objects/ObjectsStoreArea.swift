@@ -24,6 +24,8 @@ struct ObjectsStoreArea: SQLiteStoreArea {
                         created INTEGER NOT NULL,
                         modified INTEGER NOT NULL,
                         owner TEXT,
+                        -- 0 while the object's default ACL applies (not stored as entries).
+                        aclWritten INTEGER NOT NULL DEFAULT 0,
                         UNIQUE (bucketID, objectID)
                     );
                     -- Every scalar of every object by dotted path: kind 1 Boolean, 2 number, 3 string.

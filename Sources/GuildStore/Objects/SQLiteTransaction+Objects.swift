@@ -41,7 +41,7 @@ extension SQLiteTransaction: ObjectRecords {
         try self.db.cachedStatement(sql: "DELETE FROM bucket WHERE id = ?").execute(arguments: [bucket.rowID])
     }
 
-    private static let objectColumns = "o.id, o.objectID, o.fields, o.version, o.created, o.modified, o.owner"
+    private static let objectColumns = "o.id, o.objectID, o.fields, o.version, o.created, o.modified, o.owner, o.aclWritten"
 
     /// Reads a row of ``objectColumns`` by position.
     private static func object(from row: Row) throws -> StoredObject {
@@ -55,7 +55,8 @@ extension SQLiteTransaction: ObjectRecords {
             version: row[3],
             created: row[4],
             modified: row[5],
-            owner: row.text(at: 6)
+            owner: row.text(at: 6),
+            aclWritten: row[7]
         )
     }
 
@@ -86,6 +87,10 @@ extension SQLiteTransaction: ObjectRecords {
         )
         try self.db.cachedStatement(sql: "DELETE FROM object_field WHERE objectRow = ?").execute(arguments: [object.rowID])
         try self.index(object, in: bucket)
+    }
+
+    func markObjectACLWritten(_ object: StoredObject, in bucket: Bucket) throws {
+        try self.db.cachedStatement(sql: "UPDATE object SET aclWritten = 1 WHERE id = ?").execute(arguments: [object.rowID])
     }
 
     func deleteObject(_ object: StoredObject, in bucket: Bucket) throws {
@@ -186,7 +191,7 @@ extension SQLiteTransaction: ObjectRecords {
                 )
                 for row in rows {
                     let object = try Self.object(from: row)
-                    let value = Self.fieldValue(kind: row[7], row[8] as DatabaseValue)
+                    let value = Self.fieldValue(kind: row[8], row[9] as DatabaseValue)
                     page.append((object, .afterValue(value, object.rowID)))
                 }
                 if page.count == limit { return page }
@@ -320,7 +325,7 @@ extension SQLiteTransaction: ObjectRecords {
             ),
             (
                 "objects without their field index",
-                "SELECT count(*) FROM object o WHERE NOT EXISTS (SELECT 1 FROM object_field f WHERE f.objectRow = o.id AND f.path = '_id')"
+                "SELECT count(*) FROM object o WHERE NOT EXISTS (SELECT 1 FROM object_field f WHERE f.objectRow = o.id AND f.path = '_created')"
             ),
         ]
         for (what, sql) in checks {

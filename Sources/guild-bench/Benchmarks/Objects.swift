@@ -42,8 +42,13 @@ struct Objects: Benchmark {
         let reader: (id: String, token: String) = try await onThread("objects-setup") {
             let registrar = try LineConnection(path: socket, capacity: 256 * 1024)
             defer { registrar.close() }
-            for index in 0..<Self.members { try registrar.send(UserMethods.RegisterPseudo.self, .init(displayName: "m\(index)")) }
-            let users = try (0..<Self.members).map { _ in try RawRPC.decode(UserMethods.RegisterPseudo.self, try registrar.readLine()) }
+            // In chunks below the daemon's 256 requests in flight per connection, each chunk in few commits.
+            var users: [UserMethods.RegisterPseudo.Result] = []
+            for chunk in stride(from: 0, to: Self.members, by: 200) {
+                let count = min(200, Self.members - chunk)
+                for index in 0..<count { try registrar.send(UserMethods.RegisterPseudo.self, .init(displayName: "m\(chunk + index)")) }
+                for _ in 0..<count { users.append(try RawRPC.decode(UserMethods.RegisterPseudo.self, try registrar.readLine())) }
+            }
             let admin = try LineConnection(path: socket)
             defer { admin.close() }
             let created = try admin.call(
