@@ -6,7 +6,7 @@ import GuildProtocol
 ///
 /// ```swift
 /// for try await event in GuildClient.events(path: socket, accessToken: token) {
-///     print(event.seq, event.kind, event.groupID)
+///     print(event.seq, event.kind, event.groupID ?? event.topic ?? "")
 /// }
 /// ```
 ///

@@ -361,6 +361,9 @@ class EventRouterTests(unittest.TestCase):
                          {"groupIDs": ["g1"], "kinds": ["groupCreated"], "since": 0, "all": True})
         with self.assertRaises(TypeError):
             subscribe_params(kinds="groupCreated")
+        self.assertEqual(subscribe_params(buckets=[("app", "people"), ("group:g1", "notes")]),
+                         {"buckets": [{"scope": "app", "bucket": "people"},
+                                      {"scope": "group:g1", "bucket": "notes"}]})
 
 
 @live
