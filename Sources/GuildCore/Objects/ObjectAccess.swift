@@ -1,9 +1,24 @@
 /// The ACL check of one caller in one transaction: who the caller is, and what the entries in force allow
 /// them. Group subjects are resolved against the group's membership in the same transaction, never a cache,
 /// so a membership change takes effect on the very next check.
-struct ObjectAccess {
+final class ObjectAccess {
     let tx: any Transaction
     let caller: Caller
+    /// Group owners read in this transaction (several checks of one call ask for the same group).
+    private var owners: [String: String?] = [:]
+
+    init(tx: any Transaction, caller: Caller) {
+        self.tx = tx
+        self.caller = caller
+    }
+
+    /// The owner of group `id` (nil: no such group, or ownerless), read once per access.
+    func groupOwner(_ id: String) throws -> String? {
+        if let owner = self.owners[id] { return owner }
+        let owner = try self.tx.group(id)?.ownerID
+        self.owners[id] = owner
+        return owner
+    }
 
     /// The caller's user, nil for an admin without a session or an anonymous caller.
     var userID: String? { self.caller.session?.user.id }
@@ -29,7 +44,7 @@ struct ObjectAccess {
         switch scope {
         case .app, .thing: return false
         case .user(let id): return id == userID
-        case .group(let id): return try self.tx.group(id)?.ownerID == userID
+        case .group(let id): return try self.groupOwner(id) == userID
         }
     }
 
@@ -93,7 +108,7 @@ struct ObjectAccess {
         var everyone = false
         switch scope {
         case .user(let id): users.insert(id)
-        case .group(let id): if let owner = try self.tx.group(id)?.ownerID { users.insert(owner) }
+        case .group(let id): if let owner = try self.groupOwner(id) { users.insert(owner) }
         case .app, .thing: break
         }
         for (action, bucket, object) in targets {

@@ -172,3 +172,23 @@ public struct ObjectVersion: Codable, Hashable, Sendable, ExpressibleByIntegerLi
         try container.encode(String(self.value))
     }
 }
+
+extension ObjectMethods.ObjectRef: JSONReadable {
+    /// The fast path of `object.get`'s params (three strings); anything unusual goes through `JSONDecoder`.
+    public init?(json value: JSONScanner.Value, in bytes: UnsafeRawBufferPointer) {
+        guard value.kind == .object else { return nil }
+        var scope: String?
+        var bucket: String?
+        var objectID: String?
+        for member in JSONScanner(maximumDepth: .max).members(of: value, in: bytes) {
+            switch member.key {
+            case "scope": scope = member.value.string(in: bytes)
+            case "bucket": bucket = member.value.string(in: bytes)
+            case "objectID": objectID = member.value.string(in: bytes)
+            default: continue
+            }
+        }
+        guard let scope, let bucket, let objectID else { return nil }
+        self.init(scope: scope, bucket: bucket, objectID: objectID)
+    }
+}
