@@ -17,18 +17,31 @@ public struct GroupService: Sendable {
     public var maximumGroupsPerUser: Int
     /// Attribute writes per group and second (Tencent's server limit: 5; over it, 10049).
     let attributeLimiter: RateLimiter
+    /// The message rules' settings (retention, rates).
+    public let messageOptions: MessageOptions
+    /// `group.sendMessage` calls per user and second.
+    let senderLimiter: RateLimiter
+    /// AVChatRoom's per-group message rate.
+    let liveRoomGate: LiveRoomGate
 
     /// Creates the service.
     public init(
         store: any Store,
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) },
         maximumGroupsPerUser: Int = 10_000,
-        attributeWritesPerSecond: Int = 5
+        attributeWritesPerSecond: Int = 5,
+        messageOptions: MessageOptions = MessageOptions()
     ) {
         self.store = store
         self.now = now
         self.maximumGroupsPerUser = maximumGroupsPerUser
         self.attributeLimiter = RateLimiter(limit: attributeWritesPerSecond, windowMilliseconds: 1000)
+        self.messageOptions = messageOptions
+        self.senderLimiter = RateLimiter(limit: messageOptions.messagesPerUserPerSecond, windowMilliseconds: 1000)
+        self.liveRoomGate = LiveRoomGate(
+            perWindow: max(1, messageOptions.liveRoomMessagesPerSecond * Int(messageOptions.liveRoomWindowMilliseconds) / 1000),
+            window: .milliseconds(messageOptions.liveRoomWindowMilliseconds)
+        )
     }
 
     /// The largest page of `group.members`.

@@ -47,6 +47,10 @@ public enum ErrorReason: Sendable {
     public static let attributeConflict = "ATTRIBUTE_CONFLICT"
     public static let storageFull = "STORAGE_FULL"
     public static let numberOutOfRange = "NUMBER_OUT_OF_RANGE"
+    public static let sendRateLimited = "SEND_RATE_LIMITED"
+    public static let messageNotFound = "MESSAGE_NOT_FOUND"
+    public static let recallTimeLimit = "RECALL_TIME_LIMIT"
+    public static let messageTooLong = "MESSAGE_TOO_LONG"
 
     /// Every code with the reasons it may carry, in the order of `protocol/errors.md` (generated from
     /// ``sections``).

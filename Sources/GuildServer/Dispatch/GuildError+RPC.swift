@@ -37,6 +37,10 @@ extension GuildError {
             case .attributeRateLimited: (.attributeRateLimited, ErrorReason.attributeRateLimited)
             case .attributeConflict: (.attributeConflict, ErrorReason.attributeConflict)
             case .storageFull: (.storageFull, ErrorReason.storageFull)
+            case .sendRateLimited: (.sendRateLimited, ErrorReason.sendRateLimited)
+            case .messageNotFound: (.messageNotFound, ErrorReason.messageNotFound)
+            case .recallTimeLimit: (.recallTimeLimit, ErrorReason.recallTimeLimit)
+            case .messageTooLong: (.messageTooLong, ErrorReason.messageTooLong)
             }
         return RPCError(
             code: code,

@@ -34,7 +34,7 @@ extension GuildServer {
             configuration: configuration,
             store: store,
             users: users,
-            groups: GroupService(store: store),
+            groups: GroupService(store: store, messageOptions: configuration.messageOptions),
             hub: hub,
             connections: ConnectionRegistry(probePID: configuration.probePID),
             writeStatistics: writeStatistics,
