@@ -70,7 +70,7 @@ extension GroupService {
                 throw GuildError(.notAMember, "the caller is not a member of \(groupID)")
             }
             guard let message = try tx.message(groupID: groupID, msgID: msgID), message.body != nil else {
-                throw GuildError(.messageNotFound, "\(groupID) holds no message \(msgID) (unknown, expired or already recalled)", field: "msgID")
+                throw GuildError(.messageNotFound, "\(groupID) holds no message \(msgID) (unknown, expired or already recalled)")
             }
             let manager = context.byAdmin || context.role == .owner || context.role == .admin
             if !manager {
