@@ -339,7 +339,7 @@ struct AccessMatrixTests {
         session("group.markRead", on: .publicGroup, finer: [(nonMembers, "NOT_A_MEMBER"), (admins, "UNAUTHORIZED")]) {
             ["groupID": .string($0.group)]
         },
-        session("group.recallMessage", on: .publicGroup, finer: [(nonMembers, "NOT_A_MEMBER"), ([.member, .owner] + admins, "MESSAGE_NOT_FOUND")]) {
+        session("group.recallMessage", on: .publicGroup, finer: [(nonMembers, "NOT_A_MEMBER"), ([.member, .owner] + admins, "10030 MESSAGE_NOT_FOUND")]) {
             ["groupID": .string($0.group), "msgID": "unknown"]
         },
 
