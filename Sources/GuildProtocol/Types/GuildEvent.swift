@@ -7,7 +7,7 @@ public struct GuildEvent: Codable, Hashable, Sendable {
     /// Tencent's group listener name: `groupCreated`, `memberEnter`, `memberLeave`, `memberKicked`,
     /// `memberInvited`, `groupInfoChanged`, `groupDismissed`, `quitFromGroup`, `groupAttributeChanged`,
     /// `memberInfoChanged`, `grantAdministrator`, `revokeAdministrator`, `receiveJoinApplication`,
-    /// `applicationProcessed`, `allMembersMuted`, or `newMessage`.
+    /// `applicationProcessed`, `allMembersMuted`, `newMessage`, `messageRevoked` or `unreadChanged`.
     public var kind: String
     public var groupID: String
     /// The acting user; nil when an admin without a session, or the system, acted.
