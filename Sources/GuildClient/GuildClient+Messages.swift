@@ -10,10 +10,8 @@ extension GuildClient {
         atUserList: [String]? = nil,
         cloudCustomData: String? = nil
     ) async throws -> GroupMethods.SendMessage.Result {
-        try await self.call(
-            GroupMethods.SendMessage.self,
-            .init(groupID: groupID, text: text, priority: priority, atUserList: atUserList, cloudCustomData: cloudCustomData)
-        )
+        let params = GroupMethods.SendMessage.Params(groupID: groupID, text: text, priority: priority, atUserList: atUserList)
+        return try await self.send(params, cloudCustomData: cloudCustomData)
     }
 
     /// Sends a custom (JSON) message to a group (`group.sendMessage`).
@@ -24,10 +22,14 @@ extension GuildClient {
         atUserList: [String]? = nil,
         cloudCustomData: String? = nil
     ) async throws -> GroupMethods.SendMessage.Result {
-        try await self.call(
-            GroupMethods.SendMessage.self,
-            .init(groupID: groupID, custom: custom, priority: priority, atUserList: atUserList, cloudCustomData: cloudCustomData)
-        )
+        let params = GroupMethods.SendMessage.Params(groupID: groupID, custom: custom, priority: priority, atUserList: atUserList)
+        return try await self.send(params, cloudCustomData: cloudCustomData)
+    }
+
+    private func send(_ params: GroupMethods.SendMessage.Params, cloudCustomData: String?) async throws -> GroupMethods.SendMessage.Result {
+        var params = params
+        params.cloudCustomData = cloudCustomData
+        return try await self.call(GroupMethods.SendMessage.self, params)
     }
 
     /// A page of a group's messages (`group.history`): from `seq` (the newest when nil), older or newer.

@@ -220,12 +220,9 @@ struct GuildDaemon: AsyncParsableCommand {
                     store: store,
                     keepCount: self.eventRetentionCount,
                     maxAge: .seconds(self.eventRetentionDays * 86_400),
-                    logger: logger
-                )
-            ),
-            .init(
-                service: MessageRetentionService(
-                    groups: GroupService(store: store, messageOptions: configuration.messageOptions),
+                    pruneMessages: { [groups = GroupService(store: store, messageOptions: configuration.messageOptions)] in
+                        try await groups.pruneMessages()
+                    },
                     logger: logger
                 )
             ),

@@ -11,69 +11,9 @@ import Testing
 /// rows for every type, retention, recall within and after 2 minutes, mentions, receive options, rate limits,
 /// AVChatRoom priorities and bad input.
 struct GroupMessageTests {
-    /// Users, a store and a group service with message settings and a clock the test moves.
-    struct World {
-        let temp: TemporaryStore
-        let clock = TestClock()
-        let users: UserService
-        let groups: GroupService
-        let events: GroupServiceTests.EventRecorder
-
-        init(_ options: MessageOptions = MessageOptions()) async throws {
-            self.temp = try TemporaryStore()
-            let clock = self.clock
-            self.users = try await makeService(self.temp.store, clock: clock)
-            self.groups = GroupService(store: self.temp.store, now: { clock.now }, messageOptions: options)
-            self.events = GroupServiceTests.EventRecorder(self.temp.store)
-        }
-
-        func user(_ name: String) async throws -> Caller {
-            let (user, session) = try await self.users.register(identity: .init(username: name), password: "pass", displayName: name, fields: nil)
-            return caller(session, user)
-        }
-
-        var admin: Caller { Caller(peer: .init(uid: 0, gid: 0, pid: 1), isAdmin: true) }
-
-        /// Adds `user` to a group the way its type allows (an app admin adds where members may not invite).
-        func add(_ user: Caller, to groupID: String, _ type: GroupType) async throws {
-            if [.meeting, .avChatRoom, .community].contains(type) {
-                _ = try await self.groups.join(caller: user, groupID: groupID, message: "")
-            } else {
-                _ = try await self.groups.addMembers(caller: self.admin, groupID: groupID, userIDs: [user.userID])
-            }
-        }
-
-        func send(
-            _ caller: Caller,
-            _ groupID: String,
-            _ text: String,
-            priority: GroupMethods.MessagePriority? = nil,
-            at: [String]? = nil
-        )
-            async throws -> GroupMethods.SendMessage.Result
-        {
-            try await self.groups.sendMessage(caller: caller, .init(groupID: groupID, text: text, priority: priority, atUserList: at))
-        }
-
-        func history(
-            _ caller: Caller,
-            _ groupID: String,
-            seq: Int64? = nil,
-            _ direction: GroupMethods.HistoryDirection = .older,
-            count: Int? = nil
-        )
-            async throws -> GroupMethods.History.Result
-        {
-            try await self.groups.history(caller: caller, groupID: groupID, seq: seq, direction: direction, count: count)
-        }
-
-        func unread(_ caller: Caller, _ groupID: String) async throws -> GroupMethods.UnreadCount {
-            try #require(try await self.groups.unreadCounts(caller: caller, groupID: groupID).first)
-        }
-    }
+    typealias World = IMGroupServiceTests.World
 
     // MARK: - the type table: history before joining, unread counts
-
     @Test(arguments: [GroupType.work, .public, .meeting, .community, .avChatRoom])
     func typeTableRows(type: GroupType) async throws {
         let world = try await World()
@@ -134,7 +74,7 @@ struct GroupMessageTests {
     // MARK: - retention
 
     @Test func retentionDeletesOldMessagesAndTheirEvents() async throws {
-        let world = try await World(MessageOptions(retentionMilliseconds: 7 * 86_400_000))
+        let world = try await World(messageOptions: MessageOptions(retentionMilliseconds: 7 * 86_400_000))
         let owner = try await world.user("owner")
         _ = try await world.groups.create(caller: owner, name: "g", groupID: "g", type: .meeting, members: [])
         _ = try await world.send(owner, "g", "old secret")
@@ -256,7 +196,7 @@ struct GroupMessageTests {
     // MARK: - rates
 
     @Test func senderRateLimitGives10023() async throws {
-        let world = try await World(MessageOptions(messagesPerUserPerSecond: 3))
+        let world = try await World(messageOptions: MessageOptions(messagesPerUserPerSecond: 3))
         let owner = try await world.user("owner")
         _ = try await world.groups.create(caller: owner, name: "g", groupID: "g", type: .work, members: [])
         for _ in 0..<3 { _ = try await world.send(owner, "g", "x") }
@@ -268,7 +208,9 @@ struct GroupMessageTests {
     /// 200 messages offered within one window (200/s at a 1 s window) by 10 senders: 40 delivered, every
     /// High among them, Lowest discarded first; seqs stay gap-free over the delivered ones.
     @Test func avChatRoomKeepsHigherPrioritiesUnderItsRate() async throws {
-        let world = try await World(MessageOptions(messagesPerUserPerSecond: 1000, liveRoomMessagesPerSecond: 40, liveRoomWindowMilliseconds: 1000))
+        let world = try await World(
+            messageOptions: MessageOptions(messagesPerUserPerSecond: 1000, liveRoomMessagesPerSecond: 40, liveRoomWindowMilliseconds: 1000)
+        )
         let owner = try await world.user("owner")
         _ = try await world.groups.create(caller: owner, name: "live", groupID: "live", type: .avChatRoom, members: [])
         var senders: [Caller] = []
@@ -328,6 +270,45 @@ struct GroupMessageTests {
         #expect(sent.messageSeq == 1)
         let page = try await world.history(owner, "g").messages
         #expect(page.count == 1 && page[0].custom == ["k": [1, "two"]] && page[0].cloudCustomData == "d" && page[0].priority == .normal)
+    }
+}
+
+extension IMGroupServiceTests.World {
+    /// Adds `user` to a group the way its type allows (an app admin adds where members may not invite).
+    func add(_ user: Caller, to groupID: String, _ type: GroupType) async throws {
+        if [.meeting, .avChatRoom, .community].contains(type) {
+            _ = try await self.groups.join(caller: user, groupID: groupID, message: "")
+        } else {
+            _ = try await self.groups.addMembers(caller: self.admin, groupID: groupID, userIDs: [user.userID])
+        }
+    }
+
+    func send(
+        _ caller: Caller,
+        _ groupID: String,
+        _ text: String,
+        priority: GroupMethods.MessagePriority? = nil,
+        at: [String]? = nil
+    )
+        async throws -> GroupMethods.SendMessage.Result
+    {
+        try await self.groups.sendMessage(caller: caller, .init(groupID: groupID, text: text, priority: priority, atUserList: at))
+    }
+
+    func history(
+        _ caller: Caller,
+        _ groupID: String,
+        seq: Int64? = nil,
+        _ direction: GroupMethods.HistoryDirection = .older,
+        count: Int? = nil
+    )
+        async throws -> GroupMethods.History.Result
+    {
+        try await self.groups.history(caller: caller, groupID: groupID, seq: seq, direction: direction, count: count)
+    }
+
+    func unread(_ caller: Caller, _ groupID: String) async throws -> GroupMethods.UnreadCount {
+        try #require(try await self.groups.unreadCounts(caller: caller, groupID: groupID).first)
     }
 }
 

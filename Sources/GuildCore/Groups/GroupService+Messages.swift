@@ -25,24 +25,45 @@ extension GroupService {
         let body = try Self.validate(params)
         let priority = params.priority ?? .normal
         let mentions = params.atUserList.map { GroupService.unique($0) } ?? []
-        let mentionsAll = mentions.contains(GroupMethods.mentionAll)
-        let named = mentions.filter { $0 != GroupMethods.mentionAll }
         guard self.senderLimiter.allow(userID, now: self.now()) else {
             throw GuildError(.sendRateLimited, "\(userID) sent more than \(self.messageOptions.messagesPerUserPerSecond) messages this second")
         }
-        let live = try await self.store.read { tx in
-            let context = try self.load(tx, caller, params.groupID)
-            try self.checkSender(tx, context, userID: userID, mentions: mentions)
-            return context.group.type == .avChatRoom
+        let draft = Draft(userID: userID, body: body, priority: priority, mentions: mentions)
+        do {
+            return try await self.commit(caller, params.groupID, draft, live: false)
+        } catch is LiveRoomSend {
+            // An AVChatRoom: the sender is checked, waits for the room's window, and is sent only if kept.
+            try await self.store.read { tx in
+                try self.checkSender(tx, try self.load(tx, caller, params.groupID), userID: userID, mentions: mentions)
+            }
+            guard await self.liveRoomGate.admit(groupID: params.groupID, priority: priority) else {
+                return SentMessage(messageSeq: 0, msgID: Self.newMessageID(seq: 0, now: self.now()), time: self.now(), delivered: false)
+            }
+            return try await self.commit(caller, params.groupID, draft, live: true)
         }
-        if live, await !self.liveRoomGate.admit(groupID: params.groupID, priority: priority) {
-            return SentMessage(messageSeq: 0, msgID: Self.newMessageID(seq: 0, now: self.now()), time: self.now(), delivered: false)
-        }
+    }
+
+    /// A checked message on its way to the store.
+    private struct Draft: Sendable {
+        var userID: String
+        var body: MessageBody
+        var priority: GroupMethods.MessagePriority
+        var mentions: [String]
+    }
+
+    /// Thrown (before anything is written) by ``commit`` when the group is an AVChatRoom and the message has
+    /// not passed its rate gate yet.
+    private struct LiveRoomSend: Error {}
+
+    /// Checks and stores a message in one transaction: its seq, its event, its record and read marks.
+    private func commit(_ caller: Caller, _ groupID: String, _ draft: Draft, live: Bool) async throws -> SentMessage {
+        let named = draft.mentions.filter { $0 != GroupMethods.mentionAll }
         return try await self.store.write { tx in
-            let context = try self.load(tx, caller, params.groupID)
-            try self.checkSender(tx, context, userID: userID, mentions: mentions)
+            let context = try self.load(tx, caller, groupID)
+            if context.group.type == .avChatRoom && !live { throw LiveRoomSend() }
+            try self.checkSender(tx, context, userID: draft.userID, mentions: draft.mentions)
             if !named.isEmpty {
-                let members = Set(try tx.memberInfos(groupID: params.groupID, userIDs: named).map(\.userID))
+                let members = Set(try tx.memberInfos(groupID: groupID, userIDs: named).map(\.userID))
                 let outsiders = named.filter { !members.contains($0) }
                 if !outsiders.isEmpty {
                     throw GuildError(
@@ -52,28 +73,30 @@ extension GroupService {
                     )
                 }
             }
-            let seq = try tx.nextMessageSeq(groupID: params.groupID)
+            let seq = try tx.nextMessageSeq(groupID: groupID)
             let msgID = Self.newMessageID(seq: seq, now: context.now)
-            var event = context.event(.newMessage, changes: Self.eventChanges(seq: seq, msgID: msgID, priority: priority, body: body))
+            var event = context.event(.newMessage, changes: Self.eventChanges(seq: seq, msgID: msgID, priority: draft.priority, body: draft.body))
             // Members who chose NOT_RECEIVE get no copy, live or on replay.
-            event.excluded = try tx.membersNotReceiving(groupID: params.groupID)
+            event.excluded = try tx.membersNotReceiving(groupID: groupID)
             event.liveOnly = live
             let eventSeq = try tx.append(event)
             if !live {
                 try tx.insertMessage(
                     StoredMessage(
-                        groupID: params.groupID,
+                        groupID: groupID,
                         seq: seq,
                         msgID: msgID,
-                        sender: userID,
+                        sender: draft.userID,
                         time: context.now,
-                        priority: priority,
-                        body: body,
+                        priority: draft.priority,
+                        body: draft.body,
                         eventSeq: eventSeq
                     )
                 )
-                try tx.noteOwnMessage(groupID: params.groupID, userID: userID, seq: seq)
-                if !mentions.isEmpty { try tx.noteMentions(groupID: params.groupID, userIDs: named, all: mentionsAll, seq: seq) }
+                try tx.noteOwnMessage(groupID: groupID, userID: draft.userID, seq: seq)
+                if !draft.mentions.isEmpty {
+                    try tx.noteMentions(groupID: groupID, userIDs: named, all: draft.mentions.contains(GroupMethods.mentionAll), seq: seq)
+                }
             }
             return SentMessage(messageSeq: seq, msgID: msgID, time: context.now, delivered: true)
         }
