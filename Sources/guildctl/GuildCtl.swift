@@ -35,6 +35,7 @@ struct GuildCtl: AsyncParsableCommand {
             SessionCommand.self,
             GroupCommand.self,
             WatchCommand.self,
+            ChatCommand.self,
             AdminCommand.self,
         ]
     )
