@@ -25,6 +25,7 @@ struct GuildBench: AsyncParsableCommand {
         DurableWrites(),
         ColdStart(),
         FanOut(),
+        GroupMessages(),
         Scale(),
         Replay(),
         AVChatRoom(),

@@ -38,6 +38,7 @@ struct GuildCtl: AsyncParsableCommand {
             ObjectCommand.self,
             ACLCommand.self,
             WatchCommand.self,
+            ChatCommand.self,
             AdminCommand.self,
         ]
     )

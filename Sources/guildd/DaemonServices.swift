@@ -107,11 +107,14 @@ struct IdleExitService: Service {
     }
 }
 
-/// Prunes the event log to its retention (count and age) at start and every minute.
+/// Prunes the event log to its retention (count and age), and group messages to theirs, at start and every
+/// minute.
 struct RetentionService: Service {
     let store: SQLiteStore
     let keepCount: Int64
     let maxAge: Duration
+    /// Deletes group messages past their retention; how many.
+    let pruneMessages: @Sendable () async throws -> Int
     let logger: Logger
 
     func run() async throws {
@@ -127,6 +130,8 @@ struct RetentionService: Service {
                     now: Int64(Date().timeIntervalSince1970 * 1000)
                 )
                 if removed > 0 { self.logger.info("pruned events", metadata: ["count": "\(removed)"]) }
+                let messages = try await self.pruneMessages()
+                if messages > 0 { self.logger.info("pruned group messages", metadata: ["count": "\(messages)"]) }
             } catch {
                 self.logger.warning("pruning events failed", metadata: ["error": "\(error)"])
             }

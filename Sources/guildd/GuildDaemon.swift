@@ -94,6 +94,15 @@ struct GuildDaemon: AsyncParsableCommand {
     @Option(help: "... and none older than this many days.")
     var eventRetentionDays: Int64 = 30
 
+    @Option(help: "Days group messages are kept for history; older ones are deleted.")
+    var messageRetentionDays: Double = 7
+
+    @Option(help: "group.sendMessage calls one user may make per second (over it: 10023).")
+    var messageRatePerUser: Int = 50
+
+    @Option(help: "Messages an AVChatRoom delivers per second; over it, lower priorities are discarded first.")
+    var avchatroomMessagesPerSecond: Int = 40
+
     @Option(help: "Events one subscription may have unsent before it ends as LAGGED.")
     var subscriptionQueue: Int = 10_000
 
@@ -115,6 +124,9 @@ struct GuildDaemon: AsyncParsableCommand {
         guard Logger.Level(rawValue: self.logLevel) != nil else { throw ValidationError("unknown --log-level") }
         guard ["FULL", "NORMAL", "EXTRA"].contains(self.synchronous.uppercased()) else {
             throw ValidationError("--synchronous must be FULL, NORMAL or EXTRA")
+        }
+        guard self.messageRetentionDays > 0, self.messageRatePerUser > 0, self.avchatroomMessagesPerSecond > 0 else {
+            throw ValidationError("--message-retention-days, --message-rate-per-user and --avchatroom-messages-per-second must be positive")
         }
         guard self.readers >= 3 else { throw ValidationError("--readers must be at least 3") }
         guard (1...(self.readers - 2)).contains(self.maxExpensive) else {
@@ -175,6 +187,11 @@ struct GuildDaemon: AsyncParsableCommand {
         configuration.idleTimeoutSeconds = self.idleTimeout
         configuration.maximumExpensive = self.maxExpensive
         configuration.probePID = getpid()
+        configuration.messageOptions = MessageOptions(
+            retentionMilliseconds: Int64(self.messageRetentionDays * 86_400_000),
+            messagesPerUserPerSecond: self.messageRatePerUser,
+            liveRoomMessagesPerSecond: self.avchatroomMessagesPerSecond
+        )
         let failpoints: (@Sendable (String, Int) throws -> Void)? =
             if self.testFailpoints {
                 { name, milliseconds in try store.setFailpoint(name, milliseconds: milliseconds) }
@@ -203,6 +220,9 @@ struct GuildDaemon: AsyncParsableCommand {
                     store: store,
                     keepCount: self.eventRetentionCount,
                     maxAge: .seconds(self.eventRetentionDays * 86_400),
+                    pruneMessages: { [groups = GroupService(store: store, messageOptions: configuration.messageOptions)] in
+                        try await groups.pruneMessages()
+                    },
                     logger: logger
                 )
             ),

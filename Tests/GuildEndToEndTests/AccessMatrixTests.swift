@@ -366,6 +366,16 @@ struct AccessMatrixTests {
         session("group.sendMessage", on: .publicGroup, finer: [(nonMembers, "NOT_A_MEMBER"), (admins, "UNAUTHORIZED")]) {
             ["groupID": .string($0.group), "text": "Hello"]
         },
+        session("group.history", on: .publicGroup, finer: [(nonMembers, "NOT_A_MEMBER")]) { ["groupID": .string($0.group)] },
+        session("group.unreadCounts", on: .publicGroup, finer: [(nonMembers, "NOT_A_MEMBER"), (admins, "UNAUTHORIZED")]) {
+            ["groupID": .string($0.group)]
+        },
+        session("group.markRead", on: .publicGroup, finer: [(nonMembers, "NOT_A_MEMBER"), (admins, "UNAUTHORIZED")]) {
+            ["groupID": .string($0.group)]
+        },
+        session("group.recallMessage", on: .publicGroup, finer: [(nonMembers, "NOT_A_MEMBER"), ([.member, .owner] + admins, "10030 MESSAGE_NOT_FOUND")]) {
+            ["groupID": .string($0.group), "msgID": "unknown"]
+        },
 
         // An AVChatRoom group: attributes are for members (and app admins).
         session("group.initAttributes", on: .avChatRoom, finer: [(nonMembers, "NOT_A_MEMBER")]) {

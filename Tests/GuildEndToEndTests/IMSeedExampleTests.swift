@@ -16,15 +16,9 @@ struct IMSeedExampleTests {
         defer { daemon.terminate() }
         let socket = scratch.socket
 
-        func register(_ name: String) async throws -> (id: String, token: String) {
-            let result = try await self.ctl.guildctl(["user", "register", "--username", name, "--password", "pass", "--json"], socket: socket)
-            #expect(result.status == 0, "\(result.stderr)")
-            let auth = try self.ctl.json(result.stdout)
-            return (try #require((auth["user"] as? [String: Any])?["userID"] as? String), try #require(auth["accessToken"] as? String))
-        }
-        func call(_ arguments: [String], as user: (id: String, token: String)) async throws -> (status: Int32, json: [String: Any]?, stderr: String) {
-            let result = try await self.ctl.guildctl(arguments + ["--json", "--token", user.token], socket: socket)
-            return (result.status, try? self.ctl.json(result.stdout), result.stderr)
+        func register(_ name: String) async throws -> GuildctlTests.Login { try await self.ctl.register(name, socket: socket) }
+        func call(_ arguments: [String], as user: GuildctlTests.Login) async throws -> GuildctlTests.Outcome {
+            try await self.ctl.call(arguments, as: user, socket: socket)
         }
         let me = try await register("creator")
         let vinson = try await register("vinson")

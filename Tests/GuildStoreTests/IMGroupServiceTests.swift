@@ -17,7 +17,7 @@ struct IMGroupServiceTests {
         let groups: GroupService
         let events: GroupServiceTests.EventRecorder
 
-        init(attributeWritesPerSecond: Int = 5, maximumGroupsPerUser: Int = 10_000) async throws {
+        init(attributeWritesPerSecond: Int = 5, maximumGroupsPerUser: Int = 10_000, messageOptions: MessageOptions = MessageOptions()) async throws {
             self.temp = try TemporaryStore()
             let clock = self.clock
             self.users = try await makeService(self.temp.store, clock: clock)
@@ -25,7 +25,8 @@ struct IMGroupServiceTests {
                 store: self.temp.store,
                 now: { clock.now },
                 maximumGroupsPerUser: maximumGroupsPerUser,
-                attributeWritesPerSecond: attributeWritesPerSecond
+                attributeWritesPerSecond: attributeWritesPerSecond,
+                messageOptions: messageOptions
             )
             self.events = GroupServiceTests.EventRecorder(self.temp.store)
         }

@@ -65,6 +65,14 @@ public struct GuildError: Error, Sendable, Hashable, CustomStringConvertible {
         case attributeConflict
         /// The database's file system is full: nothing was written.
         case storageFull
+        /// The sender sent too many messages this second (Tencent's 10023).
+        case sendRateLimited
+        /// No such message in the group, or it was recalled (Tencent's 10030).
+        case messageNotFound
+        /// The sender's recall window is over (Tencent's 10031).
+        case recallTimeLimit
+        /// The message body is over its size limit (Tencent's 80002).
+        case messageTooLong
 
         /// No such object, or one the caller may not read (Kii's OBJECT_NOT_FOUND).
         case objectNotFound

@@ -7,8 +7,9 @@ extension GroupEvent: LoggableEvent {
     public var kindName: String { self.kind.rawValue }
 
     /// `members` or `named`. An admins-only event is stored as `named` with no named users, which replay
-    /// shows to nobody but subscribers watching everything.
-    public var audienceTag: String { self.audience == .members ? "members" : "named" }
+    /// shows to nobody but subscribers watching everything; a live-only one as `live`, which likewise replays
+    /// to nobody else.
+    public var audienceTag: String { self.liveOnly ? "live" : self.audience == .members ? "members" : "named" }
 
     /// Members of the group when it happened (for `.members`) and the users it names; nobody but subscribers
     /// watching everything for `.admins`.

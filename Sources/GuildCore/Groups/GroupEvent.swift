@@ -22,6 +22,10 @@ public struct GroupEvent: Sendable, Hashable {
         case applicationProcessed
         case allMembersMuted
         case newMessage
+        /// A message was recalled (its body is gone).
+        case messageRevoked
+        /// The member's own read mark moved (`group.markRead`); only to that member.
+        case unreadChanged
     }
 
     /// Who receives the event besides an admin watching everything.
@@ -58,6 +62,8 @@ public struct GroupEvent: Sendable, Hashable {
     /// Members who get no copy although the audience includes them: a `newMessage` skips members whose
     /// receive option is `NOT_RECEIVE`. Never on the wire (it would tell others about those members).
     public var excluded: [String]
+    /// Delivered live only, never replayed to members (AVChatRoom messages: no history, as Tencent's FAQ says).
+    public var liveOnly: Bool = false
 
     /// The users entitled to the event by name: its recipients, else the users it names; nobody for `.admins`.
     public var namedRecipients: [String] {

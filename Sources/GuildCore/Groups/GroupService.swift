@@ -20,6 +20,12 @@ public struct GroupService: Sendable {
     /// What other areas do when a group is deleted, in the deletion's transaction (objects: the group's
     /// buckets go).
     public var deletionSteps: [GroupDeletionStep]
+    /// The message rules' settings (retention, rates).
+    public let messageOptions: MessageOptions
+    /// `group.sendMessage` calls per user and second.
+    let senderLimiter: RateLimiter
+    /// AVChatRoom's per-group message rate.
+    let liveRoomGate: LiveRoomGate
 
     /// Creates the service.
     public init(
@@ -27,6 +33,7 @@ public struct GroupService: Sendable {
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) },
         maximumGroupsPerUser: Int = 10_000,
         attributeWritesPerSecond: Int = 5,
+        messageOptions: MessageOptions = MessageOptions(),
         deletionSteps: [GroupDeletionStep] = []
     ) {
         self.deletionSteps = deletionSteps
@@ -34,6 +41,12 @@ public struct GroupService: Sendable {
         self.now = now
         self.maximumGroupsPerUser = maximumGroupsPerUser
         self.attributeLimiter = RateLimiter(limit: attributeWritesPerSecond, windowMilliseconds: 1000)
+        self.messageOptions = messageOptions
+        self.senderLimiter = RateLimiter(limit: messageOptions.messagesPerUserPerSecond, windowMilliseconds: 1000)
+        self.liveRoomGate = LiveRoomGate(
+            perWindow: max(1, messageOptions.liveRoomMessagesPerSecond * Int(messageOptions.liveRoomWindowMilliseconds) / 1000),
+            window: .milliseconds(messageOptions.liveRoomWindowMilliseconds)
+        )
     }
 
     /// The largest page of `group.members`.

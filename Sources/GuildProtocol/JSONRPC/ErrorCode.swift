@@ -123,6 +123,14 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let queryNotSupported = ErrorCode(rawValue: 40001)
     /// The object is over the size limit.
     public static let objectTooLarge = ErrorCode(rawValue: 41301)
+    /// The sender sent too many group messages this second.
+    public static let sendRateLimited = ErrorCode(rawValue: 10023)
+    /// No such message in the group (or it was already recalled).
+    public static let messageNotFound = ErrorCode(rawValue: 10030)
+    /// The message is older than the sender's recall window.
+    public static let recallTimeLimit = ErrorCode(rawValue: 10031)
+    /// The message body is over its size limit.
+    public static let messageTooLong = ErrorCode(rawValue: 80002)
 
     /// The database's file system is full: the write was not stored (reads still work). Retry once space is freed.
     public static let storageFull = ErrorCode(rawValue: 50701)

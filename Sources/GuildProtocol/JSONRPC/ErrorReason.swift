@@ -56,6 +56,10 @@ public enum ErrorReason: Sendable {
     public static let queryNotSupported = "QUERY_NOT_SUPPORTED"
     public static let objectTooLarge = "OBJECT_TOO_LARGE"
     public static let numberOutOfRange = "NUMBER_OUT_OF_RANGE"
+    public static let sendRateLimited = "SEND_RATE_LIMITED"
+    public static let messageNotFound = "MESSAGE_NOT_FOUND"
+    public static let recallTimeLimit = "RECALL_TIME_LIMIT"
+    public static let messageTooLong = "MESSAGE_TOO_LONG"
 
     /// Every code with the reasons it may carry, in the order of `protocol/errors.md` (generated from
     /// ``sections``).

@@ -284,27 +284,6 @@ extension GroupMethods.RefuseApplication {
     )
 }
 
-extension GroupMethods.SendMessage {
-    public static let access: AccessRequirement = .session
-    public static let contract = MethodContract(
-        summary:
-            "Sends a text message (1 byte to 12 KB) to the group's members as a newMessage event; returns its per-group sequence number. A muted member, or an ordinary member while allMuted, gets 10017.",
-        tags: ["group", "im"],
-        params: [
-            .init("groupID", JSONSchema.string, required: true),
-            .init("text", JSONSchema.string, required: true),
-        ],
-        result: "sent",
-        JSONSchema.object(required: ["messageSeq"], ["messageSeq": JSONSchema.integer]),
-        errors: [
-            ErrorReason.unauthorized, ErrorReason.groupNotFound, ErrorReason.groupDismissed, ErrorReason.notAMember, ErrorReason.muted,
-            ErrorReason.imInvalidParameters,
-        ],
-        writes: true,
-        example: .init(params: ["groupID": "@TGS#2C5SZEAEF", "text": "Hello"], result: ["messageSeq": 1])
-    )
-}
-
 extension GroupMethods.SetAttributes {
     public static let access: AccessRequirement = .session
     public static let contract = MethodContract.attributeWrite(
@@ -461,6 +440,10 @@ extension GroupMethods {
         GroupMethods.Quit.self,
         GroupMethods.RefuseApplication.self,
         GroupMethods.SendMessage.self,
+        GroupMethods.History.self,
+        GroupMethods.UnreadCounts.self,
+        GroupMethods.MarkRead.self,
+        GroupMethods.RecallMessage.self,
         GroupMethods.SetAttributes.self,
         GroupMethods.SetInfo.self,
         GroupMethods.SetMemberInfo.self,

@@ -369,22 +369,4 @@ extension GroupMethods {
         public typealias Result = GroupInfo
         public static let name = "group.transferOwner"
     }
-
-    /// `group.sendMessage`: a text message to the group's members.
-    public enum SendMessage: RPCMethod {
-        public struct Params: Codable, Hashable, Sendable {
-            public var groupID: String
-            public var text: String
-            public init(groupID: String, text: String) {
-                self.groupID = groupID
-                self.text = text
-            }
-        }
-        public struct Result: Codable, Hashable, Sendable {
-            /// The message's sequence number in its group (1, 2, ...).
-            public var messageSeq: Int64
-            public init(messageSeq: Int64) { self.messageSeq = messageSeq }
-        }
-        public static let name = "group.sendMessage"
-    }
 }

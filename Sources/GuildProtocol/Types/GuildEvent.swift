@@ -8,8 +8,8 @@ public struct GuildEvent: Codable, Hashable, Sendable {
     /// Tencent's group listener name: `groupCreated`, `memberEnter`, `memberLeave`, `memberKicked`,
     /// `memberInvited`, `groupInfoChanged`, `groupDismissed`, `quitFromGroup`, `groupAttributeChanged`,
     /// `memberInfoChanged`, `grantAdministrator`, `revokeAdministrator`, `receiveJoinApplication`,
-    /// `applicationProcessed`, `allMembersMuted`, or `newMessage`; for buckets `objectCreated`, `objectUpdated`,
-    /// `objectDeleted`, `bucketDeleted` or `aclChanged`.
+    /// `applicationProcessed`, `allMembersMuted`, `newMessage`, `messageRevoked` or `unreadChanged`; for buckets
+    /// `objectCreated`, `objectUpdated`, `objectDeleted`, `bucketDeleted` or `aclChanged`.
     public var kind: String
     /// The group of a group event.
     public var groupID: String?

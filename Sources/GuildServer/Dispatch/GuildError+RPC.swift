@@ -46,6 +46,10 @@ extension GuildError {
             case .aclNotFound: (.aclNotFound, ErrorReason.aclNotFound)
             case .aclEntryFixed: (.aclEntryFixed, ErrorReason.aclEntryFixed)
             case .queryNotSupported: (.queryNotSupported, ErrorReason.queryNotSupported)
+            case .sendRateLimited: (.sendRateLimited, ErrorReason.sendRateLimited)
+            case .messageNotFound: (.messageNotFound, ErrorReason.messageNotFound)
+            case .recallTimeLimit: (.recallTimeLimit, ErrorReason.recallTimeLimit)
+            case .messageTooLong: (.messageTooLong, ErrorReason.messageTooLong)
             }
         return RPCError(
             code: code,

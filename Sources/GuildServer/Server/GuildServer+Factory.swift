@@ -34,7 +34,7 @@ extension GuildServer {
             configuration: configuration,
             store: store,
             users: users,
-            groups: GroupService(store: store, deletionSteps: Self.groupDeletionSteps),
+            groups: GroupService(store: store, messageOptions: configuration.messageOptions, deletionSteps: Self.groupDeletionSteps),
             objects: ObjectService(store: store),
             hub: hub,
             connections: ConnectionRegistry(probePID: configuration.probePID),

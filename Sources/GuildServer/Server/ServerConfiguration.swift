@@ -1,3 +1,4 @@
+import GuildCore
 import GuildProtocol
 
 /// Everything the server needs to know about where it listens and what it tolerates.
@@ -59,6 +60,8 @@ public struct ServerConfiguration: Sendable {
     /// Connections from this process id are the daemon's own health probes: not counted as open connections
     /// (idle exit, `system.status`). guildd sets its own pid; nil (an in-process server) counts every one.
     public var probePID: Int32?
+    /// Group messages: retention, per-user rate, AVChatRoom rate (guildd's `--message-*` options).
+    public var messageOptions = MessageOptions()
 
     /// Creates a configuration with the documented defaults.
     public init(

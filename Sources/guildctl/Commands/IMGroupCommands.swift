@@ -10,11 +10,12 @@ struct UserIDOption: ParsableArguments {
 
 /// `guildctl group ...` for the IM group methods (Tencent's group management); see protocol/im-groups.md.
 extension GroupCommand {
-    static let imSubcommands: [any ParsableCommand.Type] = [
-        Types.self, Join.self, Applications.self, Accept.self, Refuse.self, Quit.self, Dismiss.self, Joined.self, Info.self,
-        SetInfo.self, ReceiveOption.self, MemberList.self, Mute.self, SetRole.self, Transfer.self, Attributes.self,
-        SetAttributes.self, Send.self,
-    ]
+    static let imSubcommands: [any ParsableCommand.Type] =
+        [
+            Types.self, Join.self, Applications.self, Accept.self, Refuse.self, Quit.self, Dismiss.self, Joined.self, Info.self,
+            SetInfo.self, ReceiveOption.self, MemberList.self, Mute.self, SetRole.self, Transfer.self, Attributes.self,
+            SetAttributes.self,
+        ] + messageSubcommands
 
     /// `group types`: `group.types`.
     struct Types: AsyncParsableCommand {
@@ -237,17 +238,6 @@ extension GroupCommand {
             }
             let params = GroupMethods.AttributesWrite(groupID: self.group.groupID, attributes: attributes, version: self.version)
             try await Runner.call(GroupMethods.SetAttributes.self, params, self.options)
-        }
-    }
-
-    /// `group send`: `group.sendMessage`.
-    struct Send: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Send a text message to a group's members.")
-        @OptionGroup var group: GroupIDOption
-        @Argument(help: ArgumentHelp("The text.", valueName: "text")) var text: String
-        @OptionGroup var options: GlobalOptions
-        func run() async throws {
-            try await Runner.call(GroupMethods.SendMessage.self, .init(groupID: self.group.groupID, text: self.text), self.options)
         }
     }
 }

@@ -393,6 +393,32 @@ extension ErrorReason {
                     summary: "The attributes changed since the version named",
                     when: "An attribute write naming a `version` that is no longer current: another writer came first. Read again and retry."
                 ),
+                ErrorEntry(
+                    .sendRateLimited,
+                    sendRateLimited,
+                    summary: "The sender sent too many group messages this second",
+                    when: "More `group.sendMessage` calls by one user within a second than the daemon allows (`--message-rate-per-user`, default 50)."
+                ),
+                ErrorEntry(
+                    .messageNotFound,
+                    messageNotFound,
+                    summary: "No such message in the group",
+                    when: "`group.recallMessage` of a msgID the group does not hold (unknown, past retention, or already recalled)."
+                ),
+                ErrorEntry(
+                    .recallTimeLimit,
+                    recallTimeLimit,
+                    summary: "The recall window is over",
+                    when:
+                        "`group.recallMessage` by the message's sender more than 2 minutes after sending (the owner and admins may recall at any time)."
+                ),
+                ErrorEntry(
+                    .messageTooLong,
+                    messageTooLong,
+                    summary: "The message body is over 12 KB",
+                    when:
+                        "`group.sendMessage` whose text, or custom JSON, plus cloudCustomData is over 12,288 bytes (Tencent's REST error for an oversized body)."
+                ),
             ],
             closing: #"""
 

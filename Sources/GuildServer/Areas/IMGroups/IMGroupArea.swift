@@ -6,5 +6,6 @@ struct IMGroupArea: FeatureArea {
 
     func register(in registry: inout MethodRegistry) {
         registry.registerIMGroupMethods(self.groups)
+        registry.registerMessageMethods(self.groups)
     }
 }

@@ -199,9 +199,6 @@ extension MethodRegistry {
         self.register(GroupMethods.TransferOwner.self) { params, context in
             GroupInfo(try await groups.changeOwner(caller: context.caller, groupID: params.groupID, userID: params.userID))
         }
-        self.register(GroupMethods.SendMessage.self) { params, context in
-            .init(messageSeq: try await groups.sendMessage(caller: context.caller, groupID: params.groupID, text: params.text))
-        }
     }
 
     private mutating func registerAttributeMethods(_ groups: GroupService) {

@@ -1,0 +1,129 @@
+import GuildJSON
+import GuildProtocol
+
+extension GroupService {
+    /// The largest page of `group.history` (Tencent: 20).
+    public static let maximumHistoryPage = 20
+
+    /// A page of a group's messages by seq, from `seq` (included; the newest when nil) older or newer. Members
+    /// see what the type allows (``GroupPolicy/preJoinHistory``: Meeting and Community members see messages
+    /// from before they joined, others only those since); an app admin sees everything kept. AVChatRoom keeps
+    /// no history.
+    public func history(
+        caller: Caller,
+        groupID: String,
+        seq: Int64?,
+        direction: GroupMethods.HistoryDirection,
+        count: Int?
+    ) async throws -> GroupMethods.History.Result {
+        let size = count ?? Self.maximumHistoryPage
+        guard (1...Self.maximumHistoryPage).contains(size) else {
+            throw GuildError(.imInvalidParameters, "count must be 1 to \(Self.maximumHistoryPage)", field: "count")
+        }
+        return try await self.store.read { tx in
+            let context = try self.load(tx, caller, groupID)
+            guard context.group.type != .avChatRoom else {
+                throw GuildError(.unsupported, "AVChatRoom groups keep no message history")
+            }
+            let userID = caller.session?.user.id
+            var floor: Int64 = 0
+            if let userID, !context.byAdmin {
+                guard let mark = try tx.readMark(groupID: groupID, userID: userID) else {
+                    throw GuildError(.notAMember, "the caller is not a member of \(groupID)")
+                }
+                if !context.policy.preJoinHistory { floor = mark.baseSeq }
+            }
+            let last = try tx.lastMessageSeq(groupID: groupID)
+            if let seq, last == 0 || !(1...last).contains(seq) {
+                throw GuildError(.imInvalidParameters, "seq must be 1 to the group's newest, \(last)", field: "seq")
+            }
+            let older = direction == .older
+            let lowest = floor + 1
+            let range: ClosedRange<Int64>
+            if older {
+                let highest = seq ?? last
+                guard highest >= lowest else { return .init(messages: [], nextSeq: 0, isFinished: true) }
+                range = lowest...highest
+            } else {
+                let from = max(seq ?? lowest, lowest)
+                guard from <= last else { return .init(messages: [], nextSeq: 0, isFinished: true) }
+                range = from...last
+            }
+            let found = try tx.messages(groupID: groupID, in: range, descending: older, limit: size + 1)
+            let page = found.prefix(size).map { Self.wire($0, for: userID) }
+            let more = found.count > size
+            let next = more ? (older ? page[page.count - 1].seq - 1 : page[page.count - 1].seq + 1) : 0
+            return .init(messages: Array(page), nextSeq: next, isFinished: !more)
+        }
+    }
+
+    /// Recalls a message: its sender within the recall window (2 minutes; after it 10031), the owner, an admin
+    /// or an app admin at any time. The body is removed (from the message and its `newMessage` in the log)
+    /// and the members who could see it get `messageRevoked`.
+    public func recallMessage(caller: Caller, groupID: String, msgID: String) async throws {
+        try await self.store.write { tx in
+            let context = try self.load(tx, caller, groupID)
+            guard context.group.type != .avChatRoom else {
+                throw GuildError(.unsupported, "AVChatRoom groups keep no messages to recall")
+            }
+            if !context.byAdmin && context.membership == nil {
+                throw GuildError(.notAMember, "the caller is not a member of \(groupID)")
+            }
+            guard let message = try tx.message(groupID: groupID, msgID: msgID), message.body != nil else {
+                throw GuildError(.messageNotFound, "\(groupID) holds no message \(msgID) (unknown, expired or already recalled)")
+            }
+            let manager = context.byAdmin || context.role == .owner || context.role == .admin
+            if !manager {
+                guard message.sender == context.actor else {
+                    throw GuildError(.notAllowed, "only the sender, the owner or an admin may recall \(msgID)")
+                }
+                guard context.now - message.time <= self.messageOptions.recallWindowMilliseconds else {
+                    throw GuildError(.recallTimeLimit, "\(msgID) was sent more than \(self.messageOptions.recallWindowMilliseconds / 1000) s ago")
+                }
+            }
+            var stripped = context.event(
+                .newMessage,
+                changes: Self.eventChanges(seq: message.seq, msgID: message.msgID, priority: message.priority, body: nil)
+            )
+            stripped.actor = message.sender
+            stripped.byAdmin = false
+            stripped.time = message.time
+            try tx.revokeMessage(
+                groupID: groupID,
+                seq: message.seq,
+                by: context.actor,
+                eventSeq: message.eventSeq,
+                eventBody: try stripped.encodeBody()
+            )
+            var event = context.event(.messageRevoked, changes: ["messageSeq": .int(message.seq), "msgID": .string(message.msgID)])
+            var excluded = try tx.membersNotReceiving(groupID: groupID)
+            if !context.policy.preJoinHistory { excluded += try tx.membersJoined(groupID: groupID, after: message.seq) }
+            event.excluded = excluded
+            try tx.append(event)
+        }
+    }
+
+    /// Deletes messages older than the retention (and their `newMessage` events); returns how many.
+    public func pruneMessages() async throws -> Int {
+        let cutoff = self.now() - self.messageOptions.retentionMilliseconds
+        return try await self.store.write { tx in try tx.deleteMessages(before: cutoff) }
+    }
+
+    /// A stored message as history returns it to `userID`.
+    static func wire(_ message: StoredMessage, for userID: String?) -> GroupMethods.GroupMessage {
+        let mentions = message.body?.atUserList
+        return GroupMethods.GroupMessage(
+            seq: message.seq,
+            msgID: message.msgID,
+            sender: message.sender,
+            time: message.time,
+            priority: message.priority,
+            text: message.body?.text,
+            custom: message.body?.custom,
+            cloudCustomData: message.body?.cloudCustomData,
+            atUserList: mentions,
+            mentionsMe: mentions.map { $0.contains(GroupMethods.mentionAll) || userID.map($0.contains) == true } ?? false,
+            revoked: message.body == nil
+        )
+    }
+}

@@ -1,0 +1,63 @@
+import GuildProtocol
+import Synchronization
+
+/// AVChatRoom's rate rule: at most `perWindow` messages per group in each window; over it, lower priorities
+/// are discarded first (Lowest, then Low, Normal), and a High is never discarded while a lower one in its
+/// window is delivered. A window opens with its group's first message and closes `window` later; then each
+/// waiting sender learns whether its message goes out. In memory: a rate is not state a restart must keep.
+public final class LiveRoomGate: Sendable {
+    private struct Waiting {
+        var priority: GroupMethods.MessagePriority
+        var order: Int
+        var continuation: CheckedContinuation<Bool, Never>
+    }
+
+    private let perWindow: Int
+    private let window: Duration
+    private let open = Mutex<[String: [Waiting]]>([:])
+
+    /// A gate letting `perWindow` messages per group through every `window`.
+    public init(perWindow: Int, window: Duration) {
+        self.perWindow = perWindow
+        self.window = window
+    }
+
+    /// Waits for the group's current window to close; true when the message is among those delivered.
+    public func admit(groupID: String, priority: GroupMethods.MessagePriority) async -> Bool {
+        await withCheckedContinuation { continuation in
+            let opens = self.open.withLock { open in
+                var waiting = open[groupID] ?? []
+                let opens = open[groupID] == nil
+                waiting.append(Waiting(priority: priority, order: waiting.count, continuation: continuation))
+                open[groupID] = waiting
+                return opens
+            }
+            if opens {
+                Task {
+                    try? await Task.sleep(for: self.window)
+                    self.close(groupID)
+                }
+            }
+        }
+    }
+
+    private func close(_ groupID: String) {
+        let waiting = self.open.withLock { $0.removeValue(forKey: groupID) ?? [] }
+        let ranked = waiting.sorted { ($0.priority.rank, $0.order) < ($1.priority.rank, $1.order) }
+        for (index, entry) in ranked.enumerated() {
+            entry.continuation.resume(returning: index < self.perWindow)
+        }
+    }
+}
+
+extension GroupMethods.MessagePriority {
+    /// 0 for High up to 3 for Lowest: the order in which an AVChatRoom over its rate keeps messages.
+    public var rank: Int {
+        switch self {
+        case .high: 0
+        case .normal: 1
+        case .low: 2
+        case .lowest: 3
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import GRDB
+import GuildCore
+import GuildProtocol
+
+extension SQLiteTransaction: GroupMessageRecords {
+    func insertMessage(_ message: StoredMessage) throws {
+        try self.db.cachedStatement(
+            sql: "INSERT INTO group_message (groupID, seq, msgID, sender, time, priority, body, eventSeq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+        ).execute(
+            arguments: StoredText.arguments([
+                message.groupID, message.seq, message.msgID, message.sender, message.time, message.priority.rawValue,
+                try message.body.map { Data(try RPCCoding.encode($0)) }, message.eventSeq,
+            ])
+        )
+    }
+
+    func messages(groupID: String, in range: ClosedRange<Int64>, descending: Bool, limit: Int) throws -> [StoredMessage] {
+        try Row.fetchAll(
+            self.db.cachedStatement(
+                sql: """
+                    SELECT \(Self.messageColumns) FROM group_message WHERE groupID = ? AND seq BETWEEN ? AND ?
+                    ORDER BY seq \(descending ? "DESC" : "ASC") LIMIT ?
+                    """
+            ),
+            arguments: StoredText.arguments([groupID, range.lowerBound, range.upperBound, limit])
+        ).map(Self.storedMessage)
+    }
+
+    func message(groupID: String, msgID: String) throws -> StoredMessage? {
+        try Row.fetchOne(
+            self.db.cachedStatement(sql: "SELECT \(Self.messageColumns) FROM group_message WHERE groupID = ? AND msgID = ?"),
+            arguments: StoredText.arguments([groupID, msgID])
+        ).map(Self.storedMessage)
+    }
+
+    func revokeMessage(groupID: String, seq: Int64, by userID: String?, eventSeq: Int64, eventBody: [UInt8]) throws {
+        try self.db.cachedStatement(sql: "UPDATE group_message SET body = NULL, revokedBy = ? WHERE groupID = ? AND seq = ?").execute(
+            arguments: StoredText.arguments([userID ?? "", groupID, seq])
+        )
+        // The message's event keeps its place in the log for replay, without the body.
+        try self.db.cachedStatement(sql: "UPDATE event SET body = ? WHERE seq = ?").execute(arguments: [Data(eventBody), eventSeq])
+    }
+
+    func deleteMessages(before time: Int64) throws -> Int {
+        // Every group message event past the retention goes (AVChatRoom's live-only ones too), then the messages.
+        try self.db.cachedStatement(sql: "DELETE FROM event WHERE time < ? AND kind = 'newMessage' AND substr(topic, 1, 6) = 'group:'").execute(
+            arguments: [time]
+        )
+        try self.db.cachedStatement(sql: "DELETE FROM group_message WHERE time < ?").execute(arguments: [time])
+        return self.db.changesCount
+    }
+
+    func lastMessageSeq(groupID: String) throws -> Int64 {
+        try Int64.fetchOne(
+            self.db.cachedStatement(sql: #"SELECT messageSeq FROM "group" WHERE id = ?"#),
+            arguments: StoredText.arguments([groupID])
+        ) ?? 0
+    }
+
+    func readMark(groupID: String, userID: String) throws -> ReadMark? {
+        try Row.fetchOne(
+            self.db.cachedStatement(sql: "SELECT \(Self.readMarkColumns) WHERE m.groupID = ? AND m.userID = ?"),
+            arguments: StoredText.arguments([groupID, userID])
+        ).map(Self.readMark)
+    }
+
+    func readMarks(userID: String) throws -> [ReadMark] {
+        try Row.fetchAll(
+            self.db.cachedStatement(sql: "SELECT \(Self.readMarkColumns) WHERE m.userID = ? ORDER BY m.id"),
+            arguments: StoredText.arguments([userID])
+        ).map(Self.readMark)
+    }
+
+    func setReadSeq(groupID: String, userID: String, seq: Int64) throws {
+        try self.db.cachedStatement(
+            sql: """
+                UPDATE group_read SET readSeq = ?1,
+                    ownUnread = (SELECT count(*) FROM group_message WHERE groupID = ?2 AND seq > ?1 AND sender = ?3)
+                WHERE membershipID = (SELECT id FROM membership WHERE groupID = ?2 AND userID = ?3)
+                """
+        ).execute(arguments: StoredText.arguments([seq, groupID, userID]))
+    }
+
+    func noteOwnMessage(groupID: String, userID: String, seq: Int64) throws {
+        // Caught up before sending: the mark moves past the own message; else it waits as an own unread one.
+        try self.db.cachedStatement(
+            sql: """
+                UPDATE group_read SET
+                    readSeq = CASE WHEN max(readSeq, baseSeq) + ownUnread >= ?1 - 1 THEN ?1 ELSE readSeq END,
+                    ownUnread = CASE WHEN max(readSeq, baseSeq) + ownUnread >= ?1 - 1 THEN 0 ELSE ownUnread + 1 END
+                WHERE membershipID = (SELECT id FROM membership WHERE groupID = ?2 AND userID = ?3)
+                """
+        ).execute(arguments: StoredText.arguments([seq, groupID, userID]))
+    }
+
+    func noteMentions(groupID: String, userIDs: [String], all: Bool, seq: Int64) throws {
+        if all {
+            try self.db.cachedStatement(sql: #"UPDATE "group" SET atAllSeq = ? WHERE id = ?"#).execute(
+                arguments: StoredText.arguments([seq, groupID])
+            )
+        }
+        for userID in userIDs {
+            try self.db.cachedStatement(
+                sql: "UPDATE group_read SET mentionSeq = ? WHERE membershipID = (SELECT id FROM membership WHERE groupID = ? AND userID = ?)"
+            ).execute(arguments: StoredText.arguments([seq, groupID, userID]))
+        }
+    }
+
+    func membersJoined(groupID: String, after seq: Int64) throws -> [String] {
+        try String.fetchAll(
+            self.db.cachedStatement(
+                sql: "SELECT m.userID FROM membership m JOIN group_read r ON r.membershipID = m.id WHERE m.groupID = ? AND r.baseSeq >= ?"
+            ),
+            arguments: StoredText.arguments([groupID, seq])
+        )
+    }
+
+    private static let messageColumns = "groupID, seq, msgID, sender, time, priority, body, eventSeq"
+
+    private static func storedMessage(_ row: Row) -> StoredMessage {
+        let body: Data? = row[6]
+        return StoredMessage(
+            groupID: row.text(at: 0) ?? "",
+            seq: row[1],
+            msgID: row.text(at: 2) ?? "",
+            sender: row.text(at: 3) ?? "",
+            time: row[4],
+            priority: GroupMethods.MessagePriority(rawValue: row[5]) ?? .normal,
+            body: body.flatMap { try? RPCCoding.decode(MessageBody.self, from: $0) },
+            eventSeq: row[7]
+        )
+    }
+
+    private static let readMarkColumns = """
+        m.groupID, g.type, m.receiveOption, g.messageSeq, g.atAllSeq, r.baseSeq, r.readSeq, r.mentionSeq, r.ownUnread
+        FROM membership m JOIN "group" g ON g.id = m.groupID JOIN group_read r ON r.membershipID = m.id
+        """
+
+    private static func readMark(_ row: Row) -> ReadMark {
+        ReadMark(
+            groupID: row.text(at: 0) ?? "",
+            type: GroupType(rawValue: row[1]) ?? .work,
+            receiveOption: ReceiveOption(rawValue: row[2]) ?? .receive,
+            lastSeq: row[3],
+            atAllSeq: row[4],
+            baseSeq: row[5],
+            readSeq: row[6],
+            mentionSeq: row[7],
+            ownUnread: row[8]
+        )
+    }
+}
