@@ -31,11 +31,14 @@ extension UserCommand {
                 username: self.identity.username,
                 email: self.identity.email,
                 phone: self.identity.phone,
-                password: self.password.resolved,
+                password: try self.password.resolved(),
                 displayName: self.displayName,
                 fields: self.fields
             )
-            try await Runner.call(UserMethods.Register.self, params, self.options)
+            let auth = try await Runner.run(self.options, session: false) { client in
+                try await client.call(UserMethods.Register.self, params)
+            }
+            try Logins.keep(auth, self.options, verb: "Registered and logged in")
         }
     }
 
@@ -59,7 +62,10 @@ extension UserCommand {
 
         func run() async throws {
             let params = UserMethods.RegisterPseudo.Params(displayName: self.displayName, fields: self.fields)
-            try await Runner.call(UserMethods.RegisterPseudo.self, params, self.options)
+            let auth = try await Runner.run(self.options, session: false) { client in
+                try await client.call(UserMethods.RegisterPseudo.self, params)
+            }
+            try Logins.keep(auth, self.options, verb: "Registered and logged in")
         }
     }
 
@@ -67,7 +73,7 @@ extension UserCommand {
     struct Login: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "login",
-            abstract: "Log in with one of --username, --email or --phone and a password; prints the tokens.",
+            abstract: "Log in with one of --username, --email or --phone and a password; keeps the session (as login does).",
             discussion: "The password comes from --password, else from the GUILD_PASSWORD environment variable."
         )
 
@@ -82,8 +88,11 @@ extension UserCommand {
         }
 
         func run() async throws {
-            let params = self.identity.params(password: self.password.resolved)
-            try await Runner.call(UserMethods.Login.self, params, self.options)
+            let params = self.identity.params(password: try self.password.resolved())
+            let auth = try await Runner.run(self.options, session: false) { client in
+                try await client.call(UserMethods.Login.self, params)
+            }
+            try Logins.keep(auth, self.options, verb: "Logged in")
         }
     }
 
@@ -117,7 +126,7 @@ extension UserCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            let params = self.identity.params(password: self.password.resolved)
+            let params = self.identity.params(password: try self.password.resolved())
             try await Runner.call(UserMethods.PutIdentity.self, params, self.options)
         }
     }

@@ -58,8 +58,10 @@ struct WatchCommand: AsyncParsableCommand {
     func validate() throws {
         if let count = self.count, count < 1 { throw ValidationError("--count must be at least 1.") }
         if let since = self.since, since < 0 { throw ValidationError("--since must not be negative.") }
-        if self.options.accessToken == nil, !self.all {
-            throw ValidationError("Give an access token (--token or GUILD_TOKEN), or watch every group with --all (admins).")
+        if !self.options.hasSession, !self.all {
+            throw ValidationError(
+                "Log in (guildctl login), give an access token (--token or GUILD_TOKEN), or watch every group with --all (admins)."
+            )
         }
     }
 
@@ -76,11 +78,11 @@ struct WatchCommand: AsyncParsableCommand {
 
         // Fail fast when the daemon cannot be reached or refuses the token; once watching, disconnects are
         // survived by reconnecting.
-        try await Runner.run(self.options) { _ in }
+        let token = try await Runner.sessionToken(self.options)
 
         let events = GuildClient.events(
             path: self.options.socketPath,
-            accessToken: self.options.accessToken,
+            accessToken: token,
             groupIDs: self.groupIDs.isEmpty ? nil : self.groupIDs,
             kinds: self.kinds.isEmpty ? nil : self.kinds,
             since: self.since,
