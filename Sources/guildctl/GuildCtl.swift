@@ -40,6 +40,7 @@ struct GuildCtl: AsyncParsableCommand {
             MethodsCommand.self,
             PingCommand.self,
             StatusCommand.self,
+            MetricsCommand.self,
             UserCommand.self,
             SessionCommand.self,
             GroupCommand.self,

@@ -79,3 +79,29 @@ struct MethodsCommand: AsyncParsableCommand {
         String(text.reversed().drop(while: { $0 == " " }).reversed())
     }
 }
+
+/// `guildctl metrics`: `system.metrics`, the Prometheus text as it is.
+struct MetricsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "metrics",
+        abstract: "Print the daemon's metrics in Prometheus text format (admins).",
+        discussion: """
+            The output suits node_exporter's textfile collector: write it to a temporary file in the \
+            collector's directory and rename it to guild.prom (see dist/guild-metrics.service and \
+            dist/guild-metrics.timer). With --json the text is printed as one JSON string.
+            """
+    )
+
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        let text = try await Runner.run(self.options) { client in
+            try await client.call(SystemMethods.Metrics.self)
+        }
+        if self.options.json {
+            try Output.printResult(text, json: true)
+        } else {
+            print(text, terminator: text.hasSuffix("\n") || text.isEmpty ? "" : "\n")
+        }
+    }
+}
