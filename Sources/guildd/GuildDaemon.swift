@@ -109,6 +109,9 @@ struct GuildDaemon: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
+    @Flag(help: "Do not measure each request (system.metrics then has no per-method counts, latencies or errors).")
+    var noRequestMetrics = false
+
     @Option(
         help: ArgumentHelp(
             "Replace the database (--database or the default) with this backup (guildctl admin backup), then exit. Stop guildd first.",
@@ -207,7 +210,7 @@ struct GuildDaemon: AsyncParsableCommand {
             operations: SystemOperations(
                 exposition: exposition,
                 backup: { path in try await store.backup(to: path) },
-                measuresRequests: true
+                measuresRequests: !self.noRequestMetrics
             ),
             logger: logger
         ) {
