@@ -108,6 +108,26 @@ enum Output {
         }
     }
 
+    /// `text` cut into lines of at most `width` characters at spaces (a longer word stays whole).
+    static func wrapped(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ") {
+            if !current.isEmpty, current.count + 1 + word.count > width {
+                lines.append(current)
+                current = ""
+            }
+            current += (current.isEmpty ? "" : " ") + word
+        }
+        if !current.isEmpty || lines.isEmpty { lines.append(current) }
+        return lines
+    }
+
+    /// The terminal's width: `$COLUMNS`, else 100.
+    static var terminalWidth: Int {
+        Environment.value("COLUMNS").flatMap(Int.init).map { max(40, $0) } ?? 100
+    }
+
     /// `key:  value` lines with the values aligned.
     static func block(_ rows: [(String, String)]) -> [String] {
         let width = rows.map { $0.0.count }.max() ?? 0
@@ -134,6 +154,7 @@ enum Output {
         switch value {
         case .string(let text): return text
         case .null: return "-"
+        case .bool(let flag): return flag ? "yes" : "no"
         case .object(let members) where members.isEmpty: return "-"
         case .array(let elements) where elements.allSatisfy({ !Self.isContainer($0) }):
             return elements.isEmpty ? "-" : elements.map { Self.scalar($0, key: "", now: now) }.joined(separator: ", ")
@@ -177,20 +198,6 @@ enum Output {
 
     static func trimmedRight(_ text: String) -> String {
         String(text.reversed().drop(while: { $0 == " " }).reversed())
-    }
-
-    /// Prints an object's members one per line as `key: value`, in `order` first, then the rest sorted.
-    static func printFields(_ value: some Encodable, order: [String] = []) throws {
-        let members = try Self.tree(value).objectValue ?? [:]
-        let rest = members.keys.filter { !order.contains($0) }.sorted()
-        for key in order + rest {
-            guard let member = members[key] else { continue }
-            if case .string(let text) = member {
-                print("\(key): \(text)")
-            } else {
-                print("\(key): \(try Self.compact(member))")
-            }
-        }
     }
 
     /// Writes one line to stderr.

@@ -78,9 +78,10 @@ enum Runner {
         }
     }
 
-    /// Runs one typed call and prints its result: what most commands do.
-    static func call<M: RPCMethod>(_ method: M.Type, _ params: M.Params, _ options: GlobalOptions) async throws {
-        let result = try await Self.run(options) { client in try await client.call(M.self, params) }
+    /// Runs one typed call and prints its result: what most commands do. `session: false` for the calls that
+    /// open a session (register, login, refresh): they use neither the run's token nor the stored login.
+    static func call<M: RPCMethod>(_ method: M.Type, _ params: M.Params, _ options: GlobalOptions, session: Bool = true) async throws {
+        let result = try await Self.run(options, session: session) { client in try await client.call(M.self, params) }
         try Output.printResult(result, json: options.json, showTokens: options.showToken)
     }
 

@@ -139,7 +139,14 @@ struct GuildDaemon: AsyncParsableCommand {
 
     func run() async throws {
         let level = Logger.Level(rawValue: self.logLevel) ?? .info
+        // Under systemd (stderr is the journal stream) structured entries through sd_journal_sendv; else lines.
+        let journal = JournalLogHandler.stderrIsJournal()
         LoggingSystem.bootstrap { label in
+            if journal {
+                var handler = JournalLogHandler(label: label)
+                handler.logLevel = level
+                return handler
+            }
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler

@@ -35,10 +35,7 @@ extension UserCommand {
                 displayName: self.displayName,
                 fields: self.fields
             )
-            let auth = try await Runner.run(self.options, session: false) { client in
-                try await client.call(UserMethods.Register.self, params)
-            }
-            try Logins.keep(auth, self.options, verb: "Registered and logged in")
+            try await Runner.call(UserMethods.Register.self, params, self.options, session: false)
         }
     }
 
@@ -62,10 +59,7 @@ extension UserCommand {
 
         func run() async throws {
             let params = UserMethods.RegisterPseudo.Params(displayName: self.displayName, fields: self.fields)
-            let auth = try await Runner.run(self.options, session: false) { client in
-                try await client.call(UserMethods.RegisterPseudo.self, params)
-            }
-            try Logins.keep(auth, self.options, verb: "Registered and logged in")
+            try await Runner.call(UserMethods.RegisterPseudo.self, params, self.options, session: false)
         }
     }
 
@@ -73,7 +67,7 @@ extension UserCommand {
     struct Login: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "login",
-            abstract: "Log in with one of --username, --email or --phone and a password; keeps the session (as login does).",
+            abstract: "Log in with one of --username, --email or --phone and a password (guildctl login also keeps the session).",
             discussion: "The password comes from --password, else from the GUILD_PASSWORD environment variable."
         )
 
@@ -89,10 +83,7 @@ extension UserCommand {
 
         func run() async throws {
             let params = self.identity.params(password: try self.password.resolved())
-            let auth = try await Runner.run(self.options, session: false) { client in
-                try await client.call(UserMethods.Login.self, params)
-            }
-            try Logins.keep(auth, self.options, verb: "Logged in")
+            try await Runner.call(UserMethods.Login.self, params, self.options, session: false)
         }
     }
 
@@ -109,7 +100,7 @@ extension UserCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            try await Runner.call(UserMethods.Refresh.self, .init(refreshToken: self.refreshToken), self.options)
+            try await Runner.call(UserMethods.Refresh.self, .init(refreshToken: self.refreshToken), self.options, session: false)
         }
     }
 

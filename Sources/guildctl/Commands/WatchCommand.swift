@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import GuildClient
+import GuildJSON
 import GuildProtocol
 
 #if canImport(Glibc)
@@ -10,11 +11,11 @@ import Glibc
 import Darwin
 #endif
 
-/// `guildctl watch`: group events as they happen, one compact JSON object per line.
+/// `guildctl watch`: group events as they happen, one line each: readable, or JSON with `--json` / `-o jsonl`.
 struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
-        abstract: "Print group events as they happen, one compact JSON object per line.",
+        abstract: "Print group events as they happen, one line each (JSON lines with --json or -o jsonl).",
         discussion: """
             Without --all you see the events of the groups you belonged to at the time and the events that \
             name you, so a token is needed (--token or GUILD_TOKEN). --all watches every group and is for \
@@ -28,7 +29,9 @@ struct WatchCommand: AsyncParsableCommand {
             Kinds: groupCreated, memberEnter, memberLeave, memberKicked, memberInvited, groupInfoChanged, \
             groupDismissed, quitFromGroup.
 
-            Example: guildctl watch --kind memberEnter --kind memberLeave | jq .users
+            Each line reads: time, #seq, kind, group, who acted (by USER, or by admin), and the users concerned.
+
+            Example: guildctl watch --kind memberEnter --kind memberLeave --json | jq .users
             """
     )
 
@@ -89,6 +92,7 @@ struct WatchCommand: AsyncParsableCommand {
             all: self.all
         )
         let count = self.count
+        let json = self.options.json
 
         do {
             _ = try await withThrowingTaskGroup(of: Ending.self) { group in
@@ -97,7 +101,7 @@ struct WatchCommand: AsyncParsableCommand {
                     return .finished
                 }
                 group.addTask {
-                    try await Self.print(events, count: count)
+                    try await Self.print(events, count: count, json: json)
                     return .finished
                 }
                 let ending = try await group.next() ?? .finished
@@ -109,12 +113,12 @@ struct WatchCommand: AsyncParsableCommand {
         }
     }
 
-    /// Prints each event on its own line, written straight to stdout, until `count` events (if given) or
-    /// until stdout is closed.
-    private static func print(_ events: ResumingEvents, count: Int?) async throws {
+    /// Prints each event on its own line (JSON, or ``line(_:)`` for people), written straight to stdout, until
+    /// `count` events (if given) or until stdout is closed.
+    private static func print(_ events: ResumingEvents, count: Int?, json: Bool) async throws {
         var printed = 0
         for try await event in events {
-            var line = try RPCCoding.encode(event)
+            var line = json ? try RPCCoding.encode(event) : Array(Self.line(event).utf8)
             line.append(UInt8(ascii: "\n"))
             do {
                 try FileHandle.standardOutput.write(contentsOf: line)
@@ -125,6 +129,32 @@ struct WatchCommand: AsyncParsableCommand {
             if let count, printed >= count { return }
         }
     }
+
+    /// `14:03:07  #12  memberInvited  group G  by U  users A, B  changes name=Sales` (local time).
+    static func line(_ event: GuildEvent) -> String {
+        let time = Date(timeIntervalSince1970: Double(event.time) / 1000)
+        var parts = [Self.clock.string(from: time), "#\(event.seq)", event.kind, "group \(event.groupID)"]
+        if let actor = event.actor {
+            parts.append("by \(actor)" + (event.byAdmin == true ? " (admin)" : ""))
+        } else if event.byAdmin == true {
+            parts.append("by admin")
+        }
+        if !event.users.isEmpty { parts.append("users " + event.users.joined(separator: ", ")) }
+        if let changes = event.changes, !changes.isEmpty {
+            let pairs = changes.keys.sorted().map { key in
+                "\(key)=" + Output.scalar(changes[key] ?? .null, key: key, now: time)
+            }
+            parts.append("changes " + pairs.joined(separator: " "))
+        }
+        return parts.joined(separator: "  ")
+    }
+
+    private static let clock: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "HH:mm:ss"
+        return formatter
+    }()
 }
 
 /// SIGINT and SIGTERM as an async stream, so the watch can stop cleanly (exit 0) instead of being killed.
