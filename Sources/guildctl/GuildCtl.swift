@@ -35,7 +35,7 @@ struct GuildCtl: AsyncParsableCommand {
             LoginCommand.self,
             RegisterCommand.self,
             LogoutCommand.self,
-            WhoAmICommand.self,
+            SessionCommand.WhoAmI.self,
             CallCommand.self,
             MethodsCommand.self,
             PingCommand.self,

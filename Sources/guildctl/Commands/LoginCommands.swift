@@ -87,26 +87,11 @@ struct RegisterCommand: AsyncParsableCommand {
         discussion: "The password comes from --password, --password-stdin, GUILD_PASSWORD, or a prompt without echo."
     )
 
-    @OptionGroup var identity: IdentityOptions
-    @OptionGroup var password: PasswordOptions
-
-    @Option(help: ArgumentHelp("The display name (at most 50 characters).", valueName: "name"))
-    var displayName: String?
-
-    @Option(help: ArgumentHelp("Custom fields as a JSON object.", valueName: "json"), transform: JSONArgument.object)
-    var fields: [String: JSONValue]?
-
+    @OptionGroup var registration: RegistrationOptions
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let params = UserMethods.Register.Params(
-            username: self.identity.username,
-            email: self.identity.email,
-            phone: self.identity.phone,
-            password: try self.password.resolved(),
-            displayName: self.displayName,
-            fields: self.fields
-        )
+        let params = try self.registration.params()
         let auth = try await Runner.run(self.options, session: false) { client in
             try await client.call(UserMethods.Register.self, params)
         }
@@ -147,19 +132,5 @@ struct LogoutCommand: AsyncParsableCommand {
         } else {
             print("Logged out \(login.name ?? login.userID) (profile \(profile)).")
         }
-    }
-}
-
-/// `guildctl whoami`: `session.whoami` with the run's session.
-struct WhoAmICommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "whoami",
-        abstract: "Show who the commands act as: the session's user, admin rights and peer credentials."
-    )
-
-    @OptionGroup var options: GlobalOptions
-
-    func run() async throws {
-        try await Runner.call(SessionMethods.WhoAmI.self, self.options)
     }
 }
