@@ -41,6 +41,7 @@ struct GuildCtl: AsyncParsableCommand {
             PingCommand.self,
             StatusCommand.self,
             MetricsCommand.self,
+            TopCommand.self,
             UserCommand.self,
             SessionCommand.self,
             GroupCommand.self,
