@@ -118,6 +118,18 @@ struct GuildDaemon: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
+    @Flag(help: "Do not measure each request (system.metrics then has no per-method counts, latencies or errors).")
+    var noRequestMetrics = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Replace the database (--database or the default) with this backup (guildctl admin backup), then exit. Stop guildd first.",
+            valueName: "backup"
+        ),
+        completion: .file()
+    )
+    var restore: String?
+
     func validate() throws {
         guard UInt32(self.socketMode, radix: 8) != nil else { throw ValidationError("--socket-mode must be octal, e.g. 0660") }
         guard (1...20).contains(self.scryptLogN) else { throw ValidationError("--scrypt-log-n must be 1...20") }
@@ -139,7 +151,14 @@ struct GuildDaemon: AsyncParsableCommand {
 
     func run() async throws {
         let level = Logger.Level(rawValue: self.logLevel) ?? .info
+        // Under systemd (stderr is the journal stream) structured entries through sd_journal_sendv; else lines.
+        let journal = JournalLogHandler.stderrIsJournal()
         LoggingSystem.bootstrap { label in
+            if journal {
+                var handler = JournalLogHandler(label: label)
+                handler.logLevel = level
+                return handler
+            }
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
@@ -151,6 +170,11 @@ struct GuildDaemon: AsyncParsableCommand {
         let maxConnections = try Descriptors.connectionLimit(requested: self.maxConnections, descriptors: descriptors, logger: logger)
 
         let databasePath = self.database ?? Self.defaultDatabasePath(environment)
+        if let backup = self.restore {
+            try Self.restore(backup: backup, to: databasePath, socket: self.socket ?? Self.defaultSocketPath(environment))
+            return
+        }
+        let exposition = DaemonMetrics.bootstrap()
         let store = try SQLiteStore(
             configuration: .init(
                 path: databasePath,
@@ -207,6 +231,11 @@ struct GuildDaemon: AsyncParsableCommand {
                 return SystemStatus.Writes(commits: commits, operations: operations)
             },
             failpoints: failpoints,
+            operations: SystemOperations(
+                exposition: exposition,
+                backup: { path in try await store.backup(to: path) },
+                measuresRequests: !self.noRequestMetrics
+            ),
             logger: logger
         ) {
             Systemd.notify("READY=1\nSTATUS=Serving JSON-RPC (\(listen.activation.rawValue)), database \(databasePath)")
@@ -255,6 +284,39 @@ struct GuildDaemon: AsyncParsableCommand {
         // if even that does not finish (a read blocked in SQLite cannot be cancelled).
         groupConfiguration.maximumGracefulShutdownDuration = shutdownTimeout
         try await ServiceGroup(configuration: groupConfiguration).run()
+    }
+
+    // MARK: - Restore
+
+    /// `--restore`: refuses while a daemon answers on `socket`, then replaces the database with the backup.
+    static func restore(backup: String, to database: String, socket: String) throws {
+        if Self.daemonAnswers(socket) {
+            throw ValidationError("a daemon is listening on \(socket): stop it (systemctl stop guildd.socket guildd.service) before --restore")
+        }
+        do {
+            try SQLiteStore.restore(backup: backup, to: database)
+        } catch let error as SQLiteStore.BackupError {
+            throw ValidationError("--restore: \(error)")
+        }
+        print("restored \(database) from \(backup)")
+    }
+
+    /// Whether something accepts connections on the Unix socket at `path`.
+    static func daemonAnswers(_ path: String) -> Bool {
+        let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { Glibc.close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in bytes.enumerated() { buffer[index] = byte }
+        }
+        let result = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        return result == 0
     }
 
     // MARK: - Defaults

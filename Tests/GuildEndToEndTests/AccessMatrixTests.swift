@@ -270,6 +270,10 @@ struct AccessMatrixTests {
 
         // Admins only.
         admin("system.check"),
+        admin("system.metrics"),
+        admin("system.backup") { cell in
+            ["path": .string(NSTemporaryDirectory() + "guild-mx-backup-\(getpid())-\(cell.index).sqlite")]
+        },
 
         // A session. An admin without one passes the access check but has no user to act as.
         session("session.logout", finer: [(admins, "UNAUTHORIZED")]) { _ in nil },

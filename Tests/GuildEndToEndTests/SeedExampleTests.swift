@@ -147,7 +147,7 @@ struct SeedExampleTests {
         let bob = try await self.register("bob", socket: socket)
         let sales = try await self.createGroup("Sales Div.", as: alice, socket: socket)
 
-        let watch = try Child(Build.guildctl, ["watch", "--count", "2", "--socket", socket], environment: ["GUILD_TOKEN": alice.token])
+        let watch = try Child(Build.guildctl, ["watch", "--count", "2", "--json", "--socket", socket], environment: ["GUILD_TOKEN": alice.token])
         defer { watch.terminate() }
         // Let it connect and subscribe: it only sees what happens after that.
         try await Task.sleep(for: .milliseconds(500))

@@ -73,6 +73,41 @@ extension SystemMethods.Status {
     )
 }
 
+extension SystemMethods.Metrics {
+    public static let access: AccessRequirement = .admin
+    public static let contract = MethodContract(
+        summary:
+            "Prometheus text exposition (0.0.4): requests and latency per method, errors per code, connections, subscriptions, events, group commits and database size. guildctl metrics.",
+        tags: ["system"],
+        result: "exposition",
+        JSONSchema.string,
+        errors: [ErrorReason.permissionDenied],
+        example: .init(result: "# TYPE guild_connections gauge\nguild_connections 1\n")
+    )
+}
+
+extension SystemMethods.Backup {
+    public static let access: AccessRequirement = .admin
+    public static let contract = MethodContract(
+        summary:
+            "Copies the live database to a new file with SQLite's online backup, without stopping writers; the copy holds every write acknowledged before the call. guildctl admin backup; restore with guildd --restore.",
+        tags: ["system"],
+        params: [
+            .init("path", JSONSchema.string, required: true, "An absolute path that does not exist yet, writable by guildd")
+        ],
+        result: "backup",
+        JSONSchema.object(
+            required: ["path", "bytes", "seconds"],
+            ["path": JSONSchema.string, "bytes": JSONSchema.integer, "seconds": JSONSchema.number]
+        ),
+        errors: [ErrorReason.permissionDenied, ErrorReason.invalidInputData],
+        example: .init(
+            params: ["path": "/var/lib/guild/backup/guild-2026-11-23.sqlite"],
+            result: ["path": "/var/lib/guild/backup/guild-2026-11-23.sqlite", "bytes": 4_096_000, "seconds": 0.12]
+        )
+    )
+}
+
 extension SystemMethods.SetFailpoint {
     public static let access: AccessRequirement = .admin
     /// Described like the others, but not published: it is not in ``OpenRPCContract/methods``.
@@ -94,8 +129,10 @@ extension SystemMethods {
     /// The system area's published methods, in the published contract (`protocol/openrpc.json`). A new method of the area is added here.
     public static let all: [any RPCMethod.Type] = [
         SystemMethods.Discover.self,
+        SystemMethods.Backup.self,
         SystemMethods.Check.self,
         SystemMethods.Health.self,
+        SystemMethods.Metrics.self,
         SystemMethods.Ping.self,
         SystemMethods.Status.self,
     ]

@@ -56,6 +56,42 @@ public enum SystemMethods: Sendable {
         public static var isExpensive: Bool { true }
     }
 
+    /// `system.metrics` (admins): the daemon's metrics in Prometheus text exposition format (version 0.0.4),
+    /// for node_exporter's textfile collector (`guildctl metrics`).
+    public enum Metrics: RPCMethod {
+        public typealias Params = NoParams
+        public typealias Result = String
+        public static let name = "system.metrics"
+    }
+
+    /// `system.backup` (admins): a consistent copy of the live database, made with SQLite's online backup
+    /// while writers go on. The copy holds every write acknowledged before the call began.
+    public enum Backup: RPCMethod {
+        public struct Params: Codable, Hashable, Sendable {
+            /// Where the daemon writes the copy: an absolute path that does not exist yet, in a directory the
+            /// daemon may write to. The file gets mode 0600.
+            public var path: String
+            public init(path: String) {
+                self.path = path
+            }
+        }
+        public struct Result: Codable, Hashable, Sendable {
+            /// The copy's path.
+            public var path: String
+            /// The copy's size in bytes.
+            public var bytes: Int64
+            /// How long the copy took.
+            public var seconds: Double
+            public init(path: String, bytes: Int64, seconds: Double) {
+                self.path = path
+                self.bytes = bytes
+                self.seconds = seconds
+            }
+        }
+        public static let name = "system.backup"
+        public static var isExpensive: Bool { true }
+    }
+
     /// `rpc.discover`: the OpenRPC document describing every method (`protocol/openrpc.json`).
     public enum Discover: RPCMethod {
         public typealias Params = NoParams

@@ -16,6 +16,8 @@ public final class Dispatcher: Sendable {
     let maximumBatchReplyBytes: Int
     /// The most entries of one batch that run at once.
     let batchConcurrency: Int
+    /// Request counts, latencies and errors (see ``RequestMetrics``); nil: not measured.
+    let metrics: RequestMetrics?
 
     /// Creates a dispatcher.
     init(
@@ -25,7 +27,8 @@ public final class Dispatcher: Sendable {
         logger: Logger,
         admission: Admission,
         maximumBatchReplyBytes: Int,
-        batchConcurrency: Int = 64
+        batchConcurrency: Int = 64,
+        metrics: RequestMetrics? = nil
     ) {
         self.registry = registry
         self.users = users
@@ -34,6 +37,7 @@ public final class Dispatcher: Sendable {
         self.admission = admission
         self.maximumBatchReplyBytes = maximumBatchReplyBytes
         self.batchConcurrency = batchConcurrency
+        self.metrics = metrics
     }
 
     /// What running a request on the event loop gave.
@@ -46,8 +50,11 @@ public final class Dispatcher: Sendable {
 
     /// Runs a request on the event loop when it can (unknown method, inline method), or says it needs a task.
     func runInline(_ request: RPCRequest, peer: PeerCredentials, isAdmin: Bool) -> InlineOutcome {
+        let started = self.metrics == nil ? 0 : RequestMetrics.now()
         guard let entry = self.registry[request.method] else {
-            return .reply(Self.reply(request.id, .failure(.methodNotFound(request.method))))
+            let result = Result<[UInt8], RPCError>.failure(.methodNotFound(request.method))
+            self.metrics?.record(method: request.method, started: started, result: result)
+            return .reply(Self.reply(request.id, result))
         }
         guard case .inline(let body) = entry.execution else { return .needsTask }
         let result: Result<[UInt8], RPCError>
@@ -56,6 +63,7 @@ public final class Dispatcher: Sendable {
         } catch {
             result = .failure(self.wireError(error, method: request.method))
         }
+        self.metrics?.record(method: request.method, started: started, result: result)
         return .reply(Self.reply(request.id, result))
     }
 
@@ -66,8 +74,11 @@ public final class Dispatcher: Sendable {
         session: SessionAtArrival,
         afterReply: AfterReply
     ) async -> [UInt8]? {
+        let started = self.metrics == nil ? 0 : RequestMetrics.now()
         guard let entry = self.registry[request.method] else {
-            return Self.reply(request.id, .failure(.methodNotFound(request.method)))
+            let result = Result<[UInt8], RPCError>.failure(.methodNotFound(request.method))
+            self.metrics?.record(method: request.method, started: started, result: result)
+            return Self.reply(request.id, result)
         }
         let result: Result<[UInt8], RPCError>
         do {
@@ -87,6 +98,7 @@ public final class Dispatcher: Sendable {
         } catch {
             result = .failure(self.wireError(error, method: request.method))
         }
+        self.metrics?.record(method: request.method, started: started, result: result)
         return Self.reply(request.id, result)
     }
 

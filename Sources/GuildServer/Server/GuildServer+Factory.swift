@@ -15,6 +15,7 @@ extension GuildServer {
         hasher: any PasswordHashing,
         writeStatistics: @escaping @Sendable () -> SystemStatus.Writes? = { nil },
         failpoints: (@Sendable (_ name: String, _ milliseconds: Int) throws -> Void)? = nil,
+        operations: SystemOperations = .init(),
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger,
         ready: @escaping @Sendable () -> Void = {}
@@ -39,7 +40,8 @@ extension GuildServer {
             hub: hub,
             connections: ConnectionRegistry(probePID: configuration.probePID),
             writeStatistics: writeStatistics,
-            failpoints: failpoints
+            failpoints: failpoints,
+            operations: operations
         )
         let areas = Self.areas(services)
         var registry = MethodRegistry()
@@ -61,7 +63,8 @@ extension GuildServer {
             hub: hub,
             logger: logger,
             admission: admission,
-            maximumBatchReplyBytes: configuration.maximumBatchReplyBytes
+            maximumBatchReplyBytes: configuration.maximumBatchReplyBytes,
+            metrics: operations.measuresRequests ? RequestMetrics(methods: registry.methodNames) : nil
         )
         return GuildServer(
             configuration: configuration,

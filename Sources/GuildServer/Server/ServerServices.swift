@@ -12,4 +12,5 @@ struct ServerServices: Sendable {
     var connections: ConnectionRegistry
     var writeStatistics: @Sendable () -> SystemStatus.Writes?
     var failpoints: (@Sendable (_ name: String, _ milliseconds: Int) throws -> Void)?
+    var operations = SystemOperations()
 }

@@ -79,6 +79,7 @@ final class GroupCommitWriter: Sendable {
                 return batch
             }
             guard let batch else { return }
+            let started = StoreMetrics.now()
             do {
                 try db.inTransaction(.immediate) {
                     for operation in batch {
@@ -98,7 +99,9 @@ final class GroupCommitWriter: Sendable {
                 // Caches drop what the commit changed before any caller hears of it.
                 self.hooks.committed(changing: batch.reduce(into: Set<RecordKey>()) { $0.formUnion($1.changed) })
                 // Hand the events on before the next batch can commit, so subscribers see them in sequence order.
-                self.publisher.publish(batch.flatMap { $0.events })
+                let events = batch.flatMap { $0.events }
+                StoreMetrics.committed(operations: batch.count, events: events.count, started: started)
+                self.publisher.publish(events)
                 for operation in batch { operation.committed() }
             } catch {
                 for operation in batch { operation.failed(error) }

@@ -53,7 +53,7 @@ extension ACLCommand {
                         return entry.fixed == true ? "fixed" : "x"
                     }
             }
-            TextTable.print(headers: ["subject"] + actions, rows: rows)
+            for line in Output.table(headers: ["SUBJECT"] + actions, rows: rows) { print(line) }
         }
     }
 
@@ -109,10 +109,8 @@ extension ACLCommand {
             if options.json {
                 try Output.printResult(result, json: true)
             } else {
-                TextTable.print(
-                    headers: ["action", "subject", "result"],
-                    rows: result.succeeded.map { [$0.action, $0.subject, "ok"] } + result.failed.map { [$0.action, $0.subject, $0.reason] }
-                )
+                let rows = result.succeeded.map { [$0.action, $0.subject, "ok"] } + result.failed.map { [$0.action, $0.subject, $0.reason] }
+                for line in Output.table(headers: ["ACTION", "SUBJECT", "RESULT"], rows: rows) { print(line) }
             }
             if !result.failed.isEmpty { throw GuildExitCode.applicationError.exitCode }
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import GuildClient
 import GuildProtocol
 
@@ -7,7 +8,7 @@ struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
         abstract: "Maintenance for admins (peers running as root or as one of guildd's --admin-uid users).",
-        subcommands: [Check.self]
+        subcommands: [Check.self, Backup.self]
     )
 }
 
@@ -44,6 +45,38 @@ extension AdminCommand {
             }
             if !result.ok {
                 throw GuildExitCode.applicationError.exitCode
+            }
+        }
+    }
+
+    /// `admin backup PATH`: `system.backup`.
+    struct Backup: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "backup",
+            abstract: "Copy the live database to a new file, without stopping writers.",
+            discussion: """
+                The daemon writes the copy (mode 0600), so PATH must be a new file in a directory guildd may \
+                write to (under systemd, its StateDirectory, e.g. /var/lib/guild/backup/). The copy holds every \
+                write acknowledged before the command began. To restore it: stop guildd (systemctl stop \
+                guildd.socket guildd.service), run guildd --restore PATH (with the same --database), start it.
+                """
+        )
+
+        @Argument(help: ArgumentHelp("Where to write the copy (a relative path is taken from here).", valueName: "path"), completion: .file())
+        var path: String
+
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            let absolute = URL(fileURLWithPath: self.path).standardizedFileURL.path
+            let result = try await Runner.run(self.options) { client in
+                try await client.call(SystemMethods.Backup.self, .init(path: absolute))
+            }
+            if self.options.json {
+                try Output.printResult(result, json: true)
+            } else {
+                let seconds = (result.seconds * 1000).rounded() / 1000
+                print("backed up \(result.bytes) bytes to \(result.path) in \(seconds) s")
             }
         }
     }

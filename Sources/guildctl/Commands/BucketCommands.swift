@@ -28,10 +28,8 @@ extension BucketCommand {
                 try Output.printResult(result, json: true)
                 return
             }
-            TextTable.print(
-                headers: ["bucket", "objects", "creator"],
-                rows: result.buckets.map { [$0.bucket, String($0.objectCount), $0.creator ?? "-"] }
-            )
+            let rows = result.buckets.map { [$0.bucket, String($0.objectCount), $0.creator ?? "-"] }
+            for line in Output.table(headers: ["BUCKET", "OBJECTS", "CREATOR"], rows: rows) { print(line) }
         }
     }
 

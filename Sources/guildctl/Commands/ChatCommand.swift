@@ -23,7 +23,7 @@ struct ChatCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func validate() throws {
-        guard self.options.accessToken != nil else { throw ValidationError("Give an access token (--token or GUILD_TOKEN).") }
+        guard self.options.hasSession else { throw ValidationError("Log in (guildctl login) or give an access token (--token or GUILD_TOKEN).") }
         guard (0...20).contains(self.history) else { throw ValidationError("--history must be 0 to 20.") }
     }
 

@@ -236,10 +236,8 @@ extension GroupCommand {
                 try Output.printResult(result, json: true)
                 return
             }
-            let width = result.members.map(\.userID.count).max() ?? 0
-            for member in result.members {
-                print(member.userID + String(repeating: " ", count: width - member.userID.count) + "  " + member.role)
-            }
+            let rows = result.members.map { [$0.userID, $0.role] }
+            for line in Output.table(headers: ["USER ID", "ROLE"], rows: rows) { print(line) }
             if result.nextCursor != 0 {
                 Output.printError("more members: --cursor \(result.nextCursor) (or --all)")
             }
@@ -305,17 +303,13 @@ struct UserIDsOption: ParsableArguments {
 
 /// Printing the per-user results of `group add-members` and `group remove-members`.
 enum MemberResults {
-    /// `--json`: the result object; else one line per user, `userID  RESULT[  REASON]`.
+    /// `--json`: the result object; else a table: user, result, reason.
     static func print(_ result: GroupMethods.MembersChangeResult, json: Bool) throws {
         if json {
             try Output.printResult(result, json: true)
             return
         }
-        let width = result.results.map(\.userID.count).max() ?? 0
-        for entry in result.results {
-            var line = entry.userID + String(repeating: " ", count: width - entry.userID.count) + "  " + entry.result
-            if let reason = entry.reason { line += "  " + reason }
-            Swift.print(line)
-        }
+        let rows = result.results.map { [$0.userID, $0.result, $0.reason ?? ""] }
+        for line in Output.table(headers: ["USER ID", "RESULT", "REASON"], rows: rows) { Swift.print(line) }
     }
 }

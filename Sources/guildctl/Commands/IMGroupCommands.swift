@@ -1,5 +1,7 @@
 import ArgumentParser
+import Foundation
 import GuildClient
+import GuildJSON
 import GuildProtocol
 
 /// The user a command acts on.
@@ -23,7 +25,21 @@ extension GroupCommand {
             abstract: "Show the policy table: what each group type allows, and to whom."
         )
         @OptionGroup var options: GlobalOptions
-        func run() async throws { try await Runner.call(GroupMethods.Types.self, self.options) }
+        func run() async throws {
+            let result = try await Runner.run(self.options) { client in try await client.call(GroupMethods.Types.self) }
+            if self.options.json {
+                try Output.printResult(result, json: true)
+                return
+            }
+            // One row a rule (in the declaration's order), one column a type.
+            guard let first = result.types.first else { return print("(none)") }
+            let rules = Mirror(reflecting: first).children.compactMap(\.label).filter { $0 != "type" }
+            let columns = try result.types.map { try Output.tree($0).objectValue ?? [:] }
+            let rows = rules.map { rule in
+                [rule] + columns.map { Output.scalar($0[rule] ?? .null, key: rule, now: Date()) }
+            }
+            for line in Output.table(headers: ["RULE"] + result.types.map(\.type), rows: rows) { print(line) }
+        }
     }
 
     /// `group join`: `group.join`.

@@ -69,11 +69,7 @@ extension ObjectCommand {
                 objectID: self.objectID
             )
             let result = try await Runner.run(self.options) { try await $0.call(ObjectMethods.Create.self, params) }
-            if self.options.json {
-                try Output.printResult(result, json: true)
-            } else {
-                try Output.printFields(result, order: ["objectID", "version"])
-            }
+            try Output.printResult(result, json: self.options.json)
         }
     }
 
@@ -219,7 +215,7 @@ extension ObjectCommand {
             let chosen = self.fields.map { $0.split(separator: ",").map(String.init) }
             let columns = chosen ?? ["_id"] + Set(objects.flatMap(\.keys)).filter { !$0.hasPrefix("_") }.sorted() + ["_version"]
             let rows = try objects.map { object in try columns.map { column in try Self.cell(object[column]) } }
-            TextTable.print(headers: columns.map { $0 == "_id" ? "ID" : $0 }, rows: rows)
+            for line in Output.table(headers: columns.map { $0 == "_id" ? "ID" : $0.uppercased() }, rows: rows) { print(line) }
             if let next = page.nextPaginationKey { Output.printError("more: --pagination-key \(next)") }
         }
 
@@ -230,22 +226,5 @@ extension ObjectCommand {
             case let value?: try Output.compact(value)
             }
         }
-    }
-}
-
-/// Aligned columns for people.
-enum TextTable {
-    /// Prints `headers` and `rows` with each column as wide as its widest cell.
-    static func print(headers: [String], rows: [[String]]) {
-        let widths = headers.indices.map { column in
-            ([headers[column]] + rows.map { column < $0.count ? $0[column] : "" }).map(\.count).max() ?? 0
-        }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { index, cell in
-                index == cells.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ")
-        }
-        Swift.print(line(headers.map { $0.uppercased() }))
-        for row in rows { Swift.print(line(row)) }
     }
 }

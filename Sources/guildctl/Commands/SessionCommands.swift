@@ -16,7 +16,7 @@ extension SessionCommand {
     struct WhoAmI: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "whoami",
-            abstract: "Show the bound user (with --token), admin rights and peer credentials."
+            abstract: "Show who the commands act as: the session's user, admin rights and peer credentials."
         )
 
         @OptionGroup var options: GlobalOptions

@@ -30,12 +30,7 @@ struct StatusCommand: AsyncParsableCommand {
         let result = try await Runner.run(self.options) { client in
             try await client.call(SystemMethods.Status.self)
         }
-        if self.options.json {
-            try Output.printResult(result, json: true)
-        } else {
-            let order = ["version", "pid", "uptimeSeconds", "activation", "connections", "databasePath"]
-            try Output.printFields(result, order: order)
-        }
+        try Output.printResult(result, json: self.options.json)
     }
 }
 
@@ -58,24 +53,46 @@ struct MethodsCommand: AsyncParsableCommand {
             try Output.printResult(names, json: true)
             return
         }
-        let nameWidth = names.map(\.count).max() ?? 0
-        let authWidth = methods.compactMap { $0["x-auth"]?.stringValue?.count }.max() ?? 0
-        for method in methods {
-            guard let name = method["name"]?.stringValue else { continue }
-            let auth = method["x-auth"]?.stringValue ?? ""
-            let summary = method["summary"]?.stringValue ?? ""
-            var line = Self.padded(name, nameWidth)
-            if authWidth > 0 { line += "  " + Self.padded(auth, authWidth) }
-            if !summary.isEmpty { line += "  " + summary }
-            print(Self.trimmedRight(line))
+        // NAME, AUTH, SUMMARY; a summary longer than the terminal allows goes on under its column.
+        let rows = methods.compactMap { method -> [String]? in
+            guard let name = method["name"]?.stringValue else { return nil }
+            return [name, method["x-auth"]?.stringValue ?? "-", method["summary"]?.stringValue ?? ""]
+        }
+        let nameWidth = max(4, rows.map { $0[0].count }.max() ?? 0)
+        let authWidth = max(4, rows.map { $0[1].count }.max() ?? 0)
+        let indent = nameWidth + authWidth + 4
+        let summaryWidth = max(30, Output.terminalWidth - indent)
+        print(Output.trimmedRight(Output.padded("NAME", nameWidth) + "  " + Output.padded("AUTH", authWidth) + "  SUMMARY"))
+        for row in rows {
+            let summary = Output.wrapped(row[2], width: summaryWidth)
+            print(Output.trimmedRight(Output.padded(row[0], nameWidth) + "  " + Output.padded(row[1], authWidth) + "  " + summary[0]))
+            for line in summary.dropFirst() { print(String(repeating: " ", count: indent) + line) }
         }
     }
+}
 
-    private static func padded(_ text: String, _ width: Int) -> String {
-        text + String(repeating: " ", count: max(0, width - text.count))
-    }
+/// `guildctl metrics`: `system.metrics`, the Prometheus text as it is.
+struct MetricsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "metrics",
+        abstract: "Print the daemon's metrics in Prometheus text format (admins).",
+        discussion: """
+            The output suits node_exporter's textfile collector: write it to a temporary file in the \
+            collector's directory and rename it to guild.prom (see dist/guild-metrics.service and \
+            dist/guild-metrics.timer). With --json the text is printed as one JSON string.
+            """
+    )
 
-    private static func trimmedRight(_ text: String) -> String {
-        String(text.reversed().drop(while: { $0 == " " }).reversed())
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        let text = try await Runner.run(self.options) { client in
+            try await client.call(SystemMethods.Metrics.self)
+        }
+        if self.options.json {
+            try Output.printResult(text, json: true)
+        } else {
+            print(text, terminator: text.hasSuffix("\n") || text.isEmpty ? "" : "\n")
+        }
     }
 }

@@ -8,34 +8,15 @@ extension UserCommand {
     struct Register: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "register",
-            abstract: "Create a user with a login name, email or phone and a password, and log in.",
-            discussion: "The password comes from --password, else from the GUILD_PASSWORD environment variable."
+            abstract: "Create a user with a login name, email or phone and a password (guildctl register also keeps the session).",
+            discussion: "The password comes from --password, --password-stdin, GUILD_PASSWORD, or a prompt without echo."
         )
 
-        @OptionGroup var identity: IdentityOptions
-        @OptionGroup var password: PasswordOptions
-
-        @Option(help: ArgumentHelp("The display name (at most 50 characters).", valueName: "name"))
-        var displayName: String?
-
-        @Option(
-            help: ArgumentHelp("Custom fields as a JSON object.", valueName: "json"),
-            transform: JSONArgument.object
-        )
-        var fields: [String: JSONValue]?
-
+        @OptionGroup var registration: RegistrationOptions
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            let params = UserMethods.Register.Params(
-                username: self.identity.username,
-                email: self.identity.email,
-                phone: self.identity.phone,
-                password: self.password.resolved,
-                displayName: self.displayName,
-                fields: self.fields
-            )
-            try await Runner.call(UserMethods.Register.self, params, self.options)
+            try await Runner.call(UserMethods.Register.self, try self.registration.params(), self.options, session: false)
         }
     }
 
@@ -59,7 +40,7 @@ extension UserCommand {
 
         func run() async throws {
             let params = UserMethods.RegisterPseudo.Params(displayName: self.displayName, fields: self.fields)
-            try await Runner.call(UserMethods.RegisterPseudo.self, params, self.options)
+            try await Runner.call(UserMethods.RegisterPseudo.self, params, self.options, session: false)
         }
     }
 
@@ -67,7 +48,7 @@ extension UserCommand {
     struct Login: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "login",
-            abstract: "Log in with one of --username, --email or --phone and a password; prints the tokens.",
+            abstract: "Log in with one of --username, --email or --phone and a password (guildctl login also keeps the session).",
             discussion: "The password comes from --password, else from the GUILD_PASSWORD environment variable."
         )
 
@@ -82,8 +63,8 @@ extension UserCommand {
         }
 
         func run() async throws {
-            let params = self.identity.params(password: self.password.resolved)
-            try await Runner.call(UserMethods.Login.self, params, self.options)
+            let params = self.identity.params(password: try self.password.resolved())
+            try await Runner.call(UserMethods.Login.self, params, self.options, session: false)
         }
     }
 
@@ -100,7 +81,7 @@ extension UserCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            try await Runner.call(UserMethods.Refresh.self, .init(refreshToken: self.refreshToken), self.options)
+            try await Runner.call(UserMethods.Refresh.self, .init(refreshToken: self.refreshToken), self.options, session: false)
         }
     }
 
@@ -117,7 +98,7 @@ extension UserCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            let params = self.identity.params(password: self.password.resolved)
+            let params = self.identity.params(password: try self.password.resolved())
             try await Runner.call(UserMethods.PutIdentity.self, params, self.options)
         }
     }
@@ -141,5 +122,29 @@ extension UserCommand {
             let params = UserMethods.ChangePassword.Params(oldPassword: self.oldPassword, newPassword: self.newPassword)
             try await Runner.call(UserMethods.ChangePassword.self, params, self.options)
         }
+    }
+}
+
+/// What registering takes: a login identity, a password, and optionally a display name and custom fields.
+struct RegistrationOptions: ParsableArguments {
+    @OptionGroup var identity: IdentityOptions
+    @OptionGroup var password: PasswordOptions
+
+    @Option(help: ArgumentHelp("The display name (at most 50 characters).", valueName: "name"))
+    var displayName: String?
+
+    @Option(help: ArgumentHelp("Custom fields as a JSON object.", valueName: "json"), transform: JSONArgument.object)
+    var fields: [String: JSONValue]?
+
+    /// The params of `user.register` (reading the password as ``PasswordOptions`` says).
+    func params() throws -> UserMethods.Register.Params {
+        UserMethods.Register.Params(
+            username: self.identity.username,
+            email: self.identity.email,
+            phone: self.identity.phone,
+            password: try self.password.resolved(),
+            displayName: self.displayName,
+            fields: self.fields
+        )
     }
 }

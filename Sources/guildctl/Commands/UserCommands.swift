@@ -44,19 +44,32 @@ struct IdentityOptions: ParsableArguments {
     }
 }
 
-/// A password from `--password`, else from the `GUILD_PASSWORD` environment variable.
+/// A password: `--password`, else one line of stdin with `--password-stdin`, else `GUILD_PASSWORD`, else a
+/// prompt without echo when stdin is a terminal.
 struct PasswordOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The password (default: $GUILD_PASSWORD).", valueName: "password"))
+    @Option(help: ArgumentHelp("The password (default: $GUILD_PASSWORD, else a prompt on a terminal).", valueName: "password"))
     var password: String?
 
+    @Flag(help: "Read the password from the first line of stdin (for scripts).")
+    var passwordStdin = false
+
     func validate() throws {
-        if self.password == nil, Environment.value("GUILD_PASSWORD") == nil {
-            throw ValidationError("Missing expected argument '--password <password>' (or set GUILD_PASSWORD).")
+        if self.password != nil, self.passwordStdin {
+            throw ValidationError("Give --password or --password-stdin, not both.")
         }
     }
 
-    /// The password to send.
-    var resolved: String {
-        self.password ?? Environment.value("GUILD_PASSWORD") ?? ""
+    /// The password to send; a usage error when there is none and no terminal to ask on.
+    func resolved(prompt: String = "Password: ") throws -> String {
+        if let password = self.password { return password }
+        if self.passwordStdin {
+            guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+                throw ValidationError("--password-stdin: stdin gave no password.")
+            }
+            return line
+        }
+        if let password = Environment.value("GUILD_PASSWORD") { return password }
+        if let password = Terminal.readSecret(prompt: prompt) { return password }
+        throw ValidationError("Missing expected argument '--password <password>' (or --password-stdin, or set GUILD_PASSWORD).")
     }
 }

@@ -58,12 +58,8 @@ enum GroupList {
             let owner = group.owner.map { "owner \($0)" } ?? "no owner"
             let members = group.memberCount == 1 ? "1 member" : "\(group.memberCount) members"
             Swift.print(
-                Self.padded(group.groupID, idWidth) + "  " + Self.padded(group.name, nameWidth) + "  (\(owner), \(members))"
+                Output.padded(group.groupID, idWidth) + "  " + Output.padded(group.name, nameWidth) + "  (\(owner), \(members))"
             )
         }
-    }
-
-    private static func padded(_ text: String, _ width: Int) -> String {
-        text + String(repeating: " ", count: max(0, width - text.count))
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import GuildClient
+import GuildJSON
 import GuildProtocol
 
 #if canImport(Glibc)
@@ -10,11 +11,11 @@ import Glibc
 import Darwin
 #endif
 
-/// `guildctl watch`: group events as they happen, one compact JSON object per line.
+/// `guildctl watch`: group events as they happen, one line each: readable, or JSON with `--json` / `-o jsonl`.
 struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
-        abstract: "Print group events as they happen, one compact JSON object per line.",
+        abstract: "Print group events as they happen, one line each (JSON lines with --json or -o jsonl).",
         discussion: """
             Without --all you see the events of the groups you belonged to at the time and the events that \
             name you, so a token is needed (--token or GUILD_TOKEN). --all watches every group and is for \
@@ -28,7 +29,9 @@ struct WatchCommand: AsyncParsableCommand {
             Kinds: groupCreated, memberEnter, memberLeave, memberKicked, memberInvited, groupInfoChanged, \
             groupDismissed, quitFromGroup.
 
-            Example: guildctl watch --kind memberEnter --kind memberLeave | jq .users
+            Each line reads: time, #seq, kind, group, who acted (by USER, or by admin), and the users concerned.
+
+            Example: guildctl watch --kind memberEnter --kind memberLeave --json | jq .users
             """
     )
 
@@ -67,8 +70,10 @@ struct WatchCommand: AsyncParsableCommand {
     func validate() throws {
         if let count = self.count, count < 1 { throw ValidationError("--count must be at least 1.") }
         if let since = self.since, since < 0 { throw ValidationError("--since must not be negative.") }
-        if self.options.accessToken == nil, !self.all {
-            throw ValidationError("Give an access token (--token or GUILD_TOKEN), or watch every group with --all (admins).")
+        if !self.options.hasSession, !self.all {
+            throw ValidationError(
+                "Log in (guildctl login), give an access token (--token or GUILD_TOKEN), or watch every group with --all (admins)."
+            )
         }
     }
 
@@ -96,11 +101,11 @@ struct WatchCommand: AsyncParsableCommand {
 
         // Fail fast when the daemon cannot be reached or refuses the token; once watching, disconnects are
         // survived by reconnecting.
-        try await Runner.run(self.options) { _ in }
+        let token = try await Runner.sessionToken(self.options)
 
         let events = GuildClient.events(
             path: self.options.socketPath,
-            accessToken: self.options.accessToken,
+            accessToken: token,
             groupIDs: self.groupIDs.isEmpty && self.buckets.isEmpty ? nil : self.groupIDs,
             buckets: try self.bucketRefs(),
             kinds: self.kinds.isEmpty ? nil : self.kinds,
@@ -108,6 +113,7 @@ struct WatchCommand: AsyncParsableCommand {
             all: self.all
         )
         let count = self.count
+        let json = self.options.json
 
         do {
             _ = try await withThrowingTaskGroup(of: Ending.self) { group in
@@ -116,7 +122,7 @@ struct WatchCommand: AsyncParsableCommand {
                     return .finished
                 }
                 group.addTask {
-                    try await Self.print(events, count: count)
+                    try await Self.print(events, count: count, json: json)
                     return .finished
                 }
                 let ending = try await group.next() ?? .finished
@@ -128,12 +134,12 @@ struct WatchCommand: AsyncParsableCommand {
         }
     }
 
-    /// Prints each event on its own line, written straight to stdout, until `count` events (if given) or
-    /// until stdout is closed.
-    private static func print(_ events: ResumingEvents, count: Int?) async throws {
+    /// Prints each event on its own line (JSON, or ``line(_:)`` for people), written straight to stdout, until
+    /// `count` events (if given) or until stdout is closed.
+    private static func print(_ events: ResumingEvents, count: Int?, json: Bool) async throws {
         var printed = 0
         for try await event in events {
-            var line = try RPCCoding.encode(event)
+            var line = json ? try RPCCoding.encode(event) : Array(Self.line(event).utf8)
             line.append(UInt8(ascii: "\n"))
             do {
                 try FileHandle.standardOutput.write(contentsOf: line)
@@ -144,6 +150,36 @@ struct WatchCommand: AsyncParsableCommand {
             if let count, printed >= count { return }
         }
     }
+
+    /// `14:03:07  #12  memberInvited  group G  by U  users A, B  changes name=Sales` (local time).
+    static func line(_ event: GuildEvent) -> String {
+        let time = Date(timeIntervalSince1970: Double(event.time) / 1000)
+        let about =
+            if let groupID = event.groupID { "group \(groupID)" } else {
+                "bucket \(event.scope ?? "?")/\(event.bucket ?? "-")" + (event.objectID.map { " object \($0)" } ?? "")
+            }
+        var parts = [Self.clock.string(from: time), "#\(event.seq)", event.kind, about]
+        if let actor = event.actor {
+            parts.append("by \(actor)" + (event.byAdmin == true ? " (admin)" : ""))
+        } else if event.byAdmin == true {
+            parts.append("by admin")
+        }
+        if !event.users.isEmpty { parts.append("users " + event.users.joined(separator: ", ")) }
+        if let changes = event.changes, !changes.isEmpty {
+            let pairs = changes.keys.sorted().map { key in
+                "\(key)=" + Output.scalar(changes[key] ?? .null, key: key, now: time)
+            }
+            parts.append("changes " + pairs.joined(separator: " "))
+        }
+        return parts.joined(separator: "  ")
+    }
+
+    private static let clock: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "HH:mm:ss"
+        return formatter
+    }()
 }
 
 /// SIGINT and SIGTERM as an async stream, so the watch can stop cleanly (exit 0) instead of being killed.

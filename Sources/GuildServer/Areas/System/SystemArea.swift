@@ -16,6 +16,12 @@ struct SystemArea: FeatureArea {
             writes: self.services.writeStatistics
         )
         registry.registerHealthMethod(events: self.services.store)
+        registry.registerOperationsMethods(
+            self.services.operations,
+            configuration: self.services.configuration,
+            connections: self.services.connections,
+            hub: self.services.hub
+        )
         if let failpoints = self.services.failpoints { registry.registerFailpointMethod(failpoints) }
     }
 }

@@ -57,3 +57,39 @@ extension MethodRegistry {
         }
     }
 }
+
+extension MethodRegistry {
+    /// `system.metrics` and `system.backup` (admins).
+    mutating func registerOperationsMethods(
+        _ operations: SystemOperations,
+        configuration: ServerConfiguration,
+        connections: ConnectionRegistry,
+        hub: EventHub
+    ) {
+        self.register(SystemMethods.Metrics.self) { _, _ in
+            ServerGauges.update(
+                connections: connections.count,
+                subscriptions: hub.count,
+                databaseBytes: ServerGauges.databaseBytes(configuration.databasePath)
+            )
+            return operations.exposition?() ?? ""
+        }
+        self.register(SystemMethods.Backup.self) { params, _ in
+            let path = params.path
+            guard path.hasPrefix("/") else {
+                throw GuildError(.invalidInput, "path must be absolute (the daemon's working directory is not yours)", field: "path")
+            }
+            guard !FileManager.default.fileExists(atPath: path) else {
+                throw GuildError(.invalidInput, "\(path) already exists; a backup never overwrites a file", field: "path")
+            }
+            guard let backup = operations.backup else {
+                throw GuildError(.invalidInput, "this daemon's store cannot be backed up", field: "path")
+            }
+            let started = ContinuousClock.now
+            let bytes = try await backup(path)
+            let elapsed = ContinuousClock.now - started
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            return .init(path: path, bytes: bytes, seconds: seconds)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import GuildClient
+import GuildProtocol
+import GuildTestSupport
+import Testing
+
+/// `guildctl top` while clients write: successive screens show the rates move. (Its output is read from a file:
+/// under `swift test`, starting tmux from the test process did not return, so the terminal case is not covered.)
+@Suite(.timeLimit(.minutes(2)))
+struct TopTests {
+    /// Each screen's `key: value` lines; screens start at their `guildd VERSION, pid …` header.
+    static func screens(_ output: String) -> [[String: String]] {
+        var screens: [[String: String]] = []
+        for line in output.split(separator: "\n") {
+            if line.hasPrefix("guildd ") {
+                screens.append([:])
+                continue
+            }
+            guard let colon = line.firstIndex(of: ":"), !screens.isEmpty else { continue }
+            screens[screens.count - 1][String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return screens
+    }
+
+    @Test func topRatesMoveWhileClientsWrite() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let daemon = try await RealDaemon.start(scratch)
+        defer { daemon.terminate() }
+        let top = try Child(Build.guildctl, ["top", "--socket", scratch.socket, "--interval", "0.5", "--count", "5"])
+        defer { top.terminate() }
+
+        let client = try await GuildClient.connect(path: scratch.socket)
+        var round = 0
+        while top.process.isRunning, round < 400 {
+            _ = try await client.call(UserMethods.Register.self, .init(username: "top-\(round)", password: "pw-top"))
+            round += 1
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        await client.close()
+        #expect(await top.wait() == 0, "\(top.stderr)")
+
+        let screens = Self.screens(top.stdout)
+        #expect(screens.count == 5, "\(top.stdout)")
+        #expect(!top.stdout.contains("\u{1B}["), "no terminal control codes when stdout is not a terminal")
+        #expect(screens.first?["requests/s"] == "-", "the first screen has no interval yet")
+        let requests = screens.dropFirst().compactMap { $0["requests/s"].flatMap(Double.init) }
+        let writes = screens.dropFirst().compactMap { $0["writes/s"].flatMap(Double.init) }
+        let perCommit = screens.dropFirst().compactMap { $0["writes/commit"].flatMap(Double.init) }
+        #expect(requests.count == 4 && requests.allSatisfy { $0 > 0 }, "\(top.stdout)")
+        #expect(writes.contains { $0 > 0 } && perCommit.allSatisfy { $0 >= 1 }, "\(top.stdout)")
+        #expect(screens.allSatisfy { $0["rss"]?.hasSuffix("MiB") == true && $0["connections"].flatMap(Int.init).map { $0 >= 2 } == true })
+    }
+}
