@@ -68,6 +68,7 @@ public struct JSONScanner: Sendable {
         var cursor = Cursor(bytes: bytes, maximumDepth: Int.max)
         cursor.index = object.range.lowerBound + 1
         var result: [Member] = []
+        result.reserveCapacity(8)  // a request envelope's members without growing the array twice
         cursor.skipWhitespace()
         if cursor.peek == UInt8(ascii: "}") { return result }
         while true {
