@@ -67,16 +67,6 @@ final class ClientConnection: Sendable {
         }
     }
 
-    /// Forgets a waiter whose request could not be sent, and fails it.
-    func fail(_ id: RequestID, with error: any Error) {
-        let waiter = self.state.withLock { $0.waiters.removeValue(forKey: id) }
-        switch waiter {
-        case .single(let continuation), .subscribe(let continuation, _): continuation.resume(throwing: error)
-        case .batch(let collector, _): collector.fail(error)
-        case nil: break
-        }
-    }
-
     /// Delivers one message from the daemon.
     func receive(_ message: RPCIncoming) {
         switch message {
@@ -252,5 +242,58 @@ final class ClientHandler: ChannelInboundHandler, Sendable {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
+    }
+}
+
+/// Requests from callers on any thread, gathered until the connection's event loop writes them: however many
+/// calls are made meanwhile, they cost one `write` of the socket and at most one wake-up of the loop, and no
+/// future or promise each.
+final class RequestOutbox: Sendable {
+    private struct Pending {
+        var bytes: [UInt8] = []
+        /// Completed once the bytes gathered with them are written (or failed to be).
+        var promises: [EventLoopPromise<Void>] = []
+        /// Whether a flush is queued on the event loop.
+        var scheduled = false
+    }
+
+    private let channel: any Channel
+    private let pending = Mutex(Pending())
+
+    init(channel: any Channel) {
+        self.channel = channel
+    }
+
+    /// Appends what `body` writes to the bytes the next flush writes; `promise` completes with that write.
+    func send(promise: EventLoopPromise<Void>? = nil, _ body: (inout [UInt8]) -> Void) {
+        let schedule = self.pending.withLock { pending -> Bool in
+            body(&pending.bytes)
+            if let promise { pending.promises.append(promise) }
+            guard !pending.scheduled else { return false }
+            pending.scheduled = true
+            return true
+        }
+        if schedule { self.channel.eventLoop.execute { self.flush() } }
+    }
+
+    /// Writes what was gathered (on the event loop). A write that fails closes the channel, and closing fails
+    /// every call still waiting (``ClientConnection/close()``): no call waits for a reply to a lost request.
+    private func flush() {
+        let (buffer, promises) = self.pending.withLock { pending in
+            defer {
+                pending.bytes.removeAll(keepingCapacity: pending.bytes.capacity <= 64 * 1024)
+                pending.promises = []
+                pending.scheduled = false
+            }
+            return (self.channel.allocator.buffer(bytes: pending.bytes), pending.promises)
+        }
+        guard buffer.readableBytes > 0 else { return }
+        let channel = self.channel
+        let written = channel.eventLoop.makePromise(of: Void.self)
+        written.futureResult.whenComplete { result in
+            if case .failure = result { channel.close(promise: nil) }
+            for promise in promises { promise.completeWith(result) }
+        }
+        channel.writeAndFlush(buffer, promise: written)
     }
 }

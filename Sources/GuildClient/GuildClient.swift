@@ -23,11 +23,14 @@ public final class GuildClient: Sendable {
     private let nextID = Atomic<Int>(1)
     /// Where a call waiting for its reply resumes: the event loop that reads the reply.
     private let taskExecutor: EventLoopTaskExecutor
+    /// Every request and notification goes through it, in the order they were made.
+    private let outbox: RequestOutbox
 
     private init(channel: any Channel, connection: ClientConnection) {
         self.channel = channel
         self.connection = connection
         self.taskExecutor = EventLoopTaskExecutor(channel.eventLoop)
+        self.outbox = RequestOutbox(channel: channel)
     }
 
     /// Connects to the daemon's socket.
@@ -99,19 +102,16 @@ public final class GuildClient: Sendable {
     /// Calls a method; for `events.subscribe`, `routing` receives the subscription's events.
     func callRaw(_ method: String, params: [UInt8]?, routing: ClientConnection.EventContinuation?) async throws -> [UInt8] {
         let id = RequestID(self.nextID.add(1, ordering: .relaxed).oldValue)
-        var bytes: [UInt8] = []
-        RPCMessageWriter.appendRequest(id: id, method: method, params: params, to: &bytes)
-        bytes.append(UInt8(ascii: "\n"))
         let reply: ClientConnection.Reply
         if self.channel.eventLoop.inEventLoop {
             // The caller runs on this connection's event loop (an actor that uses `executor`): with the event
             // loop as the preferred task executor, the reply resumes the call right where it is read, with no
             // thread hop. Other callers resume on the cooperative pool as usual, never on the event loop.
             reply = try await withTaskExecutorPreference(self.taskExecutor) {
-                try await self.exchange(id, bytes, routing: routing)
+                try await self.exchange(id, method: method, params: params, routing: routing)
             }
         } else {
-            reply = try await self.exchange(id, bytes, routing: routing)
+            reply = try await self.exchange(id, method: method, params: params, routing: routing)
         }
         return try reply.get()
     }
@@ -121,7 +121,7 @@ public final class GuildClient: Sendable {
         var bytes: [UInt8] = []
         RPCMessageWriter.appendRequest(id: nil, method: method, params: try params.map { try RPCCoding.encode($0) }, to: &bytes)
         bytes.append(UInt8(ascii: "\n"))
-        try await self.channel.writeAndFlush(self.channel.allocator.buffer(bytes: bytes)).get()
+        try await self.write(bytes)
     }
 
     /// Sends a batch; returns one entry per input entry, in order: the result's JSON text or the error
@@ -141,7 +141,7 @@ public final class GuildClient: Sendable {
         }
         bytes.append(contentsOf: [UInt8(ascii: "]"), UInt8(ascii: "\n")])
         if ids.isEmpty {
-            try await self.channel.writeAndFlush(self.channel.allocator.buffer(bytes: bytes)).get()
+            try await self.write(bytes)
             return Array(repeating: nil, count: entries.count)
         }
         return try await withCheckedThrowingContinuation { continuation in
@@ -150,17 +150,13 @@ public final class GuildClient: Sendable {
                 collector.fail(GuildClientError.disconnected)
                 return
             }
-            let connection = self.connection
-            let sent = ids.map(\.0)
-            self.channel.writeAndFlush(self.channel.allocator.buffer(bytes: bytes)).whenFailure { _ in
-                for id in sent { connection.fail(id, with: GuildClientError.disconnected) }
-            }
+            self.outbox.send { $0.append(contentsOf: bytes) }
         }
     }
 
     /// Writes raw bytes to the socket, exactly as given (for tests and tools).
     public func sendRaw(_ bytes: [UInt8]) async throws {
-        try await self.channel.writeAndFlush(self.channel.allocator.buffer(bytes: bytes)).get()
+        try await self.write(bytes)
     }
 
     /// Closes the connection; calls still waiting fail with ``GuildClientError/disconnected``.
@@ -189,11 +185,12 @@ public final class GuildClient: Sendable {
     /// Registers a waiter for `id`, sends the request and waits for the reply.
     private func exchange(
         _ id: RequestID,
-        _ bytes: [UInt8],
+        method: String,
+        params: [UInt8]?,
         routing: ClientConnection.EventContinuation?
     ) async throws -> ClientConnection.Reply {
-        // Every waiter is resumed exactly once: by its reply, by a failed write, or when the connection closes
-        // (each takes it out of the connection's table first), so an unchecked continuation is safe.
+        // Every waiter is resumed exactly once: by its reply, or when the connection closes (which a failed
+        // write causes; each takes it out of the connection's table first), so an unchecked continuation is safe.
         try await withUnsafeThrowingContinuation { continuation in
             let registered =
                 if let routing {
@@ -205,16 +202,18 @@ public final class GuildClient: Sendable {
                 continuation.resume(throwing: GuildClientError.disconnected)
                 return
             }
-            self.send(bytes, failing: id)
+            self.outbox.send { bytes in
+                RPCMessageWriter.appendRequest(id: id, method: method, params: params, to: &bytes)
+                bytes.append(UInt8(ascii: "\n"))
+            }
         }
     }
 
-    private func send(_ bytes: [UInt8], failing id: RequestID) {
-        let connection = self.connection
-        let channel = self.channel
-        channel.writeAndFlush(channel.allocator.buffer(bytes: bytes)).whenFailure { error in
-            connection.fail(id, with: GuildClientError.disconnected)
-        }
+    /// Writes bytes after the requests already sent, and waits until they are written.
+    private func write(_ bytes: [UInt8]) async throws {
+        let promise = self.channel.eventLoop.makePromise(of: Void.self)
+        self.outbox.send(promise: promise) { $0.append(contentsOf: bytes) }
+        try await promise.futureResult.get()
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, _ bytes: [UInt8], method: String) throws -> T {

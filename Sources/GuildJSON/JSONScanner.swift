@@ -68,18 +68,19 @@ public struct JSONScanner: Sendable {
         var cursor = Cursor(bytes: bytes, maximumDepth: Int.max)
         cursor.index = object.range.lowerBound + 1
         var result: [Member] = []
+        result.reserveCapacity(8)  // a request envelope's members without growing the array twice
         cursor.skipWhitespace()
         if cursor.peek == UInt8(ascii: "}") { return result }
         while true {
             cursor.skipWhitespace()
-            // Both calls cannot fail: the object was validated by `scan`.
-            guard let keyValue = try? cursor.string(),
+            // The object was validated by `scan`: its members are only located here, not checked again.
+            guard let keyValue = cursor.validatedValue(), keyValue.kind == .string,
                 let key = try? Self.string(keyValue, in: bytes)
             else { return result }
             cursor.skipWhitespace()
             cursor.index += 1  // ':'
             cursor.skipWhitespace()
-            guard let value = try? cursor.value(depth: 0) else { return result }
+            guard let value = cursor.validatedValue() else { return result }
             result.append(Member(key: key, value: value))
             cursor.skipWhitespace()
             if cursor.peek == UInt8(ascii: ",") {
@@ -100,7 +101,7 @@ public struct JSONScanner: Sendable {
         if cursor.peek == UInt8(ascii: "]") { return result }
         while true {
             cursor.skipWhitespace()
-            guard let value = try? cursor.value(depth: 0) else { return result }
+            guard let value = cursor.validatedValue() else { return result }
             result.append(value)
             cursor.skipWhitespace()
             if cursor.peek == UInt8(ascii: ",") {
@@ -229,6 +230,76 @@ extension JSONScanner {
             case UInt8(ascii: "n"): return try self.literal("null", kind: .null)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try self.number()
             default: throw self.fail("unexpected character")
+            }
+        }
+
+        /// Steps over one value of a text that `scan` has validated, without checking it again: strings to their
+        /// closing quote, arrays and objects to their closing bracket, other values to the next delimiter. Nil
+        /// if the text ends first (it was not validated).
+        mutating func validatedValue() -> Value? {
+            let start = self.index
+            guard let first = self.peek else { return nil }
+            switch first {
+            case UInt8(ascii: "\""):
+                var hasEscapes = false
+                self.index += 1
+                while self.index < self.bytes.count {
+                    switch self.bytes[self.index] {
+                    case UInt8(ascii: "\""):
+                        self.index += 1
+                        return Value(kind: .string, range: start..<self.index, hasEscapes: hasEscapes)
+                    case UInt8(ascii: "\\"):
+                        hasEscapes = true
+                        self.index += 2
+                    default:
+                        self.index += 1
+                    }
+                }
+                return nil
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                var depth = 0
+                var inString = false
+                while self.index < self.bytes.count {
+                    let byte = self.bytes[self.index]
+                    self.index += 1
+                    if inString {
+                        if byte == UInt8(ascii: "\\") {
+                            self.index += 1
+                        } else if byte == UInt8(ascii: "\"") {
+                            inString = false
+                        }
+                        continue
+                    }
+                    switch byte {
+                    case UInt8(ascii: "\""): inString = true
+                    case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                        depth -= 1
+                        if depth == 0 {
+                            return Value(kind: first == UInt8(ascii: "{") ? .object : .array, range: start..<self.index, hasEscapes: false)
+                        }
+                    default: break
+                    }
+                }
+                return nil
+            default:
+                while self.index < self.bytes.count {
+                    switch self.bytes[self.index] {
+                    case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D:
+                        break
+                    default:
+                        self.index += 1
+                        continue
+                    }
+                    break
+                }
+                let kind: Kind =
+                    switch first {
+                    case UInt8(ascii: "t"), UInt8(ascii: "f"): .bool
+                    case UInt8(ascii: "n"): .null
+                    default: .number
+                    }
+                return Value(kind: kind, range: start..<self.index, hasEscapes: false)
             }
         }
 

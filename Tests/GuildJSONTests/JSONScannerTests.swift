@@ -268,6 +268,24 @@ struct JSONScannerTests {
     }
 
     @Test
+    func membersStepOverBracketsAndQuotesInsideStrings() throws {
+        // members(of:) steps over values `scan` validated without checking them again: brackets and escaped
+        // quotes inside strings, and a string ending in an escaped backslash, must not end a value early.
+        let text = #"{"s":"a]}\\","o":{"k":["]\"[",{"}":1}]},"n":-0.5E-2,"t":false}"#
+        let bytes = Array(text.utf8)
+        let top = try scanJSON(bytes).get()
+        let members = bytes.withUnsafeBytes { JSONScanner().members(of: top, in: $0) }
+        #expect(members.map(\.key) == ["s", "o", "n", "t"])
+        #expect(members.map(\.value.kind) == [.string, .object, .number, .bool])
+        let texts = members.map { String(decoding: bytes[$0.value.range], as: UTF8.self) }
+        #expect(texts == [#""a]}\\""#, #"{"k":["]\"[",{"}":1}]}"#, "-0.5E-2", "false"])
+        #expect(members[0].value.hasEscapes)
+        let inner = bytes.withUnsafeBytes { JSONScanner().members(of: members[1].value, in: $0) }
+        let elements = bytes.withUnsafeBytes { JSONScanner().elements(of: inner[0].value, in: $0) }
+        #expect(elements.map { String(decoding: bytes[$0.range], as: UTF8.self) } == [#""]\"[""#, #"{"}":1}"#])
+    }
+
+    @Test
     func elementsReturnExactRanges() throws {
         let text = " [ 1 , -2.5e3,\"s\" ,[],{} , null,false\n] "
         let bytes = Array(text.utf8)

@@ -6,6 +6,7 @@ import GuildJSON
 /// event encoded once can be sent to many subscribers.
 public enum RPCMessageWriter: Sendable {
     /// Appends a success response.
+    @inlinable  // specialized at the call site: generic, appending the result costs a witness call per byte
     public static func appendResult(id: RequestID, result: some Collection<UInt8>, to bytes: inout [UInt8]) {
         bytes.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
         bytes.append(contentsOf: id.json.utf8)
@@ -24,6 +25,7 @@ public enum RPCMessageWriter: Sendable {
     }
 
     /// Appends a request (with an id) or a notification (`id` nil). `params` is JSON text or nil.
+    @inlinable
     public static func appendRequest(
         id: RequestID?,
         method: String,

@@ -24,7 +24,8 @@ final class ConnectionState: Sendable {
     private let inFlightCount = Atomic<Int>(0)
     private let isDraining = Atomic<Bool>(false)
     private let isClosed = Atomic<Bool>(false)
-    private let queued = Atomic<Int>(0)
+    /// Replies and notifications written from the connection's tasks and the event hub.
+    private let outbox: ConnectionOutbox
     private let subscriptions = Atomic<Int>(0)
 
     init(id: UInt64, peer: PeerCredentials, isAdmin: Bool, channel: any Channel, outputLimit: Int) {
@@ -33,6 +34,7 @@ final class ConnectionState: Sendable {
         self.isAdmin = isAdmin
         self.channel = channel
         self.outputLimit = outputLimit
+        self.outbox = ConnectionOutbox(channel: channel)
         (self.work, self.workContinuation) = AsyncStream.makeStream(of: Work.self)
     }
 
@@ -68,7 +70,7 @@ final class ConnectionState: Sendable {
     // MARK: - Output
 
     /// Bytes handed to the channel and not yet written to the socket (replies and notifications).
-    var queuedBytes: Int { self.queued.load(ordering: .relaxed) }
+    var queuedBytes: Int { self.outbox.queuedBytes }
 
     /// Whether `bytes` more would take the connection over its output budget.
     func wouldExceedOutputLimit(adding bytes: Int) -> Bool {
@@ -79,15 +81,17 @@ final class ConnectionState: Sendable {
     /// after that (on the channel's event loop), whether it succeeded or not.
     @discardableResult
     func send(_ buffer: ByteBuffer, completion: (@Sendable () -> Void)? = nil) -> EventLoopFuture<Void> {
-        let count = buffer.readableBytes
-        self.queued.add(count, ordering: .relaxed)
         let promise = self.channel.eventLoop.makePromise(of: Void.self)
-        promise.futureResult.whenComplete { _ in
-            self.queued.subtract(count, ordering: .relaxed)
-            completion?()
+        self.outbox.append(capacity: buffer.readableBytes, completion: completion, promise: promise) { output in
+            output.writeImmutableBuffer(buffer)
         }
-        self.channel.writeAndFlush(buffer, promise: promise)
         return promise.futureResult
+    }
+
+    /// Writes what `body` appends (about `capacity` bytes) with the connection's other output, without a
+    /// buffer of its own; `completion` runs once it is written (or failed to be), on the event loop.
+    func send(capacity: Int, completion: (@Sendable () -> Void)? = nil, _ body: (inout ByteBuffer) -> Void) {
+        self.outbox.append(capacity: capacity, completion: completion, body)
     }
 
     // MARK: - Subscriptions
@@ -105,10 +109,10 @@ final class ConnectionState: Sendable {
     /// Sends a reply line and marks one unit of work as finished.
     func complete(reply: [UInt8]?) {
         if let reply {
-            var buffer = self.channel.allocator.buffer(capacity: reply.count + 1)
-            buffer.writeBytes(reply)
-            buffer.writeInteger(UInt8(ascii: "\n"))
-            self.send(buffer)
+            self.send(capacity: reply.count + 1) { output in
+                output.writeBytes(reply)
+                output.writeInteger(UInt8(ascii: "\n"))
+            }
         }
         let remaining = self.inFlightCount.subtract(1, ordering: .relaxed).newValue
         if remaining == 0, self.draining {

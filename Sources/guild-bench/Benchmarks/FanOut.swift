@@ -96,6 +96,20 @@ struct FanOut: Benchmark {
                         + "p99 \(MeasurementUnit.milliseconds.format(Stats.percentile(result.tally.latencies, 99))); \(result.cpu)"
                 )
             }
+            // Latency under a sustained load rather than a burst: the writers paced to half the rate just measured
+            // (each writer's changes evenly spaced, the writers staggered), so nothing queues but the work itself.
+            let pacedRate = max(Stats.median(rates) / Double(Self.members) / 2, Double(Self.writers))
+            let pacedSeconds = context.quick ? 2.0 : 5.0
+            let perWriter = max(Int(pacedRate * pacedSeconds) / Self.writers / 2 * 2, 2)
+            let paced = try await Self.burst(ready, changesPerWriter: perWriter, daemon: daemon, changesPerSecond: pacedRate)
+            var pacedLatencies = paced.tally.latencies
+            pacedLatencies.sort()
+            context.progress(
+                "  sustained at \(MeasurementUnit.perSecond.format(pacedRate * Double(Self.members))) (\(Format.decimal(pacedRate, digits: 0)) changes/s): "
+                    + "\(Format.grouped(Double(paced.tally.notifications))) notifications, latency p50 "
+                    + "\(MeasurementUnit.milliseconds.format(Stats.percentile(sorted: pacedLatencies, 50))), p99 "
+                    + "\(MeasurementUnit.milliseconds.format(Stats.percentile(sorted: pacedLatencies, 99))); \(paced.cpu)"
+            )
             let memory = try daemon.memory()
             ready.closeAll()
             setup = nil
@@ -137,6 +151,23 @@ struct FanOut: Benchmark {
                     target: nil,
                     note:
                         "max \(MeasurementUnit.milliseconds.format(latencies.last ?? .nan)); a change is also delayed by the fan-out of the changes committed just before it"
+                ),
+                Measurement(
+                    benchmark: self.name,
+                    figure: "commit→delivery p50, sustained 50%",
+                    value: Stats.percentile(sorted: pacedLatencies, 50),
+                    unit: .milliseconds,
+                    target: nil,
+                    note: "writers paced to half the burst rate: \(MeasurementUnit.perSecond.format(pacedRate * Double(Self.members))) for "
+                        + "\(Format.decimal(pacedSeconds, digits: 0)) s"
+                ),
+                Measurement(
+                    benchmark: self.name,
+                    figure: "commit→delivery p99, sustained 50%",
+                    value: Stats.percentile(sorted: pacedLatencies, 99),
+                    unit: .milliseconds,
+                    target: .value(.below, 20),
+                    note: "max \(MeasurementUnit.milliseconds.format(pacedLatencies.last ?? .nan)); \(paced.cpu)"
                 ),
             ]
         } catch {
@@ -204,7 +235,14 @@ struct FanOut: Benchmark {
         var cpu: String
     }
 
-    static func burst(_ setup: Setup, changesPerWriter: Int, daemon: Daemon) async throws -> BurstResult {
+    /// The writers make `changesPerWriter` changes each, as fast as they are answered or, given
+    /// `changesPerSecond`, paced to that total rate.
+    static func burst(
+        _ setup: Setup,
+        changesPerWriter: Int,
+        daemon: Daemon,
+        changesPerSecond: Double? = nil
+    ) async throws -> BurstResult {
         let expectation = Expectation()
         let subscribers = setup.subscribers
         let reader = Task {
@@ -215,6 +253,8 @@ struct FanOut: Benchmark {
 
         let meter = CPUMeter(daemonPID: daemon.pid)
         let start = monotonicNanos()
+        // Each writer's interval between changes, and its offset, when paced.
+        let interval = changesPerSecond.map { UInt64(Double(Self.writers) / $0 * 1e9) }
         let changes: Int
         do {
             changes = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -222,7 +262,8 @@ struct FanOut: Benchmark {
                     let user = setup.extraUsers[index]
                     group.addTask {
                         try await onThread("fan-out-writer-\(index)") {
-                            try Self.write(writer, user: user, changes: changesPerWriter)
+                            let pacing = interval.map { (start: start + $0 * UInt64(index) / UInt64(Self.writers), interval: $0) }
+                            return try Self.write(writer, user: user, changes: changesPerWriter, pacing: pacing)
                         }
                     }
                 }
@@ -258,12 +299,21 @@ struct FanOut: Benchmark {
     }
 
     /// Blocking: alternately adds and removes `user`, one call in flight; the number of changes made.
-    static func write(_ connection: LineConnection, user: String, changes: Int) throws -> Int {
+    /// Paced, change k is sent no earlier than `pacing.start + k × pacing.interval` (ns, monotonic).
+    static func write(_ connection: LineConnection, user: String, changes: Int, pacing: (start: UInt64, interval: UInt64)? = nil) throws -> Int {
         let add = try RawRPC.request(GroupMethods.AddMembers.self, .init(groupID: Self.groupID, userIDs: [user]), id: 1)
         let remove = try RawRPC.request(GroupMethods.RemoveMembers.self, .init(groupID: Self.groupID, userIDs: [user]), id: 2)
         let success = Array(#""result":"SUCC""#.utf8)
         var made = 0
         for change in 0..<changes {
+            if let pacing {
+                let due = pacing.start + UInt64(change) * pacing.interval
+                let now = monotonicNanos()
+                if due > now {
+                    var wait = timespec(tv_sec: Int((due - now) / 1_000_000_000), tv_nsec: Int((due - now) % 1_000_000_000))
+                    nanosleep(&wait, nil)
+                }
+            }
             try connection.send(change % 2 == 0 ? add : remove)
             let reply = try connection.readLine()
             guard RawRPC.contains(reply, success) else {

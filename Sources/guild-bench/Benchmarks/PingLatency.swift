@@ -237,7 +237,9 @@ struct PingLatency: Benchmark {
     }
 }
 
-/// A blocking echo server on a thread of this process: accepts one connection and writes back what it reads.
+/// A blocking echo server in this process: the floor a Unix socket allows. It accepts connections until
+/// stopped, each served on its own thread, and writes back exactly what it reads (one `read`, one `write`:
+/// pipelined lines are echoed in the same batches they arrive in).
 final class EchoServer: Sendable {
     let path: String
     private let listener: Int32
@@ -252,30 +254,45 @@ final class EchoServer: Sendable {
     static func start(path: String) throws -> EchoServer {
         let listener = try RawSocket.listen(path)
         let task = Task {
-            try await onThread("echo-server") { try Self.serve(listener) }
+            try await onThread("echo-server") { Self.acceptLoop(listener) }
         }
         return EchoServer(path: path, listener: listener, task: task)
     }
 
-    /// Ends once the client has closed its connection (or at once if it never connected).
+    /// Stops accepting; connections still open end when their client closes them.
     func stop() async {
-        shutdown(self.listener, Int32(SHUT_RDWR))  // wakes accept() if nobody connected
+        shutdown(self.listener, Int32(SHUT_RDWR))  // wakes accept()
         _ = try? await self.task.value
         close(self.listener)
         unlink(self.path)
     }
 
-    private static func serve(_ listener: Int32) throws {
-        let fd = accept(listener, nil, nil)
-        guard fd >= 0 else { return }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    private static func acceptLoop(_ listener: Int32) {
+        while true {
+            let fd = accept(listener, nil, nil)
+            if fd < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            let thread = Thread { Self.serve(fd) }
+            thread.name = "echo-connection"
+            thread.start()
+        }
+    }
+
+    private static func serve(_ fd: Int32) {
         defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 4096)
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
             if count < 0, errno == EINTR { continue }
             if count <= 0 { return }
-            try buffer.withUnsafeBytes { try RawSocket.writeAll(fd, UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            do {
+                try buffer.withUnsafeBytes { try RawSocket.writeAll(fd, UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            } catch {
+                return
+            }
         }
     }
 }

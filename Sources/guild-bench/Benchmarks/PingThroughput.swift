@@ -59,30 +59,94 @@ struct PingThroughput: Benchmark {
             }
         }
 
-        // Diagnostic: the daemon's capacity without GuildClient — a blocking raw client keeping 64 pings in flight
-        // (writes 64 request lines at once, reads the 64 replies, repeats).
-        let socketPath = daemon.socketPath
-        let duration = context.duration
-        _ = try await onThread("raw-pipeline") { try Self.rawPipelined(socketPath, depth: 64, duration: min(0.5, duration)) }
-        var rates: [Double] = []
-        let meter = CPUMeter(daemonPID: daemon.pid)
-        for _ in 0..<context.runs {
-            rates.append(try await onThread("raw-pipeline") { try Self.rawPipelined(socketPath, depth: 64, duration: duration) })
+        // The daemon's capacity without GuildClient, against the floor: the same blocking raw client (it writes
+        // its in-flight request lines at once, then reads as many reply lines, and repeats) against a raw echo
+        // server in this process and against guildd, alternating run by run.
+        let echo = try EchoServer.start(path: context.path("echo-rate.sock"))
+        var rawSingle = Double.nan
+        do {
+            for shape in Self.rawShapes {
+                let (guild, floor, cpu) = try await Self.rawSeries(shape, daemon: daemon, echoPath: echo.path, context: context)
+                if shape.connections == 1 { rawSingle = Stats.median(guild) }
+                context.progress(
+                    "  \(shape.figure): guildd median \(MeasurementUnit.perSecond.format(Stats.median(guild))), raw echo "
+                        + "\(MeasurementUnit.perSecond.format(Stats.median(floor))); \(cpu)"
+                )
+                measurements.append(
+                    Measurement(
+                        benchmark: self.name,
+                        figure: shape.figure,
+                        value: Stats.median(guild),
+                        unit: .perSecond,
+                        baseline: Stats.median(floor),
+                        baselineName: "raw echo",
+                        target: shape.target,
+                        note: "the same raw client against both; guildd median of " + Format.spread(guild, unit: .perSecond)
+                            + ", echo " + Format.spread(floor, unit: .perSecond) + "; " + cpu
+                    )
+                )
+            }
+        } catch {
+            await echo.stop()
+            throw error
         }
-        let cpu = meter.summary()
-        let median = Stats.median(rates)
-        context.progress("  raw pipelined client, 64 in flight: median \(MeasurementUnit.perSecond.format(median)); \(cpu)")
-        measurements.append(
-            Measurement(
-                benchmark: self.name,
-                figure: "raw blocking client, 64 pipelined",
-                value: median,
-                unit: .perSecond,
-                target: nil,
-                note: "diagnostic: daemon capacity without GuildClient; median of " + Format.spread(rates, unit: .perSecond) + "; " + cpu
+        await echo.stop()
+        if let single = measurements.first(where: { $0.figure == Self.shapes[2].figure }) {
+            measurements.append(
+                Measurement(
+                    benchmark: self.name,
+                    figure: "GuildClient 1 conn × 64 vs raw client",
+                    value: single.value,
+                    unit: .perSecond,
+                    baseline: rawSingle,
+                    baselineName: "raw client → guildd, 64 pipelined",
+                    target: .ratio(.atLeast, 0.8),
+                    note: "the client's share of the daemon's capacity"
+                )
             )
-        )
+        }
         return measurements
+    }
+
+    /// The raw-client shapes: the same client against the raw echo (the floor) and against guildd.
+    static let rawShapes = [
+        Shape(connections: 1, inFlight: 64, figure: "raw client, 1 conn × 64 pipelined", target: .ratio(.atLeast, 1.0 / 3)),
+        Shape(connections: 8, inFlight: 8, figure: "raw client, 8 conns × 8 pipelined", target: .ratio(.atLeast, 1.0 / 3)),
+    ]
+
+    /// `context.runs` rates of guildd and of the echo, measured alternately after a warm-up of each; the CPU
+    /// summary covers guildd's runs.
+    static func rawSeries(
+        _ shape: Shape,
+        daemon: Daemon,
+        echoPath: String,
+        context: BenchContext
+    ) async throws -> (guild: [Double], echo: [Double], cpu: String) {
+        let warmUp = min(0.5, context.duration)
+        _ = try await Self.rawRate(echoPath, shape: shape, duration: warmUp)
+        _ = try await Self.rawRate(daemon.socketPath, shape: shape, duration: warmUp)
+        var guild: [Double] = []
+        var echo: [Double] = []
+        var cpu: [String] = []
+        for _ in 0..<context.runs {
+            echo.append(try await Self.rawRate(echoPath, shape: shape, duration: context.duration))
+            let meter = CPUMeter(daemonPID: daemon.pid)
+            guild.append(try await Self.rawRate(daemon.socketPath, shape: shape, duration: context.duration))
+            cpu.append(meter.summary())
+        }
+        return (guild, echo, cpu.last ?? "")
+    }
+
+    /// Replies per second of `shape.connections` raw pipelined connections (one thread each), summed.
+    static func rawRate(_ path: String, shape: Shape, duration: Double) async throws -> Double {
+        try await withThrowingTaskGroup(of: Double.self) { group in
+            for index in 0..<shape.connections {
+                group.addTask {
+                    try await onThread("raw-pipeline-\(index)") { try Self.rawPipelined(path, depth: shape.inFlight, duration: duration) }
+                }
+            }
+            return try await group.reduce(0, +)
+        }
     }
 
     /// Pings per second from one blocking connection that writes `depth` request lines at once and then reads

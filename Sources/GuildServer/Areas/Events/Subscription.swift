@@ -227,26 +227,27 @@ final class Subscription: Sendable, IndexedSubscriber {
 
     // MARK: - Writing
 
-    /// The notifications for events, given their shared tails: only the head with this subscription's id is
-    /// written per subscriber.
-    private func notifications(_ tails: [[UInt8]]) -> ByteBuffer {
-        var buffer = self.connection.channel.allocator.buffer(capacity: tails.reduce(0) { $0 + $1.count + self.notificationHead.count })
+    /// Appends the notifications for events, given their shared tails: only the head with this subscription's
+    /// id is written per subscriber.
+    private func appendNotifications(_ tails: [[UInt8]], to output: inout ByteBuffer) {
         for tail in tails {
-            buffer.writeBytes(self.notificationHead)
-            buffer.writeBytes(tail)
+            output.writeBytes(self.notificationHead)
+            output.writeBytes(tail)
         }
-        return buffer
     }
 
     private func write(_ events: [[UInt8]]) {
         let count = events.count
-        self.connection.send(self.notifications(events)) {
-            self.state.withLock { $0.outstanding -= count }
+        let capacity = events.reduce(0) { $0 + $1.count + self.notificationHead.count }
+        self.connection.send(capacity: capacity, completion: { self.state.withLock { $0.outstanding -= count } }) { output in
+            self.appendNotifications(events, to: &output)
         }
     }
 
     private func writeAndWait(_ events: [[UInt8]]) async throws {
-        try await self.connection.send(self.notifications(events)).get()
+        var buffer = self.connection.channel.allocator.buffer(capacity: events.reduce(0) { $0 + $1.count + self.notificationHead.count })
+        self.appendNotifications(events, to: &buffer)
+        try await self.connection.send(buffer).get()
     }
 
     private func sendEnded(reason: String) {
