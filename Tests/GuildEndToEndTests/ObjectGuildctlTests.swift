@@ -28,7 +28,7 @@ struct ObjectGuildctlTests {
         // A watcher of the bucket (from the log's start, so it cannot miss it) sees the first change.
         let watch = try Child(
             Build.guildctl,
-            ["watch", "--bucket", "\(scope)/plants", "--since", "0", "--count", "1", "--socket", socket],
+            ["watch", "--bucket", "\(scope)/plants", "--since", "0", "--count", "1", "--json", "--socket", socket],
             environment: ["GUILD_TOKEN": token]
         )
 
