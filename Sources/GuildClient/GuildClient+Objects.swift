@@ -34,14 +34,7 @@ extension GuildClient {
     )
         async throws -> [String: JSONValue]
     {
-        let params = ObjectMethods.WriteParams(
-            scope: scope,
-            bucket: bucket,
-            objectID: objectID,
-            body: .object(body),
-            ifVersion: ifVersion.map { ObjectVersion($0) }
-        )
-        return try Self.fields(try await self.call(ObjectMethods.Replace.self, params))
+        try await self.writeObject(ObjectMethods.Replace.self, scope: scope, bucket: bucket, objectID: objectID, body: body, ifVersion: ifVersion)
     }
 
     /// `object.patch`: sets the top-level fields of `body`, keeping the others.
@@ -55,6 +48,17 @@ extension GuildClient {
     )
         async throws -> [String: JSONValue]
     {
+        try await self.writeObject(ObjectMethods.Patch.self, scope: scope, bucket: bucket, objectID: objectID, body: body, ifVersion: ifVersion)
+    }
+
+    private func writeObject<M: RPCMethod>(
+        _ method: M.Type,
+        scope: String,
+        bucket: String,
+        objectID: String,
+        body: [String: JSONValue],
+        ifVersion: Int64?
+    ) async throws -> [String: JSONValue] where M.Params == ObjectMethods.WriteParams, M.Result == JSONValue {
         let params = ObjectMethods.WriteParams(
             scope: scope,
             bucket: bucket,
@@ -62,7 +66,7 @@ extension GuildClient {
             body: .object(body),
             ifVersion: ifVersion.map { ObjectVersion($0) }
         )
-        return try Self.fields(try await self.call(ObjectMethods.Patch.self, params))
+        return try Self.fields(try await self.call(M.self, params))
     }
 
     /// `object.delete`.
