@@ -4,8 +4,8 @@ import GuildProtocol
 import GuildTestSupport
 import Testing
 
-/// `guildctl top` while clients write: successive screens show the rates move. (Its output is read from a file:
-/// under `swift test`, starting tmux from the test process did not return, so the terminal case is not covered.)
+/// `guildctl top` while clients write: successive screens show the rates move, read from a file (plain screens)
+/// and from a real terminal (a detached tmux session, redrawn in place).
 @Suite(.timeLimit(.minutes(2)))
 struct TopTests {
     /// Each screen's `key: value` lines; screens start at their `guildd VERSION, pid …` header.
@@ -50,5 +50,34 @@ struct TopTests {
         #expect(requests.count == 4 && requests.allSatisfy { $0 > 0 }, "\(top.stdout)")
         #expect(writes.contains { $0 > 0 } && perCommit.allSatisfy { $0 >= 1 }, "\(top.stdout)")
         #expect(screens.allSatisfy { $0["rss"]?.hasSuffix("MiB") == true && $0["connections"].flatMap(Int.init).map { $0 >= 2 } == true })
+    }
+
+    @Test func topRedrawsInATerminalWhileClientsWrite() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let daemon = try await RealDaemon.start(scratch)
+        defer { daemon.terminate() }
+        let server = "guild-top-\(getpid())-\(Int.random(in: 0..<1_000_000))"
+        defer { _ = Task { _ = try? await Child.run("/usr/bin/tmux", ["-L", server, "kill-server"]) } }
+        let command = [Build.guildctl, "top", "--socket", scratch.socket, "--interval", "0.5"].joined(separator: " ")
+        // Started without waiting: the tmux client's exit is not seen while the server it forked runs on.
+        _ = try Child("/usr/bin/tmux", ["-L", server, "new-session", "-d", "-s", "top", "-x", "120", "-y", "30", command])
+        func requestRate() async throws -> Double? {
+            let pane = try await Child.run("/usr/bin/tmux", ["-L", server, "capture-pane", "-p", "-t", "top"]).stdout
+            return Self.screens(pane).last?["requests/s"].flatMap(Double.init)
+        }
+
+        let client = try await GuildClient.connect(path: scratch.socket)
+        var rates: [Double] = []
+        var round = 0
+        while rates.count < 2, round < 600 {
+            _ = try await client.call(UserMethods.Register.self, .init(username: "tty-\(round)", password: "pw-top"))
+            round += 1
+            if round % 20 == 0, let rate = try await requestRate(), rate > 0, rates.last != rate { rates.append(rate) }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        await client.close()
+        _ = try await Child.run("/usr/bin/tmux", ["-L", server, "kill-server"])
+        #expect(rates.count == 2, "the screen never showed the request rate move: \(rates)")
     }
 }
