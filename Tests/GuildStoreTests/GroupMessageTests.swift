@@ -42,7 +42,7 @@ struct GroupMessageTests {
         #expect(try await world.unread(early, g).unread == (policy.unreadCounts ? 3 : 0), "\(type)")
         #expect(try await world.unread(owner, g).unread == 0, "the sender's own messages do not count")
         #expect(type == .meeting || type == .avChatRoom ? !policy.unreadCounts : policy.unreadCounts)
-        #expect(type == .meeting || type == .community ? policy.preJoinHistory : !policy.preJoinHistory)
+        #expect(type == .meeting ? policy.preJoinHistory : !policy.preJoinHistory)
     }
 
     // MARK: - history paging

@@ -81,7 +81,7 @@ public struct GroupPolicy: Sendable, Hashable {
         static let readMembers = Line(basic: Actors.anyone, work: .anyMember, public: .anyMember, meeting: .anyMember, avChatRoom: .anyMember, community: .anyMember)
         static let memberLimit = Line<Int?>(basic: nil,   work: 200,         public: 2_000,     meeting: 6_000,    avChatRoom: nil,   community: 100_000)
         static let unread      = Line(basic: false,       work: true,        public: true,      meeting: false,    avChatRoom: false, community: true)
-        static let history     = Line(basic: false,       work: false,       public: false,     meeting: true,     avChatRoom: false, community: true)
+        static let history     = Line(basic: false,       work: false,       public: false,     meeting: true,     avChatRoom: false, community: false)
         static let memberEvents = Line(basic: true,       work: true,        public: true,      meeting: false,    avChatRoom: true,  community: true)
         static let roleEvents  = Line(basic: true,        work: true,        public: true,      meeting: false,    avChatRoom: true,  community: true)
         static let muteEvents  = Line(basic: true,        work: true,        public: true,      meeting: false,    avChatRoom: false, community: true)
