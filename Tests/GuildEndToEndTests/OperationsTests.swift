@@ -56,6 +56,9 @@ struct OperationsTests {
         #expect(register.status == 0, "\(register.stderr)")
         let group = try await Child.run(Build.guildctl, socket + ["group", "create", "--name", "Ops"], environment: environment)
         #expect(group.status == 0, "\(group.stderr)")
+        // One event delivered to a subscriber (replayed from the start).
+        let watch = try await Child.run(Build.guildctl, socket + ["watch", "--since", "0", "--count", "1", "--json"], environment: environment)
+        #expect(watch.status == 0 && watch.stdout.contains("groupCreated"), "\(watch.stderr)")
 
         let metrics = try await Child.run(Build.guildctl, socket + ["metrics"])
         #expect(metrics.status == 0, "\(metrics.stderr)")
@@ -72,6 +75,7 @@ struct OperationsTests {
         #expect((samples["guild_store_commit_duration_seconds_count{}"] ?? 0) >= 2)
         #expect((samples["guild_store_commit_operations_count{}"] ?? 0) >= 2)
         #expect((samples["guild_events_appended_total{}"] ?? 0) >= 1)
+        #expect((samples["guild_events_delivered_total{}"] ?? 0) >= 1)
 
         // Admins only; JSON form is one string.
         let json = try await Child.run(Build.guildctl, socket + ["metrics", "--json"])

@@ -87,8 +87,10 @@ struct TopCommand: AsyncParsableCommand {
             ("commits/s", rate(writes.map { Double($0.commits) }, before.map { Double($0.commits) })),
             ("writes/commit", perCommit),
             ("events/s", rate(metric("guild_events_appended_total"), old("guild_events_appended_total"))),
+            ("delivered/s", rate(metric("guild_events_delivered_total"), old("guild_events_delivered_total"))),
             ("connections", String(sample.status.connections)),
             ("subscriptions", metric("guild_subscriptions").map { String(Int($0)) } ?? "-"),
+            ("lagged", metric("guild_subscriptions_lagged_total").map { String(Int($0)) } ?? "-"),
             ("rss", Self.residentMemory(pid: sample.status.pid) ?? "-"),
         ]
         let uptime = Int(sample.status.uptimeSeconds)

@@ -238,6 +238,7 @@ final class Subscription: Sendable, IndexedSubscriber {
 
     private func write(_ events: [[UInt8]]) {
         let count = events.count
+        EventMetrics.delivered(count)
         let capacity = events.reduce(0) { $0 + $1.count + self.notificationHead.count }
         self.connection.send(capacity: capacity, completion: { self.state.withLock { $0.outstanding -= count } }) { output in
             self.appendNotifications(events, to: &output)
@@ -245,12 +246,14 @@ final class Subscription: Sendable, IndexedSubscriber {
     }
 
     private func writeAndWait(_ events: [[UInt8]]) async throws {
+        EventMetrics.delivered(events.count)
         var buffer = self.connection.channel.allocator.buffer(capacity: events.reduce(0) { $0 + $1.count + self.notificationHead.count })
         self.appendNotifications(events, to: &buffer)
         try await self.connection.send(buffer).get()
     }
 
     private func sendEnded(reason: String) {
+        if reason == "LAGGED" { EventMetrics.lagging() }
         let lastSent = self.state.withLock { $0.lastSent }
         let params = (try? RPCCoding.encode(SubscriptionEnded(subscription: self.id, reason: reason, lastSeq: lastSent))) ?? []
         var bytes: [UInt8] = []
