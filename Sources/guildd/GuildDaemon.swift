@@ -118,6 +118,9 @@ struct GuildDaemon: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
+    @Flag(help: .hidden)
+    var noImmediateReads = false
+
     @Flag(help: "Do not measure each request (system.metrics then has no per-method counts, latencies or errors).")
     var noRequestMetrics = false
 
@@ -211,6 +214,7 @@ struct GuildDaemon: AsyncParsableCommand {
         configuration.idleTimeoutSeconds = self.idleTimeout
         configuration.maximumExpensive = self.maxExpensive
         configuration.probePID = getpid()
+        configuration.immediateReads = !self.noImmediateReads
         configuration.messageOptions = MessageOptions(
             retentionMilliseconds: Int64(self.messageRetentionDays * 86_400_000),
             messagesPerUserPerSecond: self.messageRatePerUser,

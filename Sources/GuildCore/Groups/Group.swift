@@ -138,6 +138,17 @@ public struct JoinApplication: Sendable, Hashable {
     }
 }
 
+/// That a group exists, and who owns it (``GroupRecords/groupOwnership(_:)``).
+public struct GroupOwnership: Sendable, Hashable {
+    /// The owner's user id; nil for an ownerless group.
+    public var ownerID: String?
+
+    /// Creates the value.
+    public init(ownerID: String?) {
+        self.ownerID = ownerID
+    }
+}
+
 /// A group's attributes (Tencent's group attributes) and the version a write must name to win.
 public struct GroupAttributes: Sendable, Hashable {
     public var values: [String: String]

@@ -3,6 +3,9 @@
 public protocol GroupRecords {
     /// A group by id.
     func group(_ id: String) throws -> Group?
+    /// Whether group `id` exists, and its owner: nil when there is no such group (a cheap read for checks that
+    /// need no more of the group).
+    func groupOwnership(_ id: String) throws -> GroupOwnership?
     /// A user's membership of a group.
     func membership(groupID: String, userID: String) throws -> Membership?
     /// Whether a user exists.

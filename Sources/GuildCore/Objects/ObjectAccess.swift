@@ -4,20 +4,25 @@
 final class ObjectAccess {
     let tx: any Transaction
     let caller: Caller
-    /// Group owners read in this transaction (several checks of one call ask for the same group).
-    private var owners: [String: String?] = [:]
+    /// Groups read in this transaction (several checks of one call ask for the same group).
+    private var groups: [String: GroupOwnership?] = [:]
 
     init(tx: any Transaction, caller: Caller) {
         self.tx = tx
         self.caller = caller
     }
 
-    /// The owner of group `id` (nil: no such group, or ownerless), read once per access.
+    /// Whether group `id` exists, and its owner (nil: no such group), read once per access.
+    func group(_ id: String) throws -> GroupOwnership? {
+        if let group = self.groups[id] { return group }
+        let group = try self.tx.groupOwnership(id)
+        self.groups[id] = group
+        return group
+    }
+
+    /// The owner of group `id` (nil: no such group, or ownerless).
     func groupOwner(_ id: String) throws -> String? {
-        if let owner = self.owners[id] { return owner }
-        let owner = try self.tx.group(id)?.ownerID
-        self.owners[id] = owner
-        return owner
+        try self.group(id)?.ownerID
     }
 
     /// The caller's user, nil for an admin without a session or an anonymous caller.

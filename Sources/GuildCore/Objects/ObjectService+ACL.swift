@@ -131,7 +131,7 @@ extension ObjectService {
     /// The bucket and object of an ACL target the caller may read and change the ACL of. A bucket that does
     /// not exist is created when `creating` (Kii: setting an entry on a bucket creates it).
     static func aclTarget(_ access: ObjectAccess, _ target: ACLTarget, creating: Bool) throws -> (Bucket?, StoredObject?) {
-        try Self.requireScope(access.tx, target.scope)
+        try Self.requireScope(access, target.scope)
         guard let name = target.bucket else {
             guard try access.changesACL(scope: target.scope, object: nil) else {
                 throw Self.denied("read or change the ACL of \(target.scope)", access.caller)

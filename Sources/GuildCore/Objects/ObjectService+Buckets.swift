@@ -12,7 +12,7 @@ extension ObjectService {
     public func buckets(caller: Caller, scope: ObjectScope) async throws -> [BucketSummary] {
         try await self.store.read { tx in
             let access = ObjectAccess(tx: tx, caller: caller)
-            try Self.requireScope(tx, scope)
+            try Self.requireScope(access, scope)
             return try tx.buckets(scope: scope).filter { try access.seesBucket($0.bucket) }.map {
                 BucketSummary(name: $0.bucket.name, objectCount: $0.count, created: $0.bucket.created, creator: $0.bucket.creator)
             }
@@ -44,7 +44,7 @@ extension ObjectService {
 
     /// A bucket the caller may see, or `BUCKET_NOT_FOUND` as if it did not exist.
     static func visibleBucket(_ access: ObjectAccess, scope: ObjectScope, name: String) throws -> Bucket {
-        try Self.requireScope(access.tx, scope)
+        try Self.requireScope(access, scope)
         guard let bucket = try access.tx.bucket(scope: scope, name: name), try access.seesBucket(bucket) else {
             throw GuildError(.bucketNotFound, "no bucket \(name) in \(scope)", field: "bucket")
         }

@@ -46,7 +46,7 @@ public struct ObjectService: Sendable {
         let now = self.now()
         return try await self.store.write { tx in
             let access = ObjectAccess(tx: tx, caller: caller)
-            try Self.requireScope(tx, scope)
+            try Self.requireScope(access, scope)
             let bucket: Bucket
             if let existing = try tx.bucket(scope: scope, name: name) {
                 guard try access.allows(.createObjectsInBucket, scope: scope, bucket: existing) else {
@@ -85,9 +85,20 @@ public struct ObjectService: Sendable {
 
     /// An object the caller may read.
     public func get(caller: Caller, scope: ObjectScope, bucket name: String, objectID: String) async throws -> StoredObject {
-        try await self.store.read { tx in
-            try Self.readable(ObjectAccess(tx: tx, caller: caller), scope: scope, bucket: name, objectID: objectID).object
-        }
+        try await self.store.read { tx in try Self.get(caller: caller, scope: scope, bucket: name, objectID: objectID, in: tx) }
+    }
+
+    /// An object the caller may read, in `tx` (a few indexed lookups: cheap enough for an immediate read).
+    public static func get(
+        caller: Caller,
+        scope: ObjectScope,
+        bucket name: String,
+        objectID: String,
+        in tx: any Transaction
+    ) throws
+        -> StoredObject
+    {
+        try Self.readable(ObjectAccess(tx: tx, caller: caller), scope: scope, bucket: name, objectID: objectID).object
     }
 
     /// How a write changes an object's fields.
@@ -166,7 +177,7 @@ public struct ObjectService: Sendable {
     ) throws
         -> (bucket: Bucket, object: StoredObject)
     {
-        try Self.requireScope(access.tx, scope)
+        try Self.requireScope(access, scope)
         guard let bucket = try access.tx.bucket(scope: scope, name: name), let object = try access.tx.object(in: bucket, id: objectID),
             try access.reads(object, in: bucket)
         else {
@@ -187,7 +198,7 @@ public struct ObjectService: Sendable {
     ) throws
         -> (bucket: Bucket, object: StoredObject)
     {
-        try Self.requireScope(access.tx, scope)
+        try Self.requireScope(access, scope)
         let notFound = GuildError(.objectNotFound, "no object \(objectID) in bucket \(name) of \(scope)", field: "objectID")
         guard let bucket = try access.tx.bucket(scope: scope, name: name), let object = try access.tx.object(in: bucket, id: objectID) else {
             throw notFound
@@ -206,13 +217,13 @@ public struct ObjectService: Sendable {
     }
 
     /// A group's or user's scope must exist.
-    static func requireScope(_ tx: any Transaction, _ scope: ObjectScope) throws {
+    static func requireScope(_ access: ObjectAccess, _ scope: ObjectScope) throws {
         switch scope {
         case .app: return
         case .group(let id):
-            guard try tx.group(id) != nil else { throw GuildError(.groupNotFound, "no group with id \(id)", field: "scope") }
+            guard try access.group(id) != nil else { throw GuildError(.groupNotFound, "no group with id \(id)", field: "scope") }
         case .user(let id):
-            guard try tx.userExists(id) else { throw GuildError(.userNotFound, "no user with id \(id)", field: "scope") }
+            guard try access.tx.userExists(id) else { throw GuildError(.userNotFound, "no user with id \(id)", field: "scope") }
         case .thing(let id):
             throw GuildError(.invalidInput, "no thing with id \(id): thing scopes need things, which this daemon does not have yet", field: "scope")
         }

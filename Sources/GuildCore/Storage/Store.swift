@@ -11,6 +11,9 @@ public protocol Store: EventRepository {
     func write<T: Sendable>(_ body: @escaping @Sendable (any Transaction) throws -> T) async throws -> T
     /// Runs `body` on a read-only snapshot (writes through it fail).
     func read<T: Sendable>(_ body: @escaping @Sendable (any Transaction) throws -> T) async throws -> T
+    /// Opens a connection for reads that run at once on the calling thread (see ``ImmediateReader``); nil when
+    /// this store cannot read without waiting, and callers use ``read(_:)``.
+    func makeImmediateReader() throws -> (any ImmediateReader)?
     /// Calls `hook` after each commit, before any caller of ``write(_:)`` hears of it, with the records the
     /// commit changed (see ``Transaction/changed(_:)``). Per-area caches drop their stale entries here.
     func afterCommit(_ hook: @escaping @Sendable (_ changed: Set<RecordKey>) -> Void)

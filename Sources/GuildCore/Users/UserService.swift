@@ -147,11 +147,15 @@ public struct UserService: Sendable {
     /// changed for its user and it has not expired; throws `invalidToken` if it was revoked or expired.
     /// Returns the live session and the generation it was checked at.
     public func revalidate(_ session: ResolvedSession, checkedAt generation: UInt64) async throws -> (ResolvedSession, UInt64) {
+        if self.isCurrent(session, checkedAt: generation) { return (session, generation) }
         let current = self.generations.current(session.user.id)
-        if current == generation, session.expiresAt.map({ $0 > self.now() }) ?? true {
-            return (session, generation)
-        }
         return (try await self.revalidate(session), current)
+    }
+
+    /// Whether a session checked at `generation` needs no new check: its user's sessions have not changed
+    /// since, and it has not expired.
+    public func isCurrent(_ session: ResolvedSession, checkedAt generation: UInt64) -> Bool {
+        self.generations.current(session.user.id) == generation && (session.expiresAt.map { $0 > self.now() } ?? true)
     }
 
     /// Re-checks a bound session; throws `invalidToken` if it was revoked or expired since it was bound.

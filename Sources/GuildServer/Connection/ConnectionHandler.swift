@@ -225,7 +225,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         case .invalid(let id, let error):
             self.queue(Dispatcher.reply(id, .failure(error)), context: context)
         case .request(let request):
-            switch self.dispatcher.runInline(request, peer: self.state.peer, isAdmin: self.state.isAdmin) {
+            switch self.dispatcher.runInline(request, on: self.state) {
             case .reply(let reply):
                 self.queue(reply, context: context)
             case .needsTask:
@@ -249,11 +249,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 replies.append(budget.admit(Dispatcher.reply(id, .failure(error)), id: id))
             case .request(let request):
                 guard
-                    case .reply(let reply) = self.dispatcher.runInline(
-                        request,
-                        peer: self.state.peer,
-                        isAdmin: self.state.isAdmin
-                    )
+                    case .reply(let reply) = self.dispatcher.runInline(request, on: self.state)
                 else {
                     // At least one entry needs a task: the whole batch runs there, to reply with one array.
                     if self.state.inFlight >= self.maximumInFlight || self.state.draining {

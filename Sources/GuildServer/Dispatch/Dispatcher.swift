@@ -18,6 +18,8 @@ public final class Dispatcher: Sendable {
     let batchConcurrency: Int
     /// Request counts, latencies and errors (see ``RequestMetrics``); nil: not measured.
     let metrics: RequestMetrics?
+    /// The event loops' own readers for immediate reads; nil: they always run as tasks.
+    let immediateReads: ImmediateReads?
 
     /// Creates a dispatcher.
     init(
@@ -28,7 +30,8 @@ public final class Dispatcher: Sendable {
         admission: Admission,
         maximumBatchReplyBytes: Int,
         batchConcurrency: Int = 64,
-        metrics: RequestMetrics? = nil
+        metrics: RequestMetrics? = nil,
+        immediateReads: ImmediateReads? = nil
     ) {
         self.registry = registry
         self.users = users
@@ -38,6 +41,7 @@ public final class Dispatcher: Sendable {
         self.maximumBatchReplyBytes = maximumBatchReplyBytes
         self.batchConcurrency = batchConcurrency
         self.metrics = metrics
+        self.immediateReads = immediateReads
     }
 
     /// What running a request on the event loop gave.
@@ -48,23 +52,52 @@ public final class Dispatcher: Sendable {
         case needsTask
     }
 
-    /// Runs a request on the event loop when it can (unknown method, inline method), or says it needs a task.
-    func runInline(_ request: RPCRequest, peer: PeerCredentials, isAdmin: Bool) -> InlineOutcome {
+    /// Runs a request on the event loop when it can (unknown method, inline method, immediate read), or says it
+    /// needs a task.
+    func runInline(_ request: RPCRequest, on connection: ConnectionState) -> InlineOutcome {
         let started = self.metrics == nil ? 0 : RequestMetrics.now()
         guard let entry = self.registry[request.method] else {
             let result = Result<[UInt8], RPCError>.failure(.methodNotFound(request.method))
             self.metrics?.record(method: request.method, started: started, result: result)
             return .reply(Self.reply(request.id, result))
         }
-        guard case .inline(let body) = entry.execution else { return .needsTask }
         let result: Result<[UInt8], RPCError>
-        do {
-            result = .success(try body(request.params, InlineContext(peer: peer, isAdmin: isAdmin)))
-        } catch {
-            result = .failure(self.wireError(error, method: request.method))
+        if case .inline(let body) = entry.execution {
+            do {
+                result = .success(try body(request.params, InlineContext(peer: connection.peer, isAdmin: connection.isAdmin)))
+            } catch {
+                result = .failure(self.wireError(error, method: request.method))
+            }
+        } else if let immediate = entry.immediate, let caller = self.immediateCaller(entry.access, on: connection),
+            let reader = self.immediateReads?.reader()
+        {
+            do {
+                result = .success(try immediate(request.params, caller, reader))
+            } catch {
+                result = .failure(self.wireError(error, method: request.method))
+            }
+        } else {
+            return .needsTask
         }
         self.metrics?.record(method: request.method, started: started, result: result)
         return .reply(Self.reply(request.id, result))
+    }
+
+    /// The caller of an immediate read on `connection`, when it may run at once: nothing else in flight on the
+    /// connection (a call sent earlier, such as a login, finishes first), a session that needs no new check,
+    /// and access granted. Nil: the call runs as a task, which checks and answers everything else.
+    private func immediateCaller(_ access: AccessRequirement, on connection: ConnectionState) -> Caller? {
+        guard connection.inFlight == 0 else { return nil }
+        var caller = Caller(peer: connection.peer, isAdmin: connection.isAdmin)
+        if let bound = connection.session {
+            guard self.users.isCurrent(bound.session, checkedAt: bound.generation) else { return nil }
+            caller.session = bound.session
+        }
+        switch access {
+        case .anyone: return caller
+        case .session: return caller.session != nil || caller.isAdmin ? caller : nil
+        case .admin: return caller.isAdmin ? caller : nil
+        }
     }
 
     /// Runs one request to completion; `afterReply` collects work for after the reply is written.

@@ -6,7 +6,9 @@ import GuildProtocol
 ///
 /// Methods are registered with their wire types from `GuildProtocol`, so params are decoded into (and results
 /// encoded from) exactly the types clients use. Inline methods are cheap, touch no storage, and run on the
-/// connection's event loop without a task hop; all others run as child tasks of their connection.
+/// connection's event loop without a task hop; immediate reads run there too when they can, on the loop
+/// thread's own read-only connection (see ``registerRead(_:store:_:)``); all others run as child tasks of their
+/// connection.
 public struct MethodRegistry: Sendable {
     /// How a method runs.
     enum Execution: Sendable {
@@ -23,6 +25,9 @@ public struct MethodRegistry: Sendable {
         var isExpensive = false
         /// May bind, rebind or unbind the connection's session (``RPCMethod/changesSession``).
         var changesSession = false
+        /// How the method runs at once on the event loop, given the caller and the loop thread's reader; nil:
+        /// never there (``registerRead(_:store:_:)``).
+        var immediate: (@Sendable ([UInt8]?, Caller, any ImmediateReader) throws -> [UInt8])?
     }
 
     private(set) var entries: [String: Entry] = [:]
@@ -54,6 +59,35 @@ public struct MethodRegistry: Sendable {
             },
             isExpensive: M.isExpensive,
             changesSession: M.changesSession
+        )
+    }
+
+    /// Registers a read cheap enough to run on the connection's event loop: a few indexed lookups in one
+    /// snapshot, such as `object.get` with its ACL check. It runs there at once, on the loop thread's own
+    /// read-only connection, when the connection has nothing else in flight (so it never overtakes a call sent
+    /// before it) and its session needs no new check; otherwise as a task on the store's readers. `body` sees
+    /// one snapshot either way.
+    public mutating func registerRead<M: RPCMethod>(
+        _ method: M.Type,
+        store: any Store,
+        _ body: @escaping @Sendable (M.Params, Caller, any Transaction) throws -> M.Result
+    ) {
+        precondition(self.entries[M.name] == nil, "\(M.name) registered twice")
+        precondition(!M.changesSession && !M.isExpensive, "\(M.name) cannot run as an immediate read")
+        self.entries[M.name] = Entry(
+            name: M.name,
+            access: M.access,
+            execution: .async { params, context in
+                try Self.checkDeclaredLimits(M.self, params, caller: context.caller)
+                let decoded = try Self.decodeParams(M.self, params)
+                let caller = context.caller
+                return try RPCCoding.encode(try await store.read { tx in try body(decoded, caller, tx) })
+            },
+            immediate: { params, caller, reader in
+                try Self.checkDeclaredLimits(M.self, params, caller: caller)
+                let decoded = try Self.decodeParams(M.self, params)
+                return try RPCCoding.encode(try reader.read { tx in try body(decoded, caller, tx) })
+            }
         )
     }
 

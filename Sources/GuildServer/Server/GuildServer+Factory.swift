@@ -64,7 +64,8 @@ extension GuildServer {
             logger: logger,
             admission: admission,
             maximumBatchReplyBytes: configuration.maximumBatchReplyBytes,
-            metrics: operations.measuresRequests ? RequestMetrics(methods: registry.methodNames) : nil
+            metrics: operations.measuresRequests ? RequestMetrics(methods: registry.methodNames) : nil,
+            immediateReads: configuration.immediateReads ? ImmediateReads(store: store, logger: logger) : nil
         )
         return GuildServer(
             configuration: configuration,

@@ -62,6 +62,10 @@ public struct ServerConfiguration: Sendable {
     public var probePID: Int32?
     /// Group messages: retention, per-user rate, AVChatRoom rate (guildd's `--message-*` options).
     public var messageOptions = MessageOptions()
+    /// Cheap reads (`object.get`) run at once on the connection's event loop, on its own read-only connection,
+    /// when they can (see ``MethodRegistry/registerRead(_:store:_:)``); false: always as tasks (guildd's hidden
+    /// `--no-immediate-reads`, to measure the difference).
+    public var immediateReads = true
 
     /// Creates a configuration with the documented defaults.
     public init(

@@ -149,12 +149,12 @@ public final class SQLiteStore: Sendable {
     func readDatabase<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let delay = self.readDelay.load(ordering: .relaxed)
         if delay > 0 {
-            return try await self.pool.read { db in
+            return try await self.pool.unsafeRead { db in
                 usleep(UInt32(min(delay, 60_000)) * 1000)
-                return try work(db)
+                return try db.inSnapshot(work)
             }
         }
-        return try await self.pool.read(work)
+        return try await self.pool.unsafeRead { db in try db.inSnapshot(work) }
     }
 
     /// Sets a failpoint (for liveness tests, `guildd --test-failpoints`): `store.readDelay` makes every read
@@ -177,6 +177,13 @@ extension SQLiteStore: Store {
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any Transaction) throws -> T) async throws -> T {
         try await self.readDatabase { db in try body(SQLiteTransaction(db: db, log: EventLog())) }
+    }
+
+    public func makeImmediateReader() throws -> (any ImmediateReader)? {
+        try SQLiteImmediateReader(
+            path: self.configuration.path,
+            configuration: Configuration.grdb(synchronous: self.configuration.synchronous, readers: 1)
+        )
     }
 
     public func afterCommit(_ hook: @escaping @Sendable (Set<RecordKey>) -> Void) {

@@ -11,6 +11,13 @@ extension SQLiteTransaction: GroupRecords {
         ).map(Self.group)
     }
 
+    func groupOwnership(_ id: String) throws -> GroupOwnership? {
+        try Row.fetchOne(
+            self.db.cachedStatement(sql: "SELECT ownerID FROM \"group\" WHERE id = ?"),
+            arguments: StoredText.arguments([id])
+        ).map { GroupOwnership(ownerID: $0[0]) }
+    }
+
     func membership(groupID: String, userID: String) throws -> Membership? {
         try Row.fetchOne(
             self.db.cachedStatement(sql: "SELECT * FROM membership WHERE groupID = ? AND userID = ?"),

@@ -15,12 +15,13 @@ extension MethodRegistry {
             )
             return .init(objectID: object.objectID, version: String(object.version), created: object.created)
         }
-        self.register(ObjectMethods.Get.self) { params, context in
-            let object = try await objects.get(
-                caller: context.caller,
+        self.registerRead(ObjectMethods.Get.self, store: objects.store) { params, caller, tx in
+            let object = try ObjectService.get(
+                caller: caller,
                 scope: try ObjectScope(params.scope),
                 bucket: params.bucket,
-                objectID: params.objectID
+                objectID: params.objectID,
+                in: tx
             )
             return .object(object.view)
         }
