@@ -53,8 +53,7 @@ public struct MethodRegistry: Sendable {
             name: M.name,
             access: M.access,
             execution: .async { params, context in
-                try Self.checkDeclaredLimits(M.self, params, caller: context.caller)
-                let decoded = try Self.decodeParams(M.self, params)
+                let decoded = try Self.checkedParams(M.self, params, caller: context.caller)
                 return try RPCCoding.encode(try await body(decoded, context))
             },
             isExpensive: M.isExpensive,
@@ -78,14 +77,12 @@ public struct MethodRegistry: Sendable {
             name: M.name,
             access: M.access,
             execution: .async { params, context in
-                try Self.checkDeclaredLimits(M.self, params, caller: context.caller)
-                let decoded = try Self.decodeParams(M.self, params)
+                let decoded = try Self.checkedParams(M.self, params, caller: context.caller)
                 let caller = context.caller
                 return try RPCCoding.encode(try await store.read { tx in try body(decoded, caller, tx) })
             },
             immediate: { params, caller, reader in
-                try Self.checkDeclaredLimits(M.self, params, caller: caller)
-                let decoded = try Self.decodeParams(M.self, params)
+                let decoded = try Self.checkedParams(M.self, params, caller: caller)
                 return try RPCCoding.encode(try reader.read { tx in try body(decoded, caller, tx) })
             }
         )
@@ -129,6 +126,12 @@ public struct MethodRegistry: Sendable {
     /// The most items a list-valued param (an array or an object) may hold unless its method declares
     /// another limit in ``RPCMethod/itemLimits``.
     public static let defaultItemLimit = OpenRPCContract.defaultItemLimit
+
+    /// A method's params, checked against its declared limits and decoded.
+    static func checkedParams<M: RPCMethod>(_ method: M.Type, _ params: [UInt8]?, caller: Caller) throws -> M.Params {
+        try Self.checkDeclaredLimits(M.self, params, caller: caller)
+        return try Self.decodeParams(M.self, params)
+    }
 
     /// Enforces what the method type declares about its params, on the raw params before decoding: item
     /// limits of list-valued params (`TOO_MANY_ITEMS`) and admin-only params (`PERMISSION_DENIED`).
