@@ -126,10 +126,7 @@ extension GuildClient {
         atomic: Bool = false,
         ensure: Bool = false
     ) async throws -> ACLMethods.ChangeResult {
-        try await self.call(
-            ACLMethods.Grant.self,
-            .init(scope: scope, bucket: bucket, objectID: objectID, entries: entries, atomic: atomic ? true : nil, ensure: ensure ? true : nil)
-        )
+        try await self.call(ACLMethods.Grant.self, Self.aclChange(entries, scope, bucket, objectID, atomic, ensure))
     }
 
     /// `acl.revoke`: each entry on its own unless `atomic`; `ensure` makes it idempotent.
@@ -142,10 +139,19 @@ extension GuildClient {
         atomic: Bool = false,
         ensure: Bool = false
     ) async throws -> ACLMethods.ChangeResult {
-        try await self.call(
-            ACLMethods.Revoke.self,
-            .init(scope: scope, bucket: bucket, objectID: objectID, entries: entries, atomic: atomic ? true : nil, ensure: ensure ? true : nil)
-        )
+        try await self.call(ACLMethods.Revoke.self, Self.aclChange(entries, scope, bucket, objectID, atomic, ensure))
+    }
+
+    /// The params of `acl.grant` and `acl.revoke` (flags left out when false).
+    private static func aclChange(
+        _ entries: [ACLMethods.Entry],
+        _ scope: String,
+        _ bucket: String?,
+        _ objectID: String?,
+        _ atomic: Bool,
+        _ ensure: Bool
+    ) -> ACLMethods.ChangeParams {
+        .init(scope: scope, bucket: bucket, objectID: objectID, entries: entries, atomic: atomic ? true : nil, ensure: ensure ? true : nil)
     }
 
     private static func fields(_ value: JSONValue) throws -> [String: JSONValue] {

@@ -83,42 +83,36 @@ extension ObjectMethods.Get {
 
 extension ObjectMethods.Replace {
     public static let access: AccessRequirement = .anyone
-    public static let contract = MethodContract(
+    public static let contract = objectWriteContract(
         summary:
             "Replaces an object's fields with body; fields not sent are gone (WRITE_EXISTING_OBJECT). Returns the object with its new _version. Readers get objectUpdated.",
-        tags: ["object"],
-        params: [.objectScope, .bucketName, .objectID, .init("body", JSONSchema.object, required: true), .ifVersion],
-        result: "object",
-        JSONSchema.object,
-        errors: objectErrors + [ErrorReason.objectVersionIsStale, ErrorReason.objectTooLarge],
-        writes: true,
-        example: .init(
-            params: [
-                "scope": "app", "bucket": "people", "objectID": "d8dc9f29-0fb9-48be-a80c-ec60fddedb54",
-                "body": ["name": "Alice", "age": 31], "ifVersion": "1",
-            ],
-            result: ContractExamples.object
-        )
+        example: [
+            "scope": "app", "bucket": "people", "objectID": "d8dc9f29-0fb9-48be-a80c-ec60fddedb54",
+            "body": ["name": "Alice", "age": 31], "ifVersion": "1",
+        ]
     )
 }
 
 extension ObjectMethods.Patch {
     public static let access: AccessRequirement = .anyone
-    public static let contract = MethodContract(
+    public static let contract = objectWriteContract(
         summary:
             "Sets the top-level fields of body and keeps the others (Kii's partial update: a field cannot be removed this way; WRITE_EXISTING_OBJECT). Returns the whole object. Readers get objectUpdated.",
+        example: ["scope": "app", "bucket": "people", "objectID": "d8dc9f29-0fb9-48be-a80c-ec60fddedb54", "body": ["age": 31]]
+    )
+}
+
+/// The contract of `object.replace` and `object.patch`: they differ in what they do with `body`.
+private func objectWriteContract(summary: String, example: KeyValuePairs<String, JSONValue>) -> MethodContract {
+    MethodContract(
+        summary: summary,
         tags: ["object"],
         params: [.objectScope, .bucketName, .objectID, .init("body", JSONSchema.object, required: true), .ifVersion],
         result: "object",
         JSONSchema.object,
         errors: objectErrors + [ErrorReason.objectVersionIsStale, ErrorReason.objectTooLarge],
         writes: true,
-        example: .init(
-            params: [
-                "scope": "app", "bucket": "people", "objectID": "d8dc9f29-0fb9-48be-a80c-ec60fddedb54", "body": ["age": 31],
-            ],
-            result: ContractExamples.object
-        )
+        example: .init(params: example, result: ContractExamples.object)
     )
 }
 

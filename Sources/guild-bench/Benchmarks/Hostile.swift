@@ -224,28 +224,16 @@ struct HostileChild: Sendable {
         tokens: [String],
         index: Int
     ) throws -> HostileChild {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let outputPath = context.path("hostile-\(index).out")
-        let logPath = context.path("hostile-\(index).log")
-        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        guard let output = FileHandle(forWritingAtPath: outputPath), let log = FileHandle(forWritingAtPath: logPath) else {
-            throw DaemonError("cannot open \(outputPath)")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = [
-            "--reuid=\(Hostile.uid)", "--regid=\(Hostile.uid)", "--clear-groups", executable, "hostile-client",
-            "--socket", socket, "--kind", kind.rawValue, "--count", "\(count)", "--seconds", "\(seconds)",
-            "--tokens", tokens.joined(separator: ","), "--group-id", Hostile.groupID,
-        ]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = log
-        try ChildProcesses.shared.launch(process)
-        try? output.close()
-        try? log.close()
-        return HostileChild(kind: kind, process: process, outputPath: outputPath, logPath: logPath)
+        let child = try UnprivilegedChild.spawn(
+            context,
+            name: "hostile-\(index)",
+            subcommand: "hostile-client",
+            arguments: [
+                "--socket", socket, "--kind", kind.rawValue, "--count", "\(count)", "--seconds", "\(seconds)",
+                "--tokens", tokens.joined(separator: ","), "--group-id", Hostile.groupID,
+            ]
+        )
+        return HostileChild(kind: kind, process: child.process, outputPath: child.outputPath, logPath: child.logPath)
     }
 
     /// Waits up to `timeout` seconds until every child's log says `ready`; whether they all did.

@@ -188,27 +188,16 @@ struct Objects: Benchmark {
 
     /// Runs `guild-bench object-reader` as uid 65534 and reads its samples.
     static func readAsUnprivileged(_ context: BenchContext, socket: String, token: String, calls: Int) async throws -> ObjectReader.Samples {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let outputPath = context.path("object-reader.out")
-        let logPath = context.path("object-reader.log")
-        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        guard let output = FileHandle(forWritingAtPath: outputPath), let log = FileHandle(forWritingAtPath: logPath) else {
-            throw DaemonError("cannot open \(outputPath)")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = [
-            "--reuid=\(Hostile.uid)", "--regid=\(Hostile.uid)", "--clear-groups", executable, "object-reader",
-            "--socket", socket, "--token", token, "--scope", "group:" + Self.groupID, "--bucket", "shared", "--object-id", "o1",
-            "--calls", "\(calls)",
-        ]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = log
-        try ChildProcesses.shared.launch(process)
-        try? output.close()
-        try? log.close()
+        let child = try UnprivilegedChild.spawn(
+            context,
+            name: "object-reader",
+            subcommand: "object-reader",
+            arguments: [
+                "--socket", socket, "--token", token, "--scope", "group:" + Self.groupID, "--bucket", "shared", "--object-id", "o1",
+                "--calls", "\(calls)",
+            ]
+        )
+        let (process, outputPath, logPath) = (child.process, child.outputPath, child.logPath)
         while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
         let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         guard process.terminationStatus == 0, let samples = try? JSONDecoder().decode(ObjectReader.Samples.self, from: Data(text.utf8)) else {

@@ -26,6 +26,17 @@ struct BucketOptions: ParsableArguments {
     var bucket: String
 }
 
+/// Which object: its scope, bucket and id.
+struct ObjectOptions: ParsableArguments {
+    @OptionGroup var where_: BucketOptions
+
+    @Option(name: .customLong("object-id"), help: ArgumentHelp("The object's id.", valueName: "id"))
+    var objectID: String
+
+    var scope: String { self.where_.scope }
+    var bucket: String { self.where_.bucket }
+}
+
 /// JSON given inline or as `@FILE` (`@-`: standard input).
 enum JSONInput {
     static func read(_ text: String) throws -> JSONValue {
@@ -76,13 +87,11 @@ extension ObjectCommand {
     struct Get: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "get", abstract: "Print an object (object.get).")
 
-        @OptionGroup var where_: BucketOptions
-        @Option(name: .customLong("object-id"), help: ArgumentHelp("The object's id.", valueName: "id"))
-        var objectID: String
+        @OptionGroup var object: ObjectOptions
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            let params = ObjectMethods.ObjectRef(scope: self.where_.scope, bucket: self.where_.bucket, objectID: self.objectID)
+            let params = ObjectMethods.ObjectRef(scope: self.object.scope, bucket: self.object.bucket, objectID: self.object.objectID)
             let result = try await Runner.run(self.options) { try await $0.call(ObjectMethods.Get.self, params) }
             try Output.printResult(result, json: self.options.json)
         }
@@ -114,9 +123,7 @@ extension ObjectCommand {
 
     /// The options of `replace` and `patch`.
     struct WriteOptions: ParsableArguments {
-        @OptionGroup var where_: BucketOptions
-        @Option(name: .customLong("object-id"), help: ArgumentHelp("The object's id.", valueName: "id"))
-        var objectID: String
+        @OptionGroup var object: ObjectOptions
         @Option(help: ArgumentHelp("The fields as a JSON object, or @FILE.", valueName: "json"))
         var body: String
         @Option(name: .customLong("if-version"), help: ArgumentHelp("Only if the object is at this _version.", valueName: "n"))
@@ -125,9 +132,9 @@ extension ObjectCommand {
         func run<M: RPCMethod>(_ method: M.Type, _ options: GlobalOptions) async throws
         where M.Params == ObjectMethods.WriteParams, M.Result == JSONValue {
             let params = ObjectMethods.WriteParams(
-                scope: self.where_.scope,
-                bucket: self.where_.bucket,
-                objectID: self.objectID,
+                scope: self.object.scope,
+                bucket: self.object.bucket,
+                objectID: self.object.objectID,
                 body: try JSONInput.object(self.body, "--body"),
                 ifVersion: self.ifVersion.map { ObjectVersion($0) }
             )
@@ -139,18 +146,16 @@ extension ObjectCommand {
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete an object (object.delete).")
 
-        @OptionGroup var where_: BucketOptions
-        @Option(name: .customLong("object-id"), help: ArgumentHelp("The object's id.", valueName: "id"))
-        var objectID: String
+        @OptionGroup var object: ObjectOptions
         @Option(name: .customLong("if-version"), help: ArgumentHelp("Only if the object is at this _version.", valueName: "n"))
         var ifVersion: Int64?
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
             let params = ObjectMethods.Delete.Params(
-                scope: self.where_.scope,
-                bucket: self.where_.bucket,
-                objectID: self.objectID,
+                scope: self.object.scope,
+                bucket: self.object.bucket,
+                objectID: self.object.objectID,
                 ifVersion: self.ifVersion.map { ObjectVersion($0) }
             )
             try await Runner.call(ObjectMethods.Delete.self, params, self.options)
