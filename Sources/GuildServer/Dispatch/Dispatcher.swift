@@ -68,11 +68,18 @@ public final class Dispatcher: Sendable {
             } catch {
                 result = .failure(self.wireError(error, method: request.method))
             }
-        } else if let immediate = entry.immediate, let caller = self.immediateCaller(entry.access, on: connection),
-            let reader = self.immediateReads?.reader()
+        } else if let immediate = entry.immediate, let reads = self.immediateReads,
+            let caller = self.immediateCaller(entry.access, on: connection)
         {
+            let key = ImmediateReads.Key(
+                method: request.method,
+                params: request.params ?? [],
+                userID: caller.session?.user.id,
+                isAdmin: caller.isAdmin
+            )
             do {
-                result = .success(try immediate(request.params, caller, reader))
+                guard let answer = try reads.answer(key, { try immediate(request.params, caller, $0) }) else { return .needsTask }
+                result = .success(answer)
             } catch {
                 result = .failure(self.wireError(error, method: request.method))
             }

@@ -65,7 +65,9 @@ public struct MethodRegistry: Sendable {
     /// snapshot, such as `object.get` with its ACL check. It runs there at once, on the loop thread's own
     /// read-only connection, when the connection has nothing else in flight (so it never overtakes a call sent
     /// before it) and its session needs no new check; otherwise as a task on the store's readers. `body` sees
-    /// one snapshot either way.
+    /// one snapshot either way. An answer given at once is kept until the store's next commit (see
+    /// `ImmediateReads`), so `body` must depend on nothing but its params, the caller's user and admin right,
+    /// and the database (not on the time, for one).
     public mutating func registerRead<M: RPCMethod>(
         _ method: M.Type,
         store: any Store,

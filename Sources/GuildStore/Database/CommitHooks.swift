@@ -11,9 +11,9 @@ final class CommitHooks: Sendable {
         self.hooks.withLock { $0.append(hook) }
     }
 
-    /// Runs every hook with what a commit changed (nothing runs when it changed nothing).
+    /// Runs every hook with what a commit changed (possibly nothing it named: a cache of everything a commit
+    /// may change still needs to hear of it).
     func committed(changing records: Set<RecordKey>) {
-        guard !records.isEmpty else { return }
         for hook in self.hooks.withLock({ $0 }) { hook(records) }
     }
 }
