@@ -31,3 +31,37 @@ extension JSONValue {
         }
     }
 }
+
+extension JSONValue {
+    /// A fast path for readers of params that hold a `JSONValue` (see ``JSONReadable``): strings, integers,
+    /// Booleans, null, arrays and objects as ``init(parsing:maximumDepth:)`` builds them. Nil (so `JSONDecoder`
+    /// decides, as it always did) for a number that is not a 64-bit integer and for an object that names a key
+    /// twice.
+    public init?(exactly value: JSONScanner.Value, in bytes: UnsafeRawBufferPointer) {
+        guard let built = Self.buildExactly(value, JSONScanner(maximumDepth: .max), bytes) else { return nil }
+        self = built
+    }
+
+    private static func buildExactly(_ value: JSONScanner.Value, _ scanner: JSONScanner, _ bytes: UnsafeRawBufferPointer) -> JSONValue? {
+        switch value.kind {
+        case .null: return .null
+        case .bool: return value.bool(in: bytes).map { .bool($0) }
+        case .string: return value.string(in: bytes).map { .string($0) }
+        case .number: return value.int64(in: bytes).map { .int($0) }
+        case .array:
+            var items: [JSONValue] = []
+            for element in scanner.elements(of: value, in: bytes) {
+                guard let item = Self.buildExactly(element, scanner, bytes) else { return nil }
+                items.append(item)
+            }
+            return .array(items)
+        case .object:
+            var members: [String: JSONValue] = [:]
+            for member in scanner.members(of: value, in: bytes) {
+                guard members[member.key] == nil, let item = Self.buildExactly(member.value, scanner, bytes) else { return nil }
+                members[member.key] = item
+            }
+            return .object(members)
+        }
+    }
+}

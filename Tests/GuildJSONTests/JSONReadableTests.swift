@@ -95,4 +95,59 @@ struct JSONReadableTests {
         #expect(try RPCCoding.decode(String.self, from: Array(#""a\nb\u00e9""#.utf8)) == "a\nb\u{e9}")
         #expect(throws: (any Error).self) { try RPCCoding.decode(String.self, from: Array("5".utf8)) }
     }
+    /// `object.create`, `object.replace` and `object.patch` params read by hand decode as JSONDecoder decodes
+    /// them, and whatever the fast path leaves (doubles, a key named twice, ifVersion, wrong types) still
+    /// decodes, or fails, exactly as through JSONDecoder.
+    @Test func objectWriteParamsReadWhatJSONDecoderReads() throws {
+        let creates = [
+            #"{"scope":"app","bucket":"b","body":{"n":1,"s":"x\u00e9","a":[true,null,{"k":-3}]}}"#,
+            #"{"scope":"group:g","bucket":"b","body":{},"objectID":"o1","extra":1}"#,
+            #"{"scope":"app","bucket":"b","body":{"d":2.5},"objectID":null}"#,
+            #"{"scope":"app","bucket":"b","body":{"k":1,"k":2}}"#,
+        ]
+        for text in creates {
+            let bytes = Array(text.utf8)
+            #expect(
+                try RPCCoding.decodeParams(ObjectMethods.Create.Params.self, from: bytes)
+                    == (try self.foundation(ObjectMethods.Create.Params.self, bytes))
+            )
+        }
+        let writes = [
+            #"{"scope":"app","bucket":"b","objectID":"o","body":{"n":[1,2,3]}}"#,
+            #"{"scope":"app","bucket":"b","objectID":"o","body":{"n":1},"ifVersion":"2"}"#,
+            #"{"scope":"app","bucket":"b","objectID":"o","body":{"n":1e3}}"#,
+        ]
+        for text in writes {
+            let bytes = Array(text.utf8)
+            #expect(
+                try RPCCoding.decodeParams(ObjectMethods.WriteParams.self, from: bytes)
+                    == (try self.foundation(ObjectMethods.WriteParams.self, bytes))
+            )
+        }
+        // Wrong types are JSONDecoder's errors, naming the field.
+        for (text, field) in [
+            (#"{"scope":1,"bucket":"b","body":{}}"#, "scope"), (#"{"scope":"app","bucket":"b","body":{},"objectID":7}"#, "objectID"),
+        ] {
+            #expect(throws: RPCError.self) { try RPCCoding.decodeParams(ObjectMethods.Create.Params.self, from: Array(text.utf8)) }
+            do {
+                _ = try RPCCoding.decodeParams(ObjectMethods.Create.Params.self, from: Array(text.utf8))
+            } catch {
+                #expect(error.field == field)
+            }
+        }
+    }
+
+    /// A JSONValue read by hand is the one JSONDecoder reads, and the fast path declines what it would not read
+    /// exactly.
+    @Test func jsonValuesReadWhatJSONDecoderReads() throws {
+        for text in [#"{"a":[1,-2,true,null,"s\n"],"b":{"c":{}}}"#, "[]", "0", #""x""#, "null"] {
+            let bytes = Array(text.utf8)
+            let read = try bytes.withUnsafeBytes { buffer in JSONValue(exactly: try JSONScanner(maximumDepth: 64).scan(buffer), in: buffer) }
+            #expect(read == (try self.foundation(JSONValue.self, bytes)))
+        }
+        for text in ["1.5", #"{"k":1,"k":2}"#, "[1e3]"] {
+            let bytes = Array(text.utf8)
+            #expect(try bytes.withUnsafeBytes { buffer in JSONValue(exactly: try JSONScanner(maximumDepth: 64).scan(buffer), in: buffer) } == nil)
+        }
+    }
 }

@@ -45,10 +45,20 @@ public enum TestDaemon {
         let group = ServiceGroup(services: [server], logger: logger)
         return try await withThrowingTaskGroup(of: T?.self) { tasks in
             tasks.addTask {
+                // A server that stops before it listens ends the wait below, so the test fails instead of hanging.
+                defer { readyContinuation.finish() }
                 try await group.run()
                 return nil
             }
-            for await _ in ready { break }
+            var listening = false
+            for await _ in ready {
+                listening = true
+                break
+            }
+            guard listening else {
+                try await tasks.waitForAll()
+                throw TestDaemonError.stoppedBeforeListening
+            }
             let outcome: Result<T, any Error>
             do {
                 outcome = .success(try await body(socket, server, store))
@@ -78,4 +88,10 @@ public enum TestDaemon {
             ready: onReady
         )
     }
+}
+
+/// Why ``TestDaemon`` could not run a test.
+public enum TestDaemonError: Error {
+    /// The server stopped before it listened, without an error.
+    case stoppedBeforeListening
 }

@@ -192,3 +192,52 @@ extension ObjectMethods.ObjectRef: JSONReadable {
         self.init(scope: scope, bucket: bucket, objectID: objectID)
     }
 }
+
+extension ObjectMethods.Create.Params: JSONReadable {
+    /// The fast path of `object.create`'s params; anything unusual goes through `JSONDecoder`.
+    public init?(json value: JSONScanner.Value, in bytes: UnsafeRawBufferPointer) {
+        guard value.kind == .object else { return nil }
+        var scope: String?
+        var bucket: String?
+        var body: JSONValue?
+        var objectID: String?
+        for member in JSONScanner(maximumDepth: .max).members(of: value, in: bytes) {
+            switch member.key {
+            case "scope": scope = member.value.string(in: bytes)
+            case "bucket": bucket = member.value.string(in: bytes)
+            case "body": body = JSONValue(exactly: member.value, in: bytes)
+            case "objectID":
+                guard member.value.kind != .null else { continue }
+                guard let id = member.value.string(in: bytes) else { return nil }
+                objectID = id
+            default: continue
+            }
+        }
+        guard let scope, let bucket, let body else { return nil }
+        self.init(scope: scope, bucket: bucket, body: body, objectID: objectID)
+    }
+}
+
+extension ObjectMethods.WriteParams: JSONReadable {
+    /// The fast path of `object.replace` and `object.patch` params; anything unusual (such as `ifVersion`)
+    /// goes through `JSONDecoder`.
+    public init?(json value: JSONScanner.Value, in bytes: UnsafeRawBufferPointer) {
+        guard value.kind == .object else { return nil }
+        var scope: String?
+        var bucket: String?
+        var objectID: String?
+        var body: JSONValue?
+        for member in JSONScanner(maximumDepth: .max).members(of: value, in: bytes) {
+            switch member.key {
+            case "scope": scope = member.value.string(in: bytes)
+            case "bucket": bucket = member.value.string(in: bytes)
+            case "objectID": objectID = member.value.string(in: bytes)
+            case "body": body = JSONValue(exactly: member.value, in: bytes)
+            case "ifVersion": if member.value.kind != .null { return nil }
+            default: continue
+            }
+        }
+        guard let scope, let bucket, let objectID, let body else { return nil }
+        self.init(scope: scope, bucket: bucket, objectID: objectID, body: body)
+    }
+}

@@ -114,16 +114,19 @@ final class ConnectionState: Sendable {
                 output.writeInteger(UInt8(ascii: "\n"))
             }
         }
-        let remaining = self.inFlightCount.subtract(1, ordering: .relaxed).newValue
-        if remaining == 0, self.draining {
+        // Sequentially consistent, with `drain()`: each side writes its own flag, then reads the other's; with
+        // weaker orderings both may read the old values (a store may pass a later load), and neither would close
+        // the connection.
+        let remaining = self.inFlightCount.subtract(1, ordering: .sequentiallyConsistent).newValue
+        if remaining == 0, self.isDraining.load(ordering: .sequentiallyConsistent) {
             self.channel.close(promise: nil)
         }
     }
 
     /// Stops taking new requests; closes once in-flight work is answered.
     func drain() {
-        self.isDraining.store(true, ordering: .relaxed)
-        if self.inFlight == 0 {
+        self.isDraining.store(true, ordering: .sequentiallyConsistent)
+        if self.inFlightCount.load(ordering: .sequentiallyConsistent) == 0 {
             self.channel.close(promise: nil)
         }
     }
