@@ -3,11 +3,12 @@ import GRDB
 extension Database {
     /// Runs `body` in a read transaction (one snapshot), opened and closed with cached statements.
     ///
-    /// GRDB's `read` does the same through a savepoint whose two statements it parses and prepares anew on each
-    /// call; for reads of a few indexed lookups that preparation cost more than the lookups themselves. However
-    /// `body` or the commit fails (a cancelled task's read is interrupted, for one), the transaction is rolled
-    /// back: a reader connection is never handed back inside a transaction, where it would pin an old snapshot
-    /// and refuse every later read.
+    /// For the immediate readers (`SQLiteImmediateReader`), which run on the calling thread and are never
+    /// cancelled: `DatabaseQueue.read` does the same through a savepoint whose two statements it parses and
+    /// prepares anew on each call, which cost more than a point read's lookups. However `body` or the commit
+    /// fails, the transaction is rolled back (with GRDB's `rollback`), so the connection is never left inside a
+    /// transaction. Reads on the pool keep GRDB's `read`, which also leaves its transaction when a task is
+    /// cancelled (executing statements of our own then fails).
     func inSnapshot<T>(_ body: (Database) throws -> T) throws -> T {
         try self.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
         do {
@@ -15,7 +16,7 @@ extension Database {
             try self.cachedStatement(sql: "COMMIT TRANSACTION").execute()
             return result
         } catch {
-            if self.isInsideTransaction { try? self.execute(sql: "ROLLBACK TRANSACTION") }
+            if self.isInsideTransaction { try? self.rollback() }
             throw error
         }
     }

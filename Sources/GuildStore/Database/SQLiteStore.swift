@@ -149,12 +149,12 @@ public final class SQLiteStore: Sendable {
     func readDatabase<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let delay = self.readDelay.load(ordering: .relaxed)
         if delay > 0 {
-            return try await self.pool.unsafeRead { db in
+            return try await self.pool.read { db in
                 usleep(UInt32(min(delay, 60_000)) * 1000)
-                return try db.inSnapshot(work)
+                return try work(db)
             }
         }
-        return try await self.pool.unsafeRead { db in try db.inSnapshot(work) }
+        return try await self.pool.read(work)
     }
 
     /// Sets a failpoint (for liveness tests, `guildd --test-failpoints`): `store.readDelay` makes every read
