@@ -62,29 +62,25 @@ public final class Dispatcher: Sendable {
             return .reply(Self.reply(request.id, result))
         }
         let result: Result<[UInt8], RPCError>
-        if case .inline(let body) = entry.execution {
-            do {
+        do {
+            if case .inline(let body) = entry.execution {
                 result = .success(try body(request.params, InlineContext(peer: connection.peer, isAdmin: connection.isAdmin)))
-            } catch {
-                result = .failure(self.wireError(error, method: request.method))
-            }
-        } else if let immediate = entry.immediate, let reads = self.immediateReads,
-            let caller = self.immediateCaller(entry.access, on: connection)
-        {
-            let key = ImmediateReads.Key(
-                method: request.method,
-                params: request.params ?? [],
-                userID: caller.session?.user.id,
-                isAdmin: caller.isAdmin
-            )
-            do {
+            } else if let immediate = entry.immediate, let reads = self.immediateReads,
+                let caller = self.immediateCaller(entry.access, on: connection)
+            {
+                let key = ImmediateReads.Key(
+                    method: request.method,
+                    params: request.params ?? [],
+                    userID: caller.session?.user.id,
+                    isAdmin: caller.isAdmin
+                )
                 guard let answer = try reads.answer(key, { try immediate(request.params, caller, $0) }) else { return .needsTask }
                 result = .success(answer)
-            } catch {
-                result = .failure(self.wireError(error, method: request.method))
+            } else {
+                return .needsTask
             }
-        } else {
-            return .needsTask
+        } catch {
+            result = .failure(self.wireError(error, method: request.method))
         }
         self.metrics?.record(method: request.method, started: started, result: result)
         return .reply(Self.reply(request.id, result))

@@ -35,11 +35,12 @@ final class ImmediateReads: Sendable {
         var bytes = 0
         var generation: UInt64 = 0
 
+        init(_ reader: (any ImmediateReader)?) { self.reader = reader }
+
         func clear() {
             self.answers.removeAll(keepingCapacity: true)
             self.bytes = 0
         }
-        init(_ reader: (any ImmediateReader)?) { self.reader = reader }
     }
 
     /// The most bytes of answers (and of their params) a thread keeps; past it, it starts afresh.
