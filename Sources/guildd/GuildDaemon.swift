@@ -118,6 +118,9 @@ struct GuildDaemon: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
+    @Flag(help: "thing.addOwner needs the thing's password (except from the thing itself and admins).")
+    var requireThingPasswordForOwnership = false
+
     @Flag(help: .hidden)
     var noImmediateReads = false
 
@@ -215,6 +218,7 @@ struct GuildDaemon: AsyncParsableCommand {
         configuration.maximumExpensive = self.maxExpensive
         configuration.probePID = getpid()
         configuration.immediateReads = !self.noImmediateReads
+        configuration.requireThingPasswordForOwnership = self.requireThingPasswordForOwnership
         configuration.messageOptions = MessageOptions(
             retentionMilliseconds: Int64(self.messageRetentionDays * 86_400_000),
             messagesPerUserPerSecond: self.messageRatePerUser,

@@ -93,6 +93,27 @@ public struct GuildError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The query uses a clause type Guild does not support (Kii's QUERY_NOT_SUPPORTED).
         case queryNotSupported
 
+        /// No such thing (Kii Thing-IF's THING_NOT_FOUND).
+        case thingNotFound
+        /// The owner already owns the thing (Kii's THING_OWNERSHIP_ALREADY_EXISTS).
+        case thingOwnershipAlreadyExists
+        /// The user or group does not own the thing.
+        case thingOwnershipNotFound
+        /// No such command on the thing.
+        case commandNotFound
+        /// The command's results were already posted.
+        case commandAlreadyDone
+        /// The thing has never uploaded a state (Kii's STATE_NOT_FOUND).
+        case stateNotFound
+        /// The thing has never uploaded a state, so it has no history (Kii's STATE_HISTORY_NOT_AVAILABLE).
+        case stateHistoryNotAvailable
+        /// A state is over 10 KB.
+        case stateTooLarge
+        /// No such trigger on the thing.
+        case triggerNotFound
+        /// No such installation of the caller.
+        case installationNotFound
+
         public var description: String { self.rawValue }
     }
 

@@ -15,10 +15,15 @@ public protocol EventAudience: Sendable {
     /// Whether a user's subscription receives the area's events only when it names their topic (buckets: a
     /// subscriber asks for the buckets it watches). Admins watching everything receive them regardless.
     var namedTopicsOnly: Bool { get }
+    /// Whether subscriptions follow the area's topics (groups: their members do, as the store's snapshot and
+    /// the events' joins and leaves say). Subscriptions naming a topic of an area that is not followed are
+    /// filed under it at once.
+    var followsTopics: Bool { get }
 }
 
 extension EventAudience {
     public var namedTopicsOnly: Bool { false }
+    public var followsTopics: Bool { false }
 }
 
 /// An event's audience: which subscriptions it concerns besides those following its topic, who receives it,
@@ -40,6 +45,9 @@ public struct EventRouting: Sendable {
     public var followersOf: [EventTopic]
     /// Every user receives it (an object anyone may read).
     public var everyone: Bool
+    /// When any: only subscriptions on connections bound to one of these installations receive it (a
+    /// command's result, pushed to installations as Kii does), among those it would reach otherwise.
+    public var installations: [String] = []
 
     /// Creates a routing.
     public init(
@@ -62,13 +70,20 @@ public struct EventRouting: Sendable {
 
     /// Whether `userID` receives the event, given whether their subscription follows its topic (and, for
     /// ``followersOf``, which other topics it follows); updates `following` as the event changes it (a join
-    /// before deciding, a leave after).
-    public func admits(_ userID: String, following: inout Bool, follows: (EventTopic) -> Bool = { _ in false }) -> Bool {
+    /// before deciding, a leave after). `installationID` is the installation the subscription's connection is
+    /// bound to (see ``installations``).
+    public func admits(
+        _ userID: String,
+        installationID: String? = nil,
+        following: inout Bool,
+        follows: (EventTopic) -> Bool = { _ in false }
+    ) -> Bool {
         if !self.joining.isEmpty, self.joining.contains(userID) { following = true }
         let entitled =
             (self.excluded.isEmpty || !self.excluded.contains(userID))
             && ((self.followersSee && following) || self.everyone || self.addressees.contains(userID)
                 || (!self.followersOf.isEmpty && self.followersOf.contains(where: follows)))
+            && (self.installations.isEmpty || installationID.map { self.installations.contains($0) } == true)
         if !self.leaving.isEmpty, self.leaving.contains(userID) { following = false }
         return entitled
     }

@@ -41,9 +41,18 @@ public protocol EventRepository: Sendable {
     func eventSnapshot(userID: String?) async throws -> EventSnapshot
     /// Events after `after` up to `through`, in order, at most `limit`: for a user, only those their areas'
     /// rules entitle them to (for groups: a member of the group at the time, or named); for nil, all.
-    func replay(userID: String?, after: Int64, through: Int64, limit: Int) async throws -> [StoredEvent]
+    /// `installationID` is the installation the subscriber's connection is bound to (events addressed to
+    /// installations, such as a command's result, replay only there).
+    func replay(userID: String?, installationID: String?, after: Int64, through: Int64, limit: Int) async throws -> [StoredEvent]
     /// Drops events beyond the newest `keepCount` or older than `maxAgeMilliseconds`; returns how many.
     func pruneEvents(keepCount: Int64, maxAgeMilliseconds: Int64, now: Int64) async throws -> Int
     /// Delivers committed events to `sink`, in commit order, after each commit.
     func onCommittedEvents(_ sink: @escaping @Sendable ([CommittedEvent]) -> Void)
+}
+
+extension EventRepository {
+    /// Replay for a subscriber bound to no installation.
+    public func replay(userID: String?, after: Int64, through: Int64, limit: Int) async throws -> [StoredEvent] {
+        try await self.replay(userID: userID, installationID: nil, after: after, through: through, limit: limit)
+    }
 }

@@ -9,6 +9,9 @@ public struct GroupEventAudience: EventAudience {
 
     public var kinds: [String] { GroupEvent.Kind.allCases.map(\.rawValue) }
 
+    /// Members follow their groups' topics.
+    public var followsTopics: Bool { true }
+
     /// Creates the rule.
     public init() {}
 }

@@ -32,19 +32,23 @@ final class ObjectAccess {
     func holds(_ subject: ACLSubject) throws -> Bool {
         switch subject {
         case .anonymous: return true
-        case .anyAuthenticated: return self.userID != nil
+        case .anyAuthenticated: return self.caller.principalID != nil
         case .user(let id): return self.userID == id
         case .group(let id):
             guard let userID = self.userID else { return false }
             return try self.tx.membership(groupID: id, userID: userID) != nil
-        case .thing: return false
+        case .thing(let id): return self.caller.thingID == id
         }
     }
 
     /// Whether the caller administers the scope: an app admin anywhere, the group's owner in a group's scope,
-    /// the user in their own. Administrators may do anything in the scope, ACLs included.
+    /// the user in their own, the thing and its owners in the thing's. Administrators may do anything in the
+    /// scope, ACLs included.
     func administers(_ scope: ObjectScope) throws -> Bool {
         if self.caller.isAdmin { return true }
+        if case .thing(let id) = scope {
+            return try self.caller.thingID == id || ThingService.callerOwns(self.caller, id, self.tx)
+        }
         guard let userID = self.userID else { return false }
         switch scope {
         case .app, .thing: return false
@@ -114,7 +118,15 @@ final class ObjectAccess {
         switch scope {
         case .user(let id): users.insert(id)
         case .group(let id): if let owner = try self.groupOwner(id) { users.insert(owner) }
-        case .app, .thing: break
+        case .thing(let id):
+            users.insert(id)
+            for owner in try self.tx.thingOwners(thingID: id) {
+                switch owner {
+                case .user(let user): users.insert(user)
+                case .group(let group): groups.insert(group)
+                }
+            }
+        case .app: break
         }
         for (action, bucket, object) in targets {
             for entry in try self.entries(action, scope: scope, bucket: bucket, object: object) {
@@ -122,7 +134,7 @@ final class ObjectAccess {
                 case .anonymous, .anyAuthenticated: everyone = true
                 case .user(let id): users.insert(id)
                 case .group(let id): groups.insert(id)
-                case .thing: break
+                case .thing(let id): users.insert(id)
                 }
             }
         }

@@ -225,7 +225,7 @@ public struct ObjectService: Sendable {
         case .user(let id):
             guard try access.tx.userExists(id) else { throw GuildError(.userNotFound, "no user with id \(id)", field: "scope") }
         case .thing(let id):
-            throw GuildError(.invalidInput, "no thing with id \(id): thing scopes need things, which this daemon does not have yet", field: "scope")
+            guard try access.tx.thing(id: id) != nil else { throw GuildError(.thingNotFound, "no thing with id \(id)", field: "scope") }
         }
     }
 
@@ -239,7 +239,7 @@ public struct ObjectService: Sendable {
     }
 
     static func denied(_ what: String, _ caller: Caller) -> GuildError {
-        if caller.session == nil && !caller.isAdmin {
+        if caller.principalID == nil && !caller.isAdmin {
             return GuildError(.unauthorized, "anonymous callers may not \(what): log in first")
         }
         return GuildError(.permissionDenied, "the caller may not \(what)")

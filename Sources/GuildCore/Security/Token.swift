@@ -59,17 +59,22 @@ public struct IssuedSession: Sendable, Hashable {
 
 /// A session an access token resolved to.
 public struct ResolvedSession: Sendable, Hashable {
-    /// The user.
+    /// The user; for a thing's session, the thing (its id, and its vendorThingID as `username`).
     public var user: User
     /// The access token's hash.
     public var tokenHash: [UInt8]
     /// When the token expires (ms since the epoch), `nil` for never.
     public var expiresAt: Int64?
 
+    /// Whether the token is a thing's (issued by `thing.onboard`): the connection acts as the thing, a
+    /// principal that is not a user (see ``Caller/thingID``).
+    public var isThing: Bool
+
     /// Creates a resolved session.
-    public init(user: User, tokenHash: [UInt8], expiresAt: Int64?) {
+    public init(user: User, tokenHash: [UInt8], expiresAt: Int64?, isThing: Bool = false) {
         self.user = user
         self.tokenHash = tokenHash
         self.expiresAt = expiresAt
+        self.isThing = isThing
     }
 }

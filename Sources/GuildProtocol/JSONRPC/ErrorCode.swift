@@ -132,6 +132,27 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     /// The message body is over its size limit.
     public static let messageTooLong = ErrorCode(rawValue: 80002)
 
+    /// No such thing.
+    public static let thingNotFound = ErrorCode(rawValue: 40408)
+    /// The user or group does not own the thing.
+    public static let thingOwnershipNotFound = ErrorCode(rawValue: 40409)
+    /// No such command.
+    public static let commandNotFound = ErrorCode(rawValue: 40410)
+    /// The thing has no state yet.
+    public static let stateNotFound = ErrorCode(rawValue: 40411)
+    /// No such trigger.
+    public static let triggerNotFound = ErrorCode(rawValue: 40412)
+    /// No such installation.
+    public static let installationNotFound = ErrorCode(rawValue: 40413)
+    /// The owner already owns the thing.
+    public static let thingOwnershipAlreadyExists = ErrorCode(rawValue: 40908)
+    /// The command's results were already posted.
+    public static let commandAlreadyDone = ErrorCode(rawValue: 40909)
+    /// The thing has never uploaded a state.
+    public static let stateHistoryNotAvailable = ErrorCode(rawValue: 40910)
+    /// The state is over 10 KB.
+    public static let stateTooLarge = ErrorCode(rawValue: 41302)
+
     /// The database's file system is full: the write was not stored (reads still work). Retry once space is freed.
     public static let storageFull = ErrorCode(rawValue: 50701)
 }

@@ -60,6 +60,16 @@ public enum ErrorReason: Sendable {
     public static let messageNotFound = "MESSAGE_NOT_FOUND"
     public static let recallTimeLimit = "RECALL_TIME_LIMIT"
     public static let messageTooLong = "MESSAGE_TOO_LONG"
+    public static let thingNotFound = "THING_NOT_FOUND"
+    public static let thingOwnershipNotFound = "THING_OWNERSHIP_NOT_FOUND"
+    public static let commandNotFound = "COMMAND_NOT_FOUND"
+    public static let stateNotFound = "STATE_NOT_FOUND"
+    public static let triggerNotFound = "TRIGGER_NOT_FOUND"
+    public static let installationNotFound = "INSTALLATION_NOT_FOUND"
+    public static let thingOwnershipAlreadyExists = "THING_OWNERSHIP_ALREADY_EXISTS"
+    public static let commandAlreadyDone = "COMMAND_ALREADY_DONE"
+    public static let stateHistoryNotAvailable = "STATE_HISTORY_NOT_AVAILABLE"
+    public static let stateTooLarge = "STATE_TOO_LARGE"
 
     /// Every code with the reasons it may carry, in the order of `protocol/errors.md` (generated from
     /// ``sections``).

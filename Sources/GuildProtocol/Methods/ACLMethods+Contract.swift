@@ -45,7 +45,7 @@ private let changeParams: [MethodContract.Param] = [
 
 private let aclErrors = [
     ErrorReason.invalidInputData, ErrorReason.unauthorized, ErrorReason.permissionDenied, ErrorReason.groupNotFound,
-    ErrorReason.userNotFound, ErrorReason.bucketNotFound, ErrorReason.objectNotFound,
+    ErrorReason.userNotFound, ErrorReason.thingNotFound, ErrorReason.bucketNotFound, ErrorReason.objectNotFound,
 ]
 
 extension ACLMethods.Get {

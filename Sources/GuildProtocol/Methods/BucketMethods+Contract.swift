@@ -22,7 +22,7 @@ extension BucketMethods.List {
                 )
             ]
         ),
-        errors: [ErrorReason.invalidInputData, ErrorReason.groupNotFound, ErrorReason.userNotFound],
+        errors: [ErrorReason.invalidInputData, ErrorReason.groupNotFound, ErrorReason.userNotFound, ErrorReason.thingNotFound],
         example: .init(
             params: ["scope": "app"],
             result: [
@@ -45,7 +45,7 @@ extension BucketMethods.Delete {
         JSONSchema.boolean,
         errors: [
             ErrorReason.invalidInputData, ErrorReason.unauthorized, ErrorReason.permissionDenied, ErrorReason.groupNotFound,
-            ErrorReason.userNotFound, ErrorReason.bucketNotFound,
+            ErrorReason.userNotFound, ErrorReason.thingNotFound, ErrorReason.bucketNotFound,
         ],
         writes: true,
         example: .init(params: ["scope": "app", "bucket": "people"], result: true)

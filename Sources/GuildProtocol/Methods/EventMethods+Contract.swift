@@ -1,7 +1,7 @@
 import GuildJSON
 
 extension EventMethods.Subscribe {
-    public static let access: AccessRequirement = .session
+    public static let access: AccessRequirement = .principal
     public static let contract = MethodContract(
         summary:
             "Subscribes to group events. Returns the subscription id and the log's head seq; events then arrive as events.event notifications, never before this reply. With since, events after since are replayed first, then live ones follow with no gap and no duplicate. A user sees events of groups they belonged to at the time and events naming them; all: true (admins only) watches every group. A subscriber that falls more than the queue limit behind gets events.ended (LAGGED, lastSeq) and resubscribes with since: lastSeq.",
@@ -21,13 +21,19 @@ extension EventMethods.Subscribe {
                 "Only these buckets (topics bucket:<scope>/<bucket>); object events reach only subscriptions that name their bucket, and only those who may read what changed"
             ),
             .init(
+                "thingIDs",
+                JSONSchema.array(of: JSONSchema.string),
+                "Only these things (topics thing:<thingID>); without a topic filter, thing events addressed to the subscriber arrive anyway"
+            ),
+            .init(
                 "kinds",
                 JSONSchema.array(
                     of: JSONSchema.oneOf([
                         "groupCreated", "memberEnter", "memberLeave", "memberKicked", "memberInvited", "groupInfoChanged", "groupDismissed",
                         "quitFromGroup", "groupAttributeChanged", "memberInfoChanged", "grantAdministrator", "revokeAdministrator",
                         "receiveJoinApplication", "applicationProcessed", "allMembersMuted", "newMessage", "objectCreated",
-                        "objectUpdated", "objectDeleted", "bucketDeleted", "aclChanged",
+                        "objectUpdated", "objectDeleted", "bucketDeleted", "aclChanged", "commandReceived", "commandResult",
+                        "thingStateChanged", "thingConnected", "thingDisconnected", "thingOwnerAdded", "thingOwnerRemoved", "thingDeleted",
                     ])
                 ),
                 "Only these kinds"

@@ -14,6 +14,8 @@ public enum EventMethods: Sendable {
             /// Buckets to watch: the same as topics `bucket:<scope>/<bucket>`. Object events reach only
             /// subscriptions that name their bucket.
             public var buckets: [BucketRef]?
+            /// Things to watch: the same as topics `thing:<thingID>`.
+            public var thingIDs: [String]?
             public var kinds: [String]?
             public var since: Int64?
             public var all: Bool?
@@ -21,6 +23,7 @@ public enum EventMethods: Sendable {
                 groupIDs: [String]? = nil,
                 topics: [String]? = nil,
                 buckets: [BucketRef]? = nil,
+                thingIDs: [String]? = nil,
                 kinds: [String]? = nil,
                 since: Int64? = nil,
                 all: Bool? = nil
@@ -28,6 +31,7 @@ public enum EventMethods: Sendable {
                 self.groupIDs = groupIDs
                 self.topics = topics
                 self.buckets = buckets
+                self.thingIDs = thingIDs
                 self.kinds = kinds
                 self.since = since
                 self.all = all

@@ -1,12 +1,12 @@
 import GuildJSON
 
 extension MethodContract.Param {
-    /// `scope`: `app`, `group:ID` or `user:ID`.
+    /// `scope`: `app`, `group:ID`, `user:ID` or `thing:ID`.
     static let objectScope = MethodContract.Param(
         "scope",
         JSONSchema.string,
         required: true,
-        "app, group:ID or user:ID (thing:ID once things land)"
+        "app, group:ID, user:ID or thing:ID"
     )
     /// `bucket`: Kii's bucket name rule.
     static let bucketName = MethodContract.Param(
@@ -36,7 +36,7 @@ extension ContractExamples {
 /// The errors every object method may answer with.
 private let objectErrors = [
     ErrorReason.invalidInputData, ErrorReason.unauthorized, ErrorReason.permissionDenied, ErrorReason.groupNotFound,
-    ErrorReason.userNotFound, ErrorReason.objectNotFound,
+    ErrorReason.userNotFound, ErrorReason.thingNotFound, ErrorReason.objectNotFound,
 ]
 
 extension ObjectMethods.Create {
@@ -155,7 +155,7 @@ extension ObjectMethods.Query {
         ),
         errors: [
             ErrorReason.invalidInputData, ErrorReason.unauthorized, ErrorReason.permissionDenied, ErrorReason.groupNotFound,
-            ErrorReason.userNotFound, ErrorReason.bucketNotFound, ErrorReason.queryNotSupported,
+            ErrorReason.userNotFound, ErrorReason.thingNotFound, ErrorReason.bucketNotFound, ErrorReason.queryNotSupported,
         ],
         example: .init(
             params: [

@@ -4,7 +4,8 @@ extension SessionMethods.Authenticate {
     public static let access: AccessRequirement = .anyone
     public static let changesSession = true
     public static let contract = MethodContract(
-        summary: "Binds an access token to this connection; later calls act as its user.",
+        summary:
+            "Binds an access token to this connection; later calls act as its user. A thing's token (thing.onboard) binds the thing instead: the result names it (thingID, vendorThingID) and user-only calls answer PERMISSION_DENIED.",
         tags: ["session"],
         params: [
             .init("accessToken", JSONSchema.string, required: true)
@@ -33,7 +34,7 @@ extension SessionMethods.Logout {
 extension SessionMethods.WhoAmI {
     public static let access: AccessRequirement = .anyone
     public static let contract = MethodContract(
-        summary: "The bound user (if any), admin rights and the peer credentials of this connection.",
+        summary: "The bound user or thing (if any), admin rights and the peer credentials of this connection.",
         tags: ["session"],
         result: "session",
         JSONSchema.ref("SessionInfo"),

@@ -85,6 +85,10 @@ public struct SessionInfo: Codable, Hashable, Sendable {
 
     /// The user the connection is bound to, if any.
     public var user: UserProfile?
+    /// The thing the connection is bound to (with a thing's token), if any.
+    public var thingID: String?
+    /// The bound thing's vendorThingID.
+    public var vendorThingID: String?
     /// When the bound token expires (ms since the epoch); absent when unbound or never.
     public var expiresAt: Int64?
     /// Whether the connection has admin rights (from its peer credentials).
@@ -93,8 +97,10 @@ public struct SessionInfo: Codable, Hashable, Sendable {
     public var peer: Peer
 
     /// Creates session info.
-    public init(user: UserProfile?, expiresAt: Int64?, admin: Bool, peer: Peer) {
+    public init(user: UserProfile?, thingID: String? = nil, vendorThingID: String? = nil, expiresAt: Int64?, admin: Bool, peer: Peer) {
         self.user = user
+        self.thingID = thingID
+        self.vendorThingID = vendorThingID
         self.expiresAt = expiresAt
         self.admin = admin
         self.peer = peer

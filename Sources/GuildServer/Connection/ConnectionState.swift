@@ -27,6 +27,8 @@ final class ConnectionState: Sendable {
     /// Replies and notifications written from the connection's tasks and the event hub.
     private let outbox: ConnectionOutbox
     private let subscriptions = Atomic<Int>(0)
+    private let boundInstallation = Mutex<String?>(nil)
+    private let closeHandlers = Mutex<[@Sendable () -> Void]?>([])
 
     init(id: UInt64, peer: PeerCredentials, isAdmin: Bool, channel: any Channel, outputLimit: Int) {
         self.id = id
@@ -53,6 +55,23 @@ final class ConnectionState: Sendable {
         self.boundSession.withLock { bound in
             if bound?.session.tokenHash == old.session.tokenHash { bound = new }
         }
+    }
+
+    /// The installation bound with `installation.register`, if any: command results for it reach this
+    /// connection's subscriptions started afterwards.
+    var installationID: String? {
+        get { self.boundInstallation.withLock { $0 } }
+        set { self.boundInstallation.withLock { $0 = newValue } }
+    }
+
+    /// Runs `body` once when the channel closes (at once if it has closed).
+    func whenClosed(_ body: @escaping @Sendable () -> Void) {
+        let closed = self.closeHandlers.withLock { handlers in
+            guard handlers != nil else { return true }
+            handlers!.append(body)
+            return false
+        }
+        if closed { body() }
     }
 
     /// Requests (or batches) currently running as tasks.
@@ -137,6 +156,11 @@ final class ConnectionState: Sendable {
     func finishWork() {
         self.isClosed.store(true, ordering: .relaxed)
         self.workContinuation.finish()
+        let handlers = self.closeHandlers.withLock { handlers in
+            defer { handlers = nil }
+            return handlers ?? []
+        }
+        for handler in handlers { handler() }
     }
 
     /// Runs the connection's requests as child tasks until the channel closes and they are all answered.

@@ -48,6 +48,7 @@ extension Caller {
     /// peer's uid.
     var principal: String {
         if let session = self.session { return "user:" + session.user.id }
+        if let thingID = self.thingID { return "thing:" + thingID }
         return "uid:\(self.peer.uid)"
     }
 }

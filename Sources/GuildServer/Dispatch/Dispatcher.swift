@@ -20,6 +20,8 @@ public final class Dispatcher: Sendable {
     let metrics: RequestMetrics?
     /// The event loops' own readers for immediate reads; nil: they always run as tasks.
     let immediateReads: ImmediateReads?
+    /// Told of every session binding (things' presence).
+    let bindingObserver: (any SessionBindingObserver)?
 
     /// Creates a dispatcher.
     init(
@@ -31,7 +33,8 @@ public final class Dispatcher: Sendable {
         maximumBatchReplyBytes: Int,
         batchConcurrency: Int = 64,
         metrics: RequestMetrics? = nil,
-        immediateReads: ImmediateReads? = nil
+        immediateReads: ImmediateReads? = nil,
+        bindingObserver: (any SessionBindingObserver)? = nil
     ) {
         self.registry = registry
         self.users = users
@@ -42,6 +45,7 @@ public final class Dispatcher: Sendable {
         self.batchConcurrency = batchConcurrency
         self.metrics = metrics
         self.immediateReads = immediateReads
+        self.bindingObserver = bindingObserver
     }
 
     /// What running a request on the event loop gave.
@@ -71,7 +75,7 @@ public final class Dispatcher: Sendable {
                 let key = ImmediateReads.Key(
                     method: request.method,
                     params: request.params ?? [],
-                    userID: caller.session?.user.id,
+                    userID: caller.principalID,
                     isAdmin: caller.isAdmin
                 )
                 guard let answer = try reads.answer(key, { try immediate(request.params, caller, $0) }) else { return .needsTask }
@@ -92,13 +96,15 @@ public final class Dispatcher: Sendable {
     private func immediateCaller(_ access: AccessRequirement, on connection: ConnectionState) -> Caller? {
         guard connection.inFlight == 0 else { return nil }
         var caller = Caller(peer: connection.peer, isAdmin: connection.isAdmin)
+        caller.installationID = connection.installationID
         if let bound = connection.session {
             guard self.users.isCurrent(bound.session, checkedAt: bound.generation) else { return nil }
-            caller.session = bound.session
+            caller.bind(bound.session)
         }
         switch access {
         case .anyone: return caller
         case .session: return caller.session != nil || caller.isAdmin ? caller : nil
+        case .principal: return caller.principalID != nil || caller.isAdmin ? caller : nil
         case .admin: return caller.isAdmin ? caller : nil
         }
     }
@@ -239,6 +245,7 @@ public final class Dispatcher: Sendable {
         afterReply: AfterReply
     ) async throws -> RequestContext {
         var caller = Caller(peer: connection.peer, isAdmin: connection.isAdmin)
+        caller.installationID = connection.installationID
         var revoked = false
         let binding: ConnectionState.Binding? =
             switch session {
@@ -248,7 +255,7 @@ public final class Dispatcher: Sendable {
         if let bound = binding {
             do {
                 let (live, generation) = try await self.users.revalidate(bound.session, checkedAt: bound.generation)
-                caller.session = live
+                caller.bind(live)
                 if generation != bound.generation { connection.replaceSession(bound, with: (live, generation)) }
             } catch let error as GuildError where error.code == .invalidToken {
                 connection.replaceSession(bound, with: nil)
@@ -262,7 +269,17 @@ public final class Dispatcher: Sendable {
             if revoked {
                 throw GuildError(.invalidToken, "the session's access token was revoked or has expired; the connection is unbound")
             }
+            if caller.thingID != nil && !caller.isAdmin {
+                throw GuildError(.permissionDenied, "\(request.method) is for users; the connection is bound to a thing")
+            }
             guard caller.session != nil || caller.isAdmin else {
+                throw GuildError(.unauthorized, "\(request.method) needs a session: call session.authenticate first")
+            }
+        case .principal:
+            if revoked {
+                throw GuildError(.invalidToken, "the session's access token was revoked or has expired; the connection is unbound")
+            }
+            guard caller.principalID != nil || caller.isAdmin else {
                 throw GuildError(.unauthorized, "\(request.method) needs a session: call session.authenticate first")
             }
         case .admin:
@@ -275,7 +292,8 @@ public final class Dispatcher: Sendable {
             connection: connection,
             logger: self.logger,
             afterReply: afterReply,
-            generations: self.users.generations
+            generations: self.users.generations,
+            bindingObserver: self.bindingObserver
         )
     }
 

@@ -50,6 +50,16 @@ extension GuildError {
             case .messageNotFound: (.messageNotFound, ErrorReason.messageNotFound)
             case .recallTimeLimit: (.recallTimeLimit, ErrorReason.recallTimeLimit)
             case .messageTooLong: (.messageTooLong, ErrorReason.messageTooLong)
+            case .thingNotFound: (.thingNotFound, ErrorReason.thingNotFound)
+            case .thingOwnershipAlreadyExists: (.thingOwnershipAlreadyExists, ErrorReason.thingOwnershipAlreadyExists)
+            case .thingOwnershipNotFound: (.thingOwnershipNotFound, ErrorReason.thingOwnershipNotFound)
+            case .commandNotFound: (.commandNotFound, ErrorReason.commandNotFound)
+            case .commandAlreadyDone: (.commandAlreadyDone, ErrorReason.commandAlreadyDone)
+            case .stateNotFound: (.stateNotFound, ErrorReason.stateNotFound)
+            case .stateHistoryNotAvailable: (.stateHistoryNotAvailable, ErrorReason.stateHistoryNotAvailable)
+            case .stateTooLarge: (.stateTooLarge, ErrorReason.stateTooLarge)
+            case .triggerNotFound: (.triggerNotFound, ErrorReason.triggerNotFound)
+            case .installationNotFound: (.installationNotFound, ErrorReason.installationNotFound)
             }
         return RPCError(
             code: code,

@@ -15,10 +15,13 @@ public struct RequestContext: Sendable {
 
     /// The user service's session generations.
     let generations: SessionGenerations
+    /// Told of every binding.
+    let bindingObserver: (any SessionBindingObserver)?
 
-    /// Binds a session to the connection: later calls on it act as that session's user.
+    /// Binds a session to the connection: later calls on it act as that session's user (or thing).
     func bind(_ session: ResolvedSession?) {
         self.connection.session = session.map { ($0, self.generations.current($0.user.id)) }
+        self.bindingObserver?.bound(session, on: self.connection)
     }
 }
 

@@ -11,6 +11,7 @@ extension GuildServer {
             GroupArea(groups: services.groups, store: services.store),
             IMGroupArea(groups: services.groups),
             ObjectArea(objects: services.objects),
+            ThingArea(things: services.things),
             EventArea(hub: services.hub),
             ConformanceArea(),
         ]
@@ -18,9 +19,11 @@ extension GuildServer {
 
     /// What the areas that keep records of users do to them when a user is deleted, in the deletion's
     /// transaction. An area with such records adds its step here.
-    static let userDeletionSteps: [UserDeletionStep] = [GroupService.removeDeletedUser, ObjectService.removeDeletedUser]
+    static let userDeletionSteps: [UserDeletionStep] = [
+        GroupService.removeDeletedUser, ObjectService.removeDeletedUser, ThingService.removeDeletedUser,
+    ]
 
     /// What the areas that keep records of groups do to them when a group is deleted, in the deletion's
     /// transaction. An area with such records adds its step here.
-    static let groupDeletionSteps: [GroupDeletionStep] = [ObjectService.removeDeletedGroup]
+    static let groupDeletionSteps: [GroupDeletionStep] = [ObjectService.removeDeletedGroup, ThingService.removeDeletedGroup]
 }

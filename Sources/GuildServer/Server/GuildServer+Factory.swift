@@ -26,10 +26,18 @@ extension GuildServer {
             accessTokenLifetime: configuration.accessTokenLifetimeSeconds,
             deletionSteps: Self.userDeletionSteps
         )
+        let things = ThingService(
+            store: store,
+            hasher: hasher,
+            generations: users.generations,
+            requirePasswordForOwnership: configuration.requireThingPasswordForOwnership
+        )
+        try await things.resetPresence()
         let hub = EventHub(
             repository: store,
             queueLimit: configuration.subscriptionQueueLimit,
-            maximumPerConnection: configuration.maximumSubscriptionsPerConnection
+            maximumPerConnection: configuration.maximumSubscriptionsPerConnection,
+            receipts: CommandDeliveries(things: things).receipts
         )
         let services = ServerServices(
             configuration: configuration,
@@ -37,6 +45,7 @@ extension GuildServer {
             users: users,
             groups: GroupService(store: store, messageOptions: configuration.messageOptions, deletionSteps: Self.groupDeletionSteps),
             objects: ObjectService(store: store),
+            things: things,
             hub: hub,
             connections: ConnectionRegistry(probePID: configuration.probePID),
             writeStatistics: writeStatistics,
@@ -65,7 +74,8 @@ extension GuildServer {
             admission: admission,
             maximumBatchReplyBytes: configuration.maximumBatchReplyBytes,
             metrics: operations.measuresRequests ? RequestMetrics(methods: registry.methodNames) : nil,
-            immediateReads: configuration.immediateReads ? ImmediateReads(store: store, logger: logger) : nil
+            immediateReads: configuration.immediateReads ? ImmediateReads(store: store, logger: logger) : nil,
+            bindingObserver: ThingPresence(things: things)
         )
         return GuildServer(
             configuration: configuration,

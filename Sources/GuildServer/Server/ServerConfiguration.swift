@@ -66,6 +66,9 @@ public struct ServerConfiguration: Sendable {
     /// when they can (see ``MethodRegistry/registerRead(_:store:_:)``); false: always as tasks (guildd's hidden
     /// `--no-immediate-reads`, to measure the difference).
     public var immediateReads = true
+    /// `thing.addOwner` needs the thing's password from callers other than the thing and admins (guildd's
+    /// `--require-thing-password-for-ownership`, Kii's `requirePasswordForThingOwnership`).
+    public var requireThingPasswordForOwnership = false
 
     /// Creates a configuration with the documented defaults.
     public init(

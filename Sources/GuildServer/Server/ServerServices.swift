@@ -8,6 +8,7 @@ struct ServerServices: Sendable {
     var users: UserService
     var groups: GroupService
     var objects: ObjectService
+    var things: ThingService
     var hub: EventHub
     var connections: ConnectionRegistry
     var writeStatistics: @Sendable () -> SystemStatus.Writes?

@@ -6,5 +6,6 @@ extension SQLiteStore {
         IMGroupsStoreArea(),
         EventsStoreArea(),
         ObjectsStoreArea(),
+        ThingsStoreArea(),
     ]
 }

@@ -18,7 +18,7 @@ extension SQLiteStore: EventRepository {
     }
 
     /// One indexed query per page: the log's range by `seq`, each row checked by its area's replay condition.
-    public func replay(userID: String?, after: Int64, through: Int64, limit: Int) async throws -> [StoredEvent] {
+    public func replay(userID: String?, installationID: String?, after: Int64, through: Int64, limit: Int) async throws -> [StoredEvent] {
         let areas = userID == nil ? [] : self.eventAreas.all
         return try await self.readDatabase { db in
             let rows: [Row]
@@ -33,7 +33,10 @@ extension SQLiteStore: EventRepository {
                             ORDER BY e.seq LIMIT :limit
                             """
                     ),
-                    arguments: ["after": after, "through": through, "user": userID, "limit": limit]
+                    arguments: [
+                        "after": after, "through": through, "user": userID, "limit": limit,
+                        "installation": installationID.map { "installation:" + $0 },
+                    ]
                 )
             } else {
                 rows = try Row.fetchAll(

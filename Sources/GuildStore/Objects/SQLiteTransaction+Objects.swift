@@ -45,9 +45,7 @@ extension SQLiteTransaction: ObjectRecords {
 
     /// Reads a row of ``objectColumns`` by position.
     private static func object(from row: Row) throws -> StoredObject {
-        let data: Data = row[2]
-        let fields = try data.withUnsafeBytes { try JSONValue(parsing: $0) }
-        guard case .object(let members) = fields else { throw GuildError(.invalidInput, "a stored object is not a JSON object") }
+        let members = try StoredJSON.object(row[2])
         return StoredObject(
             rowID: row[0],
             objectID: row[1],
@@ -72,7 +70,7 @@ extension SQLiteTransaction: ObjectRecords {
             sql: "INSERT INTO object (bucketID, objectID, fields, version, created, modified, owner) VALUES (?, ?, ?, ?, ?, ?, ?)"
         ).execute(
             arguments: StoredText.arguments([
-                bucket.rowID, object.objectID, Self.data(object.fields), object.version, object.created, object.modified, object.owner,
+                bucket.rowID, object.objectID, StoredJSON.data(object.fields), object.version, object.created, object.modified, object.owner,
             ])
         )
         var stored = object
@@ -83,7 +81,7 @@ extension SQLiteTransaction: ObjectRecords {
 
     func updateObject(_ object: StoredObject, in bucket: Bucket) throws {
         try self.db.cachedStatement(sql: "UPDATE object SET fields = ?, version = ?, modified = ? WHERE id = ?").execute(
-            arguments: [Self.data(object.fields), object.version, object.modified, object.rowID]
+            arguments: [StoredJSON.data(object.fields), object.version, object.modified, object.rowID]
         )
         try self.db.cachedStatement(sql: "DELETE FROM object_field WHERE objectRow = ?").execute(arguments: [object.rowID])
         try self.index(object, in: bucket)
@@ -119,12 +117,6 @@ extension SQLiteTransaction: ObjectRecords {
         case .double(let number): number.databaseValue
         case .string(let text): StoredText.value(text)
         }
-    }
-
-    private static func data(_ fields: [String: JSONValue]) -> Data {
-        var bytes: [UInt8] = []
-        JSONValue.object(fields).writeJSON(to: &bytes)
-        return Data(bytes)
     }
 
     func objects(

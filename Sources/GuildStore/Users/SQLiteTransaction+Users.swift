@@ -63,7 +63,8 @@ extension SQLiteTransaction: UserRecords {
     func resolveAccessToken(hash: [UInt8], now: Int64) throws -> ResolvedSession? {
         let db = self.db
         let statement = try db.cachedStatement(sql: "SELECT userID, expiresAt FROM token WHERE hash = ? AND kind = 'access'")
-        guard let row = try Row.fetchOne(statement, arguments: [Data(hash)]) else { return nil }
+        // A thing's token (thing.onboard) binds the connection to the thing, a principal of its own.
+        guard let row = try Row.fetchOne(statement, arguments: [Data(hash)]) else { return try self.resolveThingToken(hash: hash) }
         let userID: String = row[0]
         let expiresAt: Int64? = row[1]
         if let expiresAt, expiresAt <= now { return nil }

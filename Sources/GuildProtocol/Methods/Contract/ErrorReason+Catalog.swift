@@ -290,6 +290,78 @@ extension ErrorReason {
                 """#
         ),
         ErrorSection(
+            title: "Thing codes (Kii Thing-IF's names)",
+            introduction: #"""
+
+                Things, their owners, commands, states, installations and triggers (`thing.*`, `command.*`,
+                `installation.*`, `trigger.*`, `user.ownedThings`; see protocol/things.md) answer with Kii Thing-IF's
+                error names in `data.reason`. A wrong thing password, on onboarding or when adding an owner, is
+                `INVALID_CREDENTIALS` (40102) and never says whether the vendorThingID or the password was wrong.
+
+                """#,
+            listsExtraMembers: false,
+            entries: [
+                ErrorEntry(.thingNotFound, thingNotFound, summary: "No such thing", when: "The `thingID` names no thing (or one deleted)."),
+                ErrorEntry(
+                    .thingOwnershipNotFound,
+                    thingOwnershipNotFound,
+                    summary: "The user or group does not own the thing",
+                    when: "`thing.removeOwner` of an owner the thing does not have."
+                ),
+                ErrorEntry(
+                    .commandNotFound,
+                    commandNotFound,
+                    summary: "No such command on the thing",
+                    when: "`command.get` or `command.putResults` with a `commandID` the thing never received."
+                ),
+                ErrorEntry(
+                    .stateNotFound,
+                    stateNotFound,
+                    summary: "The thing has not uploaded a state",
+                    when: "`thing.getState` before the thing's first `thing.putState`."
+                ),
+                ErrorEntry(
+                    .triggerNotFound,
+                    triggerNotFound,
+                    summary: "No such trigger on the thing",
+                    when: "`trigger.enable`, `trigger.disable` or `trigger.delete` with an unknown `triggerID`."
+                ),
+                ErrorEntry(
+                    .installationNotFound,
+                    installationNotFound,
+                    summary: "No such installation of the caller",
+                    when: "`installation.delete` of an installation that is not the caller's (or does not exist)."
+                ),
+                ErrorEntry(
+                    .thingOwnershipAlreadyExists,
+                    thingOwnershipAlreadyExists,
+                    summary: "The owner already owns the thing",
+                    when: "`thing.addOwner` (or a repeated `thing.onboard`) naming an owner the thing already has."
+                ),
+                ErrorEntry(
+                    .commandAlreadyDone,
+                    commandAlreadyDone,
+                    summary: "The command's results were already posted",
+                    when: "A second `command.putResults` for a command in state DONE or INCOMPLETE; nothing changes."
+                ),
+                ErrorEntry(
+                    .stateHistoryNotAvailable,
+                    stateHistoryNotAvailable,
+                    summary: "The thing has never uploaded a state",
+                    when: "`thing.stateHistory` of a thing that never called `thing.putState` (Kii answers 409 too)."
+                ),
+                ErrorEntry(
+                    .stateTooLarge,
+                    stateTooLarge,
+                    summary: "The state is over 10 KB",
+                    when: "`thing.putState` with a state whose JSON is over 10,240 bytes (Kii's limit); nothing was stored."
+                ),
+            ],
+            closing: #"""
+
+                """#
+        ),
+        ErrorSection(
             title: "IM group codes (Tencent Cloud IM's numbers)",
             introduction: #"""
 

@@ -31,6 +31,8 @@ extension OpenRPCContract {
             required: ["admin", "peer"],
             [
                 "user": JSONSchema.ref("UserProfile"),
+                "thingID": JSONSchema.string,
+                "vendorThingID": JSONSchema.string,
                 "expiresAt": JSONSchema.integer,
                 "admin": JSONSchema.boolean,
                 "peer": JSONSchema.object(

@@ -8,7 +8,7 @@ public enum OpenRPCContract: Sendable {
     /// Every method of the wire contract, area by area. A new area adds its list here.
     public static let methods: [any RPCMethod.Type] =
         ConformanceMethods.all + SystemMethods.all + SessionMethods.all + UserMethods.all + GroupMethods.kiiMethods
-        + GroupMethods.imMethods + ObjectMethods.all + EventMethods.all
+        + GroupMethods.imMethods + ObjectMethods.all + ThingMethods.all + EventMethods.all
 
     /// The most items a list-valued param (an array or an object) may hold unless its method declares
     /// another limit in ``RPCMethod/itemLimits``.

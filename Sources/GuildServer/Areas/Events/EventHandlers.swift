@@ -6,7 +6,12 @@ extension MethodRegistry {
     mutating func registerEventMethods(_ hub: EventHub) {
         self.register(EventMethods.Subscribe.self) { params, context in
             let kinds = try Self.eventKinds(params.kinds)
-            let topics = try Self.eventTopics(groupIDs: params.groupIDs, topics: params.topics, buckets: params.buckets)
+            let topics = try Self.eventTopics(
+                groupIDs: params.groupIDs,
+                topics: params.topics,
+                buckets: params.buckets,
+                thingIDs: params.thingIDs
+            )
             let userID: String?
             if params.all == true {
                 guard context.caller.isAdmin else {
@@ -14,7 +19,10 @@ extension MethodRegistry {
                 }
                 userID = nil
             } else {
-                userID = try context.caller.requireUserID()
+                guard let principal = context.caller.principalID else {
+                    throw GuildError(.unauthorized, "events.subscribe needs a session (or all: true as an admin)")
+                }
+                userID = principal
             }
             let subscription = try await hub.subscribe(
                 connection: context.connection,
@@ -48,10 +56,12 @@ extension MethodRegistry {
     private static func eventTopics(
         groupIDs: [String]?,
         topics names: [String]?,
-        buckets: [EventMethods.BucketRef]?
+        buckets: [EventMethods.BucketRef]?,
+        thingIDs: [String]?
     ) throws -> Set<EventTopic>? {
-        guard groupIDs != nil || names != nil || buckets != nil else { return nil }
+        guard groupIDs != nil || names != nil || buckets != nil || thingIDs != nil else { return nil }
         var topics = Set((groupIDs ?? []).map(EventTopic.group))
+        topics.formUnion((thingIDs ?? []).map(EventTopic.thing))
         for bucket in buckets ?? [] {
             let scope = try ObjectScope(bucket.scope, field: "buckets")
             do { try ObjectService.checkBucketName(bucket.bucket) } catch { throw GuildError.invalidInput(error.message, field: "buckets") }

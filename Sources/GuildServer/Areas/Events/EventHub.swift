@@ -19,9 +19,12 @@ final class EventHub: Sendable {
     let maximumPerConnection: Int
     /// Replay pages read at once, daemon-wide (two: cheap reads keep the other readers).
     private let replays = ReplayGate(permits: 2)
+    /// Who to tell of deliveries (see ``DeliveryReceipts``).
+    private let receipts: DeliveryReceipts?
 
-    init(repository: any EventRepository, queueLimit: Int, maximumPerConnection: Int) {
+    init(repository: any EventRepository, queueLimit: Int, maximumPerConnection: Int, receipts: DeliveryReceipts? = nil) {
         self.repository = repository
+        self.receipts = receipts
         self.queueLimit = queueLimit
         self.maximumPerConnection = maximumPerConnection
         repository.onCommittedEvents { [weak self] events in self?.publish(events) }
@@ -47,7 +50,8 @@ final class EventHub: Sendable {
                 userID: userID,
                 filter: filter,
                 since: since,
-                queueLimit: self.queueLimit
+                queueLimit: self.queueLimit,
+                receipts: self.receipts
             )
             state.subscriptions[id] = subscription
             state.index.add(subscription)

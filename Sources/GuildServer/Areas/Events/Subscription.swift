@@ -63,6 +63,11 @@ final class Subscription: Sendable, IndexedSubscriber {
     let filter: Filter
     let since: Int64?
     let queueLimit: Int
+    /// The installation the connection was bound to when subscribing (events for installations, see
+    /// ``EventRouting/installations``).
+    let installationID: String?
+    /// Who to tell of deliveries, when the principal is one the receipts apply to.
+    private let receipts: DeliveryReceipts?
     /// The hub's index marks the subscription with each batch it routes here (``IndexedSubscriber/routeMark``).
     /// Touched only under the hub's lock, which guards the index.
     nonisolated(unsafe) var routeMark: UInt64 = 0
@@ -70,10 +75,20 @@ final class Subscription: Sendable, IndexedSubscriber {
     /// `{"jsonrpc":"2.0","method":"events.event","params":{"subscription":"<id>"`: what precedes each event's tail.
     private let notificationHead: [UInt8]
 
-    init(id: String, connection: ConnectionState, userID: String?, filter: Filter, since: Int64?, queueLimit: Int) {
+    init(
+        id: String,
+        connection: ConnectionState,
+        userID: String?,
+        filter: Filter,
+        since: Int64?,
+        queueLimit: Int,
+        receipts: DeliveryReceipts? = nil
+    ) {
         self.id = id
         self.connection = connection
         self.userID = userID
+        self.installationID = connection.installationID
+        self.receipts = userID.flatMap { principal in receipts?.appliesTo(principal) == true ? receipts : nil }
         self.filter = filter
         self.since = since
         self.queueLimit = queueLimit
@@ -151,6 +166,7 @@ final class Subscription: Sendable, IndexedSubscriber {
             self.sendEnded(reason: "LAGGED")
         } else if !batch.isEmpty {
             self.write(batch.map(\.tail))
+            self.report(batch.lazy.map { ($0.event.kind, $0.event.json) })
         }
         return lagged
     }
@@ -164,7 +180,9 @@ final class Subscription: Sendable, IndexedSubscriber {
         let before = following.contains(committed.topic)
         var after = before
         let followed = following
-        let entitled = committed.routing.admits(userID, following: &after) { followed.contains($0) }
+        let entitled = committed.routing.admits(userID, installationID: self.installationID, following: &after) {
+            followed.contains($0)
+        }
         if after != before {
             if after { following.insert(committed.topic) } else { following.remove(committed.topic) }
         }
@@ -188,7 +206,13 @@ final class Subscription: Sendable, IndexedSubscriber {
             while cursor < head, self.state.withLock({ $0.phase == .pending }), self.connection.channel.isActive {
                 guard
                     let page = try? await gate.withPermit({
-                        try await repository.replay(userID: self.userID, after: cursor, through: head, limit: 1000)
+                        try await repository.replay(
+                            userID: self.userID,
+                            installationID: self.installationID,
+                            after: cursor,
+                            through: head,
+                            limit: 1000
+                        )
                     }),
                     let last = page.last
                 else { break }
@@ -197,6 +221,7 @@ final class Subscription: Sendable, IndexedSubscriber {
                     self.state.withLock { $0.lastSent = wanted[wanted.count - 1].seq }
                     // Wait for each page to reach the socket: a slow reader slows its own replay only.
                     try? await self.writeAndWait(wanted.map { EventEnvelope.tail(seq: $0.seq, json: $0.json) })
+                    self.report(wanted.lazy.map { ($0.kind, $0.json) })
                 }
                 cursor = last.seq
                 if page.count < 1000 { break }
@@ -214,7 +239,10 @@ final class Subscription: Sendable, IndexedSubscriber {
             return (buffered, false)
         }
         if lagged { self.sendEnded(reason: "LAGGED") }
-        if !buffered.isEmpty { self.write(buffered.map(\.tail)) }
+        if !buffered.isEmpty {
+            self.write(buffered.map(\.tail))
+            self.report(buffered.lazy.map { ($0.event.kind, $0.event.json) })
+        }
     }
 
     /// Ends the subscription without a notification (unsubscribe, connection closed).
@@ -226,6 +254,13 @@ final class Subscription: Sendable, IndexedSubscriber {
     }
 
     // MARK: - Writing
+
+    /// Tells the receipts of the events of their kinds just written (nothing when none apply).
+    private func report(_ events: some Sequence<(String, [UInt8])>) {
+        guard let receipts = self.receipts, let principal = self.userID else { return }
+        let reported = events.filter { receipts.kinds.contains($0.0) }.map { (kind: $0.0, json: $0.1) }
+        if !reported.isEmpty { receipts.delivered(principal, reported) }
+    }
 
     /// Appends the notifications for events, given their shared tails: only the head with this subscription's
     /// id is written per subscriber.

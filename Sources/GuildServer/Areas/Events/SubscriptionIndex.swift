@@ -66,6 +66,7 @@ struct SubscriptionIndex<Subscriber: IndexedSubscriber> {
         if let first = events.first,
             events.allSatisfy({
                 $0.topic == first.topic && $0.routing.joining.isEmpty && $0.routing.leaving.isEmpty && $0.routing.addressees.isEmpty
+                    && ($0.routing.followersOf.isEmpty || Self.isNamedOnly($0.topic))
             })
         {
             // Events of one topic that name nobody and change no one's following (a burst of changes to one
@@ -99,13 +100,24 @@ struct SubscriptionIndex<Subscriber: IndexedSubscriber> {
         if let filed {
             for subscriber in filed.values { body(subscriber) }
         }
-        if !routing.addressees.isEmpty {
+        // Areas whose events name followers of other topics (a thing's owner groups) reach them there; those
+        // whose subscribers name the topic (buckets) reach them by it.
+        let reachesFollowers = !routing.followersOf.isEmpty && !Self.isNamedOnly(committed.topic)
+        if !routing.addressees.isEmpty || reachesFollowers {
             // Users' subscriptions are filed by user; those filed under the topic were reached above.
             var reached: Set<Key> = []
             for user in routing.addressees {
                 guard let subscribers = self.byUser[user] else { continue }
                 for (key, subscriber) in subscribers where filed?[key] == nil && reached.insert(key).inserted {
                     body(subscriber)
+                }
+            }
+            if reachesFollowers {
+                for topic in routing.followersOf {
+                    guard let followers = self.byTopic[topic] else { continue }
+                    for (key, subscriber) in followers where filed?[key] == nil && reached.insert(key).inserted {
+                        body(subscriber)
+                    }
                 }
             }
         }
@@ -127,8 +139,9 @@ struct SubscriptionIndex<Subscriber: IndexedSubscriber> {
                 self.byUser[userID, default: [:]][key] = subscriber
                 self.filed[key] = []
                 for topic in following { self.follow(subscriber, key, topic) }
-                // Topics nobody follows (buckets) that it names: their events reach it by topic.
-                for topic in subscriber.topicFilter ?? [] where Self.isNamedOnly(topic) {
+                // Topics it names that it does not follow (buckets, things): their events reach it by topic, and
+                // it sorts out what it may see.
+                for topic in subscriber.topicFilter ?? [] where !Self.isFollowed(topic) {
                     self.follow(subscriber, key, topic)
                 }
             } else if let topics = subscriber.topicFilter {
@@ -144,6 +157,12 @@ struct SubscriptionIndex<Subscriber: IndexedSubscriber> {
     /// ``EventAudience/namedTopicsOnly``).
     private static func isNamedOnly(_ topic: EventTopic) -> Bool {
         EventAreas.audience(for: topic.area)?.namedTopicsOnly == true
+    }
+
+    /// Whether `topic`'s area files subscriptions by the topics they follow (groups, by membership), so a
+    /// named topic is filed only once followed.
+    private static func isFollowed(_ topic: EventTopic) -> Bool {
+        EventAreas.audience(for: topic.area)?.followsTopics == true
     }
 
     private mutating func follow(_ subscriber: Subscriber, _ key: Key, _ topic: EventTopic) {

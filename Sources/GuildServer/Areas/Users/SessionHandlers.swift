@@ -11,6 +11,7 @@ extension MethodRegistry {
         }
         self.register(SessionMethods.WhoAmI.self) { _, context in
             // The bound session is checked cheaply on each call; its profile is read fresh here.
+            if context.caller.thingID != nil { return SessionInfo(context.caller, session: context.connection.session?.session) }
             guard var session = context.caller.session else { return SessionInfo(context.caller, session: nil) }
             session.user = try await users.get(caller: context.caller, userID: nil).user
             return SessionInfo(context.caller, session: session)

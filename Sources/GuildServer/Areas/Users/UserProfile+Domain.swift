@@ -37,8 +37,11 @@ extension ResolvedSession {
 
 extension SessionInfo {
     init(_ caller: Caller, session: ResolvedSession?) {
+        let thing = session?.isThing == true ? session : nil
         self.init(
-            user: session.map { UserProfile($0.user) },
+            user: thing == nil ? session.map { UserProfile($0.user) } : nil,
+            thingID: thing?.user.id,
+            vendorThingID: thing?.user.username,
             expiresAt: session?.expiresAt,
             admin: caller.isAdmin,
             peer: Peer(uid: caller.peer.uid, gid: caller.peer.gid, pid: caller.peer.pid)

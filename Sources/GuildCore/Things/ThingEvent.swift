@@ -1,0 +1,107 @@
+import GuildJSON
+
+/// A thing's event, for the event log (topic `thing:<thingID>`): a command for the thing, a command's result
+/// for the issuer's installations, a state upload, the thing going online or offline, an owner added or
+/// removed, the thing deleted. Each reaches only whom it names (``ThingAudience``), live and on replay.
+public struct ThingEvent: LoggableEvent {
+    /// The kinds of thing events.
+    public enum Kind: String, CaseIterable, Sendable {
+        case commandReceived, commandResult, thingStateChanged, thingConnected, thingDisconnected
+        case thingOwnerAdded, thingOwnerRemoved, thingDeleted
+    }
+
+    public var kind: Kind
+    public var thingID: String
+    public var time: Int64
+    /// Who receives it.
+    public var audience: ThingAudience
+    /// The event's own members (`commandID`, `actions`, `state`, `owner`, ...).
+    public var members: [String: JSONValue]
+
+    /// Creates an event.
+    public init(kind: Kind, thingID: String, time: Int64, audience: ThingAudience, members: [String: JSONValue] = [:]) {
+        self.kind = kind
+        self.thingID = thingID
+        self.time = time
+        self.audience = audience
+        self.members = members
+    }
+
+    public var topic: EventTopic { .thing(self.thingID) }
+    public var kindName: String { self.kind.rawValue }
+    public var audienceTag: String { "named" }
+
+    public var routing: EventRouting {
+        var routing = EventRouting(
+            addressees: self.audience.principals,
+            followersOf: self.audience.groups.map(EventTopic.group)
+        )
+        if !self.audience.installations.isEmpty {
+            routing.addressees = self.audience.installationUsers
+            routing.installations = self.audience.installations
+        }
+        return routing
+    }
+
+    public func encodeBody() throws -> [UInt8] {
+        var body = self.members
+        body["kind"] = .string(self.kind.rawValue)
+        body["topic"] = .string(self.topic.rawValue)
+        body["time"] = .int(self.time)
+        if self.kind != .commandResult { body["thingID"] = .string(self.thingID) }
+        var bytes: [UInt8] = []
+        JSONValue.object(body).writeJSON(to: &bytes)
+        return bytes
+    }
+}
+
+/// Who receives a thing event: principals by id (users, pseudo users, the thing itself), the members of owner
+/// groups as the membership stands at the event, or, for a command's result, installations (of the users in
+/// ``installationUsers``).
+public struct ThingAudience: Hashable, Sendable {
+    public var principals: [String]
+    public var groups: [String]
+    /// Installation ids; when any, only connections bound to one of them receive the event.
+    public var installations: [String]
+    /// The users those installations belong to.
+    public var installationUsers: [String]
+
+    public init(principals: [String] = [], groups: [String] = [], installations: [String] = [], installationUsers: [String] = []) {
+        self.principals = principals
+        self.groups = groups
+        self.installations = installations
+        self.installationUsers = installationUsers
+    }
+
+    /// A thing's owners (and `extra` principals, such as the thing itself or a removed owner).
+    public static func owners(_ owners: [ThingOwner], plus extra: [String] = []) -> ThingAudience {
+        var principals = extra
+        var groups: [String] = []
+        for owner in owners {
+            switch owner {
+            case .user(let id): principals.append(id)
+            case .group(let id): groups.append(id)
+            }
+        }
+        return ThingAudience(principals: Array(Set(principals)).sorted(), groups: Array(Set(groups)).sorted())
+    }
+}
+
+/// The things area's audience rule: an event reaches the principals, owner groups' members or installations
+/// its ``ThingAudience`` names; a subscription may narrow to one thing with the topic `thing:<thingID>`.
+public struct ThingEventAudience: EventAudience {
+    /// `thing`.
+    public static let thingArea = "thing"
+
+    public var area: String { Self.thingArea }
+    public var kinds: [String] { ThingEvent.Kind.allCases.map(\.rawValue) }
+
+    public init() {}
+}
+
+extension EventTopic {
+    /// A thing's topic, `thing:<thingID>`.
+    public static func thing(_ thingID: String) -> EventTopic {
+        EventTopic(area: ThingEventAudience.thingArea, id: thingID)
+    }
+}

@@ -1,0 +1,76 @@
+import GuildJSON
+
+/// The things area's records, on a ``Transaction``: things and their tokens, owners, commands, states,
+/// installations and triggers.
+public protocol ThingRecords {
+    /// A thing by id.
+    func thing(id: String) throws -> Thing?
+    /// A thing by its vendor's id.
+    func thing(vendorThingID: String) throws -> Thing?
+    /// Stores a new thing.
+    func insertThing(_ thing: Thing) throws
+    /// Writes a thing's password, type, firmware, properties, times, online status and state flag.
+    func updateThing(_ thing: Thing) throws
+    /// Deletes a thing with its tokens, owners, commands, states and triggers.
+    func deleteThing(id: String) throws
+    /// Stores the hash of an access token of a thing.
+    func insertThingToken(hash: [UInt8], thingID: String, now: Int64) throws
+    /// The things marked online (all of them are offline when the daemon starts).
+    func onlineThingIDs() throws -> [String]
+
+    /// A thing's owners, in the order they were added.
+    func thingOwners(thingID: String) throws -> [ThingOwner]
+    /// Adds an owner; false when it was one.
+    func insertThingOwner(thingID: String, owner: ThingOwner, now: Int64) throws -> Bool
+    /// Removes an owner; false when it was not one.
+    func deleteThingOwner(thingID: String, owner: ThingOwner) throws -> Bool
+    /// Removes every ownership of a user or group (deleted); returns the things they owned.
+    func deleteThingOwnerships(of owner: ThingOwner) throws -> [String]
+    /// The things any of `owners` owns, by id.
+    func things(ownedBy owners: [ThingOwner]) throws -> [Thing]
+
+    /// Stores a new command.
+    func insertCommand(_ command: ThingCommand) throws
+    /// A thing's command by id.
+    func command(thingID: String, commandID: String) throws -> ThingCommand?
+    /// Writes a command's results, state and modification time.
+    func updateCommand(_ command: ThingCommand) throws
+    /// A page of a thing's commands, newest first, older than `before` (a command's position) when given;
+    /// each with its position.
+    func commands(thingID: String, before: Int64?, limit: Int) throws -> [(command: ThingCommand, position: Int64)]
+    /// Moves the named commands of a thing from SENDING to DELIVERED; returns how many moved.
+    func markCommandsDelivered(thingID: String, commandIDs: [String], now: Int64) throws -> Int
+
+    /// Stores a state (the latest from now on, and part of the history).
+    func insertState(thingID: String, state: ThingState) throws
+    /// The latest state.
+    func latestState(thingID: String) throws -> ThingState?
+    /// A page of states with `from <= timestamp <= to`, oldest first, after position `after`; each with its
+    /// position.
+    func states(thingID: String, from: Int64, to: Int64, after: Int64?, limit: Int) throws -> [(state: ThingState, position: Int64)]
+
+    /// Stores a new installation.
+    func insertInstallation(_ installation: Installation) throws
+    /// An installation by id.
+    func installation(id: String) throws -> Installation?
+    /// The user's installation of a device type with a registration id.
+    func installation(userID: String, deviceType: String, registrationID: String) throws -> Installation?
+    /// A user's installations, oldest first.
+    func installations(userID: String) throws -> [Installation]
+    /// Deletes an installation; false when there was none.
+    func deleteInstallation(id: String) throws -> Bool
+    /// Deletes a user's installations.
+    func deleteInstallations(userID: String) throws
+
+    /// Stores a new trigger.
+    func insertTrigger(_ trigger: ThingTrigger) throws
+    /// A thing's triggers, oldest first.
+    func triggers(thingID: String) throws -> [ThingTrigger]
+    /// Writes a trigger's enabled flag and last condition value.
+    func updateTrigger(_ trigger: ThingTrigger) throws
+    /// Deletes a trigger; false when there was none.
+    func deleteTrigger(thingID: String, triggerID: String) throws -> Bool
+
+    /// Checks the things area's invariants; returns a description of each violation.
+    func thingInvariantViolations() throws -> [String]
+}

@@ -1,0 +1,85 @@
+import GuildJSON
+
+/// States: uploads by the thing (or an owner), the latest, the history; each upload is checked against the
+/// thing's triggers.
+extension ThingService {
+    /// The most states in one `thing.stateHistory` page, and the default.
+    public static let maximumStatePage = 1000
+
+    /// Uploads a state: the thing itself, an owner, or an admin. Returns whether it was the thing's first
+    /// state. Owners get `thingStateChanged`; each enabled trigger whose condition turns from false to true
+    /// sends its command.
+    public func putState(
+        caller: Caller,
+        thingID: String,
+        state: [String: JSONValue],
+        timestamp: Int64?
+    ) async throws
+        -> (created: Bool, timestamp: Int64)
+    {
+        try ThingRules.checkState(state)
+        let now = self.now()
+        let time = timestamp ?? now
+        return try await self.store.write { tx in
+            var thing = try Self.requireThing(thingID, tx)
+            try Self.requireOwnerOrThing(caller, thingID, tx)
+            let first = !thing.hasState
+            try tx.insertState(thingID: thingID, state: ThingState(state: state, timestamp: time))
+            if first {
+                thing.hasState = true
+                try tx.updateThing(thing)
+            }
+            try tx.append(
+                ThingEvent(
+                    kind: .thingStateChanged,
+                    thingID: thingID,
+                    time: now,
+                    audience: .owners(try tx.thingOwners(thingID: thingID)),
+                    members: ["state": .object(state), "timestamp": .int(time)]
+                )
+            )
+            try Self.runTriggers(thingID: thingID, state: state, tx, now)
+            return (first, time)
+        }
+    }
+
+    /// The latest state: for owners, the thing itself and admins.
+    public func latestState(caller: Caller, thingID: String) async throws -> ThingState {
+        try await self.store.read { tx in
+            _ = try Self.requireThing(thingID, tx)
+            try Self.requireOwnerOrThing(caller, thingID, tx)
+            guard let state = try tx.latestState(thingID: thingID) else {
+                throw GuildError(.stateNotFound, "thing \(thingID) has not uploaded a state")
+            }
+            return state
+        }
+    }
+
+    /// States with `from <= timestamp <= to`, oldest first, paged.
+    public func stateHistory(
+        caller: Caller,
+        thingID: String,
+        from: Int64?,
+        to: Int64?,
+        limit: Int?,
+        paginationKey: String?
+    )
+        async throws -> (states: [ThingState], nextPaginationKey: String?)
+    {
+        let limit = try Self.pageLimit(limit, maximum: Self.maximumStatePage)
+        let after = try paginationKey.map { key throws(GuildError) in try Self.position(key) }
+        let from = from ?? Int64.min
+        let to = to ?? Int64.max
+        guard from <= to else { throw GuildError.invalidInput("from is after to", field: "from") }
+        return try await self.store.read { tx in
+            let thing = try Self.requireThing(thingID, tx)
+            try Self.requireOwnerOrThing(caller, thingID, tx)
+            guard thing.hasState else {
+                throw GuildError(.stateHistoryNotAvailable, "thing \(thingID) has never uploaded a state")
+            }
+            let page = try tx.states(thingID: thingID, from: from, to: to, after: after, limit: limit + 1)
+            let next = page.count > limit ? String(page[limit - 1].position) : nil
+            return (page.prefix(limit).map(\.state), next)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import GuildJSON
+
+/// The schema of an installation.
+let installationSchema = JSONSchema.object(
+    required: ["installationID", "deviceType", "development", "created"],
+    [
+        "installationID": JSONSchema.string, "deviceType": JSONSchema.string, "installationRegistrationID": JSONSchema.string,
+        "development": JSONSchema.boolean, "created": JSONSchema.integer,
+    ]
+)
+
+extension ContractExamples {
+    static let installation: JSONValue = [
+        "installationID": "in.0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f", "deviceType": "ANDROID", "installationRegistrationID": "fcm-token-123",
+        "development": false, "created": 1_795_348_702_624,
+    ]
+}
+
+extension InstallationMethods.Register {
+    public static let access: AccessRequirement = .session
+    public static let contract = MethodContract(
+        summary:
+            "Registers an installation (a device) of the calling user, or finds the one with the same deviceType and registration id, and binds the calling connection to it: command results are pushed to installations (protocol/things.md). Register before events.subscribe.",
+        tags: ["installation", "thing"],
+        params: [
+            .init("deviceType", JSONSchema.oneOf(["ANDROID", "IOS", "JPUSH", "MQTT"]), required: true),
+            .init("installationRegistrationID", JSONSchema.string, "The push registration id (1-512 bytes); generated for MQTT"),
+            .init("development", JSONSchema.boolean, "A development (sandbox) installation"),
+        ],
+        result: "installation",
+        installationSchema,
+        errors: [ErrorReason.invalidInputData, ErrorReason.unauthorized, ErrorReason.permissionDenied],
+        writes: true,
+        example: .init(params: ["deviceType": "ANDROID", "installationRegistrationID": "fcm-token-123"], result: ContractExamples.installation)
+    )
+}
+
+extension InstallationMethods.List {
+    public static let access: AccessRequirement = .session
+    public static let contract = MethodContract(
+        summary: "The calling user's installations, oldest first.",
+        tags: ["installation", "thing"],
+        result: "installations",
+        JSONSchema.object(required: ["installations"], ["installations": JSONSchema.array(of: installationSchema)]),
+        errors: [ErrorReason.unauthorized, ErrorReason.permissionDenied],
+        example: .init(result: ["installations": [ContractExamples.installation]])
+    )
+}
+
+extension InstallationMethods.Delete {
+    public static let access: AccessRequirement = .session
+    public static let contract = MethodContract(
+        summary: "Deletes one of the caller's installations (an admin: anyone's); results are no longer pushed to it.",
+        tags: ["installation", "thing"],
+        params: [.init("installationID", JSONSchema.string, required: true)],
+        result: "deleted",
+        JSONSchema.boolean,
+        errors: [ErrorReason.unauthorized, ErrorReason.permissionDenied, ErrorReason.installationNotFound],
+        writes: true,
+        example: .init(params: ["installationID": "in.0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f"], result: true)
+    )
+}

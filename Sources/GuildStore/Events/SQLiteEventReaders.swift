@@ -1,0 +1,45 @@
+import GRDB
+
+/// Two tables an area keeps for replay of events addressed to named principals and to the members of groups
+/// (objects and things): `<readers>(<principal>, seq)` and `<groups>(seq, groupID)`. A principal replays an
+/// event it was named in, or one of a group it was a member of at the time (the groups' `membership_history`).
+struct SQLiteEventReaders: Sendable {
+    /// The table of named principals, and its principal column.
+    var readers: String
+    var principal: String
+    /// The table of groups.
+    var groups: String
+    /// The SQL a named principal must equal: `:user`, or a list such as `(:user, :installation)` with `IN`.
+    var principalMatch: String = "= :user"
+
+    /// The replay condition over the event row `e`, besides what the area adds.
+    var replayCondition: String {
+        """
+        EXISTS (SELECT 1 FROM \(self.readers) r WHERE r.\(self.principal) \(self.principalMatch) AND r.seq = e.seq)
+        OR EXISTS (
+            SELECT 1 FROM \(self.groups) g JOIN membership_history h ON h.groupID = g.groupID
+            WHERE g.seq = e.seq AND h.userID = :user AND h.fromSeq <= e.seq AND (h.toSeq IS NULL OR h.toSeq >= e.seq))
+        """
+    }
+
+    /// Records the principals and groups of the event appended as `seq`.
+    func record(seq: Int64, principals: [String], groups: [String], in db: Database) throws {
+        for principal in principals {
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(self.readers) (\(self.principal), seq) VALUES (?, ?)").execute(
+                arguments: StoredText.arguments([principal, seq])
+            )
+        }
+        for group in groups {
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(self.groups) (seq, groupID) VALUES (?, ?)").execute(
+                arguments: StoredText.arguments([seq, group])
+            )
+        }
+    }
+
+    /// Drops the rows of events no longer in the log.
+    func pruned(in db: Database) throws {
+        for table in [self.readers, self.groups] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE seq < coalesce((SELECT min(seq) FROM event), seq + 1)")
+        }
+    }
+}

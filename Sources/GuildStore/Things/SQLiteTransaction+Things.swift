@@ -1,0 +1,422 @@
+import Foundation
+import GRDB
+import GuildCore
+import GuildJSON
+
+extension SQLiteTransaction {
+    // MARK: - Things
+
+    private static let thingColumns =
+        "thingID, vendorThingID, passwordHash, thingType, firmwareVersion, properties, created, modified, online, onlineModified, hasState"
+
+    private static func thing(from row: Row) throws -> Thing {
+        Thing(
+            thingID: row.text(at: 0) ?? "",
+            vendorThingID: row.text(at: 1) ?? "",
+            passwordHash: row[2],
+            thingType: row.text(at: 3),
+            firmwareVersion: row.text(at: 4),
+            properties: try StoredJSON.object(row[5]),
+            created: row[6],
+            modified: row[7],
+            online: row[8],
+            onlineModified: row[9],
+            hasState: row[10]
+        )
+    }
+
+    func thing(id: String) throws -> Thing? {
+        try Row.fetchOne(
+            self.db.cachedStatement(sql: "SELECT \(Self.thingColumns) FROM thing WHERE thingID = ?"),
+            arguments: StoredText.arguments([id])
+        ).map(Self.thing(from:))
+    }
+
+    func thing(vendorThingID: String) throws -> Thing? {
+        try Row.fetchOne(
+            self.db.cachedStatement(sql: "SELECT \(Self.thingColumns) FROM thing WHERE vendorThingID = ?"),
+            arguments: StoredText.arguments([vendorThingID])
+        ).map(Self.thing(from:))
+    }
+
+    func insertThing(_ thing: Thing) throws {
+        try self.db.cachedStatement(sql: "INSERT INTO thing (\(Self.thingColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").execute(
+            arguments: StoredText.arguments([
+                thing.thingID, thing.vendorThingID, thing.passwordHash, thing.thingType, thing.firmwareVersion,
+                StoredJSON.data(thing.properties), thing.created, thing.modified, thing.online, thing.onlineModified, thing.hasState,
+            ])
+        )
+    }
+
+    func updateThing(_ thing: Thing) throws {
+        try self.db.cachedStatement(
+            sql: """
+                UPDATE thing SET passwordHash = ?, thingType = ?, firmwareVersion = ?, properties = ?, modified = ?, online = ?,
+                onlineModified = ?, hasState = ? WHERE thingID = ?
+                """
+        ).execute(
+            arguments: StoredText.arguments([
+                thing.passwordHash, thing.thingType, thing.firmwareVersion, StoredJSON.data(thing.properties), thing.modified,
+                thing.online, thing.onlineModified, thing.hasState, thing.thingID,
+            ])
+        )
+    }
+
+    func deleteThing(id: String) throws {
+        // Tokens, owners, commands, states and triggers go by ON DELETE CASCADE.
+        try self.db.cachedStatement(sql: "DELETE FROM thing WHERE thingID = ?").execute(arguments: StoredText.arguments([id]))
+    }
+
+    func insertThingToken(hash: [UInt8], thingID: String, now: Int64) throws {
+        try self.db.cachedStatement(sql: "INSERT INTO thing_token (hash, thingID, createdAt) VALUES (?, ?, ?)").execute(
+            arguments: StoredText.arguments([Data(hash), thingID, now])
+        )
+    }
+
+    /// The session of a thing's access token (see ``resolveAccessToken(hash:now:)``).
+    func resolveThingToken(hash: [UInt8]) throws -> ResolvedSession? {
+        guard
+            let row = try Row.fetchOne(
+                self.db.cachedStatement(
+                    sql:
+                        "SELECT t.thingID, t.vendorThingID, t.created, t.modified FROM thing_token k JOIN thing t ON t.thingID = k.thingID WHERE k.hash = ?"
+                ),
+                arguments: [Data(hash)]
+            )
+        else { return nil }
+        let user = User(
+            id: row.text(at: 0) ?? "",
+            username: row.text(at: 1),
+            isPseudo: false,
+            createdAt: row[2],
+            modifiedAt: row[3]
+        )
+        return ResolvedSession(user: user, tokenHash: hash, expiresAt: nil, isThing: true)
+    }
+
+    func onlineThingIDs() throws -> [String] {
+        try Row.fetchAll(self.db, sql: "SELECT thingID FROM thing WHERE online = 1").compactMap { $0.text(at: 0) }
+    }
+
+    // MARK: - Owners
+
+    func thingOwners(thingID: String) throws -> [ThingOwner] {
+        try Row.fetchAll(
+            self.db.cachedStatement(sql: "SELECT kind, ownerID FROM thing_owner WHERE thingID = ? ORDER BY id"),
+            arguments: StoredText.arguments([thingID])
+        ).compactMap(Self.owner(from:))
+    }
+
+    private static func owner(from row: Row) -> ThingOwner? {
+        guard let id = row.text(at: 1) else { return nil }
+        return row.text(at: 0) == "group" ? .group(id) : .user(id)
+    }
+
+    func insertThingOwner(thingID: String, owner: ThingOwner, now: Int64) throws -> Bool {
+        try self.db.cachedStatement(sql: "INSERT OR IGNORE INTO thing_owner (thingID, kind, ownerID, added) VALUES (?, ?, ?, ?)").execute(
+            arguments: StoredText.arguments([thingID, owner.kind, owner.id, now])
+        )
+        return self.db.changesCount > 0
+    }
+
+    func deleteThingOwner(thingID: String, owner: ThingOwner) throws -> Bool {
+        try self.db.cachedStatement(sql: "DELETE FROM thing_owner WHERE thingID = ? AND kind = ? AND ownerID = ?").execute(
+            arguments: StoredText.arguments([thingID, owner.kind, owner.id])
+        )
+        return self.db.changesCount > 0
+    }
+
+    func deleteThingOwnerships(of owner: ThingOwner) throws -> [String] {
+        let things = try Row.fetchAll(
+            self.db.cachedStatement(sql: "SELECT thingID FROM thing_owner WHERE kind = ? AND ownerID = ? ORDER BY id"),
+            arguments: StoredText.arguments([owner.kind, owner.id])
+        ).compactMap { $0.text(at: 0) }
+        try self.db.cachedStatement(sql: "DELETE FROM thing_owner WHERE kind = ? AND ownerID = ?").execute(
+            arguments: StoredText.arguments([owner.kind, owner.id])
+        )
+        return things
+    }
+
+    func things(ownedBy owners: [ThingOwner]) throws -> [Thing] {
+        var ids = Set<String>()
+        for owner in owners {
+            let rows = try Row.fetchAll(
+                self.db.cachedStatement(sql: "SELECT thingID FROM thing_owner WHERE kind = ? AND ownerID = ?"),
+                arguments: StoredText.arguments([owner.kind, owner.id])
+            )
+            for row in rows { if let id = row.text(at: 0) { ids.insert(id) } }
+        }
+        return try ids.sorted().compactMap { try self.thing(id: $0) }
+    }
+
+    // MARK: - Commands
+
+    private static let commandColumns =
+        "id, commandID, thingID, issuer, request, senderUserID, senderInstallationID, senderIsPseudo, actionResults, state, firedByTriggerID, created, modified"
+
+    private static func command(from row: Row) throws -> ThingCommand {
+        let issuerText = row.text(at: 3) ?? ""
+        let results: Data? = row[8]
+        return ThingCommand(
+            commandID: row.text(at: 1) ?? "",
+            thingID: row.text(at: 2) ?? "",
+            request: try Self.request(issuer: issuerText, try StoredJSON.object(row[4])),
+            senderUserID: row.text(at: 5),
+            senderInstallationID: row.text(at: 6),
+            senderIsPseudo: row[7],
+            actionResults: try results.map { data in
+                guard case .array(let items) = try StoredJSON.value(data) else { return [] }
+                return items
+            },
+            state: CommandState(rawValue: row[9]) ?? .sending,
+            firedByTriggerID: row.text(at: 10),
+            created: row[11],
+            modified: row[12]
+        )
+    }
+
+    /// A command request's stored JSON (its issuer is a column of its own).
+    static func requestJSON(_ request: CommandRequest) -> [String: JSONValue] {
+        var json: [String: JSONValue] = [
+            "actions": .array(request.actions),
+            "schema": .string(request.schema),
+            "schemaVersion": .int(Int64(request.schemaVersion)),
+        ]
+        if let title = request.title { json["title"] = .string(title) }
+        if let description = request.description { json["description"] = .string(description) }
+        if let metadata = request.metadata { json["metadata"] = .object(metadata) }
+        return json
+    }
+
+    /// A command request from its stored JSON and issuer.
+    static func request(issuer: String, _ json: [String: JSONValue]) throws -> CommandRequest {
+        guard case .array(let actions) = json["actions"] else { throw GuildError(.invalidInput, "a stored command has no actions") }
+        return CommandRequest(
+            actions: actions,
+            issuer: try ThingOwner(typedID: issuer, field: "issuer"),
+            schema: json["schema"]?.stringValue ?? "",
+            schemaVersion: Int(json["schemaVersion"]?.intValue ?? 1),
+            title: json["title"]?.stringValue,
+            description: json["description"]?.stringValue,
+            metadata: json["metadata"]?.objectValue
+        )
+    }
+
+    func insertCommand(_ command: ThingCommand) throws {
+        try self.db.cachedStatement(
+            sql: """
+                INSERT INTO thing_command (commandID, thingID, issuer, request, senderUserID, senderInstallationID, senderIsPseudo,
+                actionResults, state, firedByTriggerID, created, modified) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(
+            arguments: StoredText.arguments([
+                command.commandID, command.thingID, command.request.issuer.description, StoredJSON.data(Self.requestJSON(command.request)),
+                command.senderUserID, command.senderInstallationID, command.senderIsPseudo,
+                command.actionResults.map { StoredJSON.data(.array($0)) }, command.state.rawValue, command.firedByTriggerID,
+                command.created, command.modified,
+            ])
+        )
+    }
+
+    func command(thingID: String, commandID: String) throws -> ThingCommand? {
+        try Row.fetchOne(
+            self.db.cachedStatement(sql: "SELECT \(Self.commandColumns) FROM thing_command WHERE commandID = ? AND thingID = ?"),
+            arguments: StoredText.arguments([commandID, thingID])
+        ).map(Self.command(from:))
+    }
+
+    func updateCommand(_ command: ThingCommand) throws {
+        try self.db.cachedStatement(sql: "UPDATE thing_command SET actionResults = ?, state = ?, modified = ? WHERE commandID = ?").execute(
+            arguments: StoredText.arguments([
+                command.actionResults.map { StoredJSON.data(.array($0)) }, command.state.rawValue, command.modified, command.commandID,
+            ])
+        )
+    }
+
+    func commands(thingID: String, before: Int64?, limit: Int) throws -> [(command: ThingCommand, position: Int64)] {
+        try Row.fetchAll(
+            self.db.cachedStatement(
+                sql: "SELECT \(Self.commandColumns) FROM thing_command WHERE thingID = ? AND id < ? ORDER BY id DESC LIMIT ?"
+            ),
+            arguments: StoredText.arguments([thingID, before ?? Int64.max, limit])
+        ).map { row in (try Self.command(from: row), row[0]) }
+    }
+
+    func markCommandsDelivered(thingID: String, commandIDs: [String], now: Int64) throws -> Int {
+        var moved = 0
+        let statement = try self.db.cachedStatement(
+            sql: "UPDATE thing_command SET state = 'DELIVERED', modified = ? WHERE commandID = ? AND thingID = ? AND state = 'SENDING'"
+        )
+        for commandID in commandIDs {
+            try statement.execute(arguments: StoredText.arguments([now, commandID, thingID]))
+            moved += self.db.changesCount
+        }
+        return moved
+    }
+
+    // MARK: - States
+
+    func insertState(thingID: String, state: ThingState) throws {
+        try self.db.cachedStatement(sql: "INSERT INTO thing_state (thingID, timestamp, state) VALUES (?, ?, ?)").execute(
+            arguments: StoredText.arguments([thingID, state.timestamp, StoredJSON.data(state.state)])
+        )
+    }
+
+    func latestState(thingID: String) throws -> ThingState? {
+        try Row.fetchOne(
+            self.db.cachedStatement(sql: "SELECT timestamp, state FROM thing_state WHERE thingID = ? ORDER BY id DESC LIMIT 1"),
+            arguments: StoredText.arguments([thingID])
+        ).map { row in ThingState(state: try StoredJSON.object(row[1]), timestamp: row[0]) }
+    }
+
+    func states(thingID: String, from: Int64, to: Int64, after: Int64?, limit: Int) throws -> [(state: ThingState, position: Int64)] {
+        try Row.fetchAll(
+            self.db.cachedStatement(
+                sql: """
+                    SELECT id, timestamp, state FROM thing_state
+                    WHERE thingID = ? AND id > ? AND timestamp >= ? AND timestamp <= ? ORDER BY id LIMIT ?
+                    """
+            ),
+            arguments: StoredText.arguments([thingID, after ?? 0, from, to, limit])
+        ).map { row in (ThingState(state: try StoredJSON.object(row[2]), timestamp: row[1]), row[0]) }
+    }
+
+    // MARK: - Installations
+
+    private static let installationColumns = "installationID, userID, deviceType, registrationID, development, created"
+
+    private static func installation(from row: Row) -> Installation {
+        Installation(
+            installationID: row.text(at: 0) ?? "",
+            userID: row.text(at: 1) ?? "",
+            deviceType: row.text(at: 2) ?? "",
+            registrationID: row.text(at: 3),
+            development: row[4],
+            created: row[5]
+        )
+    }
+
+    func insertInstallation(_ installation: Installation) throws {
+        try self.db.cachedStatement(sql: "INSERT INTO installation (\(Self.installationColumns)) VALUES (?, ?, ?, ?, ?, ?)").execute(
+            arguments: StoredText.arguments([
+                installation.installationID, installation.userID, installation.deviceType, installation.registrationID,
+                installation.development, installation.created,
+            ])
+        )
+    }
+
+    func installation(id: String) throws -> Installation? {
+        try Row.fetchOne(
+            self.db.cachedStatement(sql: "SELECT \(Self.installationColumns) FROM installation WHERE installationID = ?"),
+            arguments: StoredText.arguments([id])
+        ).map(Self.installation(from:))
+    }
+
+    func installation(userID: String, deviceType: String, registrationID: String) throws -> Installation? {
+        try Row.fetchOne(
+            self.db.cachedStatement(
+                sql: "SELECT \(Self.installationColumns) FROM installation WHERE userID = ? AND deviceType = ? AND registrationID = ?"
+            ),
+            arguments: StoredText.arguments([userID, deviceType, registrationID])
+        ).map(Self.installation(from:))
+    }
+
+    func installations(userID: String) throws -> [Installation] {
+        try Row.fetchAll(
+            self.db.cachedStatement(sql: "SELECT \(Self.installationColumns) FROM installation WHERE userID = ? ORDER BY created, installationID"),
+            arguments: StoredText.arguments([userID])
+        ).map(Self.installation(from:))
+    }
+
+    func deleteInstallation(id: String) throws -> Bool {
+        try self.db.cachedStatement(sql: "DELETE FROM installation WHERE installationID = ?").execute(arguments: StoredText.arguments([id]))
+        return self.db.changesCount > 0
+    }
+
+    func deleteInstallations(userID: String) throws {
+        try self.db.cachedStatement(sql: "DELETE FROM installation WHERE userID = ?").execute(arguments: StoredText.arguments([userID]))
+    }
+
+    // MARK: - Triggers
+
+    func insertTrigger(_ trigger: ThingTrigger) throws {
+        var command = Self.requestJSON(trigger.command)
+        command["issuer"] = .string(trigger.command.issuer.description)
+        try self.db.cachedStatement(
+            sql: """
+                INSERT INTO thing_trigger (triggerID, thingID, condition, command, enabled, lastValue, creator, created)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(
+            arguments: StoredText.arguments([
+                trigger.triggerID, trigger.thingID, StoredJSON.data(trigger.condition), StoredJSON.data(command), trigger.enabled,
+                trigger.lastValue, trigger.creator, trigger.created,
+            ])
+        )
+    }
+
+    func triggers(thingID: String) throws -> [ThingTrigger] {
+        try Row.fetchAll(
+            self.db.cachedStatement(
+                sql: """
+                    SELECT triggerID, thingID, condition, command, enabled, lastValue, creator, created
+                    FROM thing_trigger WHERE thingID = ? ORDER BY id
+                    """
+            ),
+            arguments: StoredText.arguments([thingID])
+        ).map { row in
+            let command = try StoredJSON.object(row[3])
+            return ThingTrigger(
+                triggerID: row.text(at: 0) ?? "",
+                thingID: row.text(at: 1) ?? "",
+                condition: try StoredJSON.value(row[2]),
+                command: try Self.request(issuer: command["issuer"]?.stringValue ?? "", command),
+                enabled: row[4],
+                lastValue: row[5],
+                creator: row.text(at: 6),
+                created: row[7]
+            )
+        }
+    }
+
+    func updateTrigger(_ trigger: ThingTrigger) throws {
+        try self.db.cachedStatement(sql: "UPDATE thing_trigger SET enabled = ?, lastValue = ? WHERE triggerID = ?").execute(
+            arguments: StoredText.arguments([trigger.enabled, trigger.lastValue, trigger.triggerID])
+        )
+    }
+
+    func deleteTrigger(thingID: String, triggerID: String) throws -> Bool {
+        try self.db.cachedStatement(sql: "DELETE FROM thing_trigger WHERE thingID = ? AND triggerID = ?").execute(
+            arguments: StoredText.arguments([thingID, triggerID])
+        )
+        return self.db.changesCount > 0
+    }
+
+    // MARK: - Invariants
+
+    func thingInvariantViolations() throws -> [String] {
+        var violations: [String] = []
+        let orphans =
+            try Int.fetchOne(
+                self.db,
+                sql: """
+                    SELECT count(*) FROM thing_owner o WHERE (o.kind = 'user' AND NOT EXISTS (SELECT 1 FROM "user" u WHERE u.id = o.ownerID))
+                    OR (o.kind = 'group' AND NOT EXISTS (SELECT 1 FROM "group" g WHERE g.id = o.ownerID))
+                    """
+            ) ?? 0
+        if orphans > 0 { violations.append("\(orphans) thing ownerships name a user or group that does not exist") }
+        let finishedWithoutResults =
+            try Int.fetchOne(
+                self.db,
+                sql: "SELECT count(*) FROM thing_command WHERE state IN ('DONE', 'INCOMPLETE') AND actionResults IS NULL"
+            ) ?? 0
+        if finishedWithoutResults > 0 { violations.append("\(finishedWithoutResults) finished commands have no results") }
+        let stateless =
+            try Int.fetchOne(
+                self.db,
+                sql: "SELECT count(*) FROM thing t WHERE t.hasState = 0 AND EXISTS (SELECT 1 FROM thing_state s WHERE s.thingID = t.thingID)"
+            ) ?? 0
+        if stateless > 0 { violations.append("\(stateless) things have states but are marked as having none") }
+        return violations
+    }
+}

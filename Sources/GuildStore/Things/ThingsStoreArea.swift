@@ -1,0 +1,101 @@
+import GRDB
+
+/// The things area in SQLite: things and their tokens, owners, commands, states, installations, triggers, and
+/// who may replay thing events. Read and written through `SQLiteTransaction+Things.swift`.
+struct ThingsStoreArea: SQLiteStoreArea {
+    func registerMigrations(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("things-1-things-commands-states") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE thing (
+                        thingID TEXT PRIMARY KEY NOT NULL,
+                        vendorThingID TEXT NOT NULL UNIQUE,
+                        passwordHash TEXT NOT NULL,
+                        thingType TEXT,
+                        firmwareVersion TEXT,
+                        properties BLOB NOT NULL,
+                        created INTEGER NOT NULL,
+                        modified INTEGER NOT NULL,
+                        online INTEGER NOT NULL DEFAULT 0,
+                        onlineModified INTEGER,
+                        hasState INTEGER NOT NULL DEFAULT 0
+                    ) WITHOUT ROWID;
+                    CREATE INDEX thing_online ON thing (online) WHERE online = 1;
+                    CREATE TABLE thing_token (
+                        hash BLOB PRIMARY KEY NOT NULL CHECK (length(hash) = 32),
+                        thingID TEXT NOT NULL REFERENCES thing(thingID) ON DELETE CASCADE,
+                        createdAt INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE INDEX thing_token_thing ON thing_token (thingID);
+                    CREATE TABLE thing_owner (
+                        id INTEGER PRIMARY KEY,
+                        thingID TEXT NOT NULL REFERENCES thing(thingID) ON DELETE CASCADE,
+                        kind TEXT NOT NULL CHECK (kind IN ('user', 'group')),
+                        ownerID TEXT NOT NULL,
+                        added INTEGER NOT NULL,
+                        UNIQUE (thingID, kind, ownerID)
+                    );
+                    CREATE INDEX thing_owner_owner ON thing_owner (kind, ownerID);
+                    CREATE TABLE thing_command (
+                        id INTEGER PRIMARY KEY,
+                        commandID TEXT NOT NULL UNIQUE,
+                        thingID TEXT NOT NULL REFERENCES thing(thingID) ON DELETE CASCADE,
+                        issuer TEXT NOT NULL,
+                        -- actions, schema, schemaVersion, title, description, metadata
+                        request BLOB NOT NULL,
+                        senderUserID TEXT,
+                        senderInstallationID TEXT,
+                        senderIsPseudo INTEGER NOT NULL,
+                        actionResults BLOB,
+                        state TEXT NOT NULL CHECK (state IN ('SENDING', 'DELIVERED', 'DONE', 'INCOMPLETE')),
+                        firedByTriggerID TEXT,
+                        created INTEGER NOT NULL,
+                        modified INTEGER NOT NULL
+                    );
+                    CREATE INDEX thing_command_thing ON thing_command (thingID, id);
+                    CREATE TABLE thing_state (
+                        id INTEGER PRIMARY KEY,
+                        thingID TEXT NOT NULL REFERENCES thing(thingID) ON DELETE CASCADE,
+                        timestamp INTEGER NOT NULL,
+                        state BLOB NOT NULL
+                    );
+                    CREATE INDEX thing_state_thing ON thing_state (thingID, id);
+                    CREATE TABLE installation (
+                        installationID TEXT PRIMARY KEY NOT NULL,
+                        userID TEXT NOT NULL,
+                        deviceType TEXT NOT NULL,
+                        registrationID TEXT,
+                        development INTEGER NOT NULL,
+                        created INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE INDEX installation_user ON installation (userID, deviceType, registrationID);
+                    CREATE TABLE thing_trigger (
+                        id INTEGER PRIMARY KEY,
+                        triggerID TEXT NOT NULL UNIQUE,
+                        thingID TEXT NOT NULL REFERENCES thing(thingID) ON DELETE CASCADE,
+                        condition BLOB NOT NULL,
+                        command BLOB NOT NULL,
+                        enabled INTEGER NOT NULL,
+                        lastValue INTEGER NOT NULL,
+                        creator TEXT,
+                        created INTEGER NOT NULL
+                    );
+                    CREATE INDEX thing_trigger_thing ON thing_trigger (thingID, id);
+                    -- Who may replay a thing event: principals (users, things, installation:<id>) and owner groups.
+                    CREATE TABLE thing_event_reader (
+                        principal TEXT NOT NULL,
+                        seq INTEGER NOT NULL,
+                        PRIMARY KEY (principal, seq)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE thing_event_group (
+                        seq INTEGER NOT NULL,
+                        groupID TEXT NOT NULL,
+                        PRIMARY KEY (seq, groupID)
+                    ) WITHOUT ROWID;
+                    """
+            )
+        }
+    }
+
+    var eventArea: (any SQLiteEventArea)? { ThingSQLiteEventArea() }
+}
