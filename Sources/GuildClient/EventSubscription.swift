@@ -25,12 +25,20 @@ extension GuildClient {
     public func subscribe(
         groupIDs: [String]? = nil,
         buckets: [EventMethods.BucketRef]? = nil,
+        thingIDs: [String]? = nil,
         kinds: [String]? = nil,
         since: Int64? = nil,
         all: Bool = false,
         bufferLimit: Int = 100_000
     ) async throws -> EventSubscription {
-        let params = EventMethods.Subscribe.Params(groupIDs: groupIDs, buckets: buckets, kinds: kinds, since: since, all: all ? true : nil)
+        let params = EventMethods.Subscribe.Params(
+            groupIDs: groupIDs,
+            buckets: buckets,
+            thingIDs: thingIDs,
+            kinds: kinds,
+            since: since,
+            all: all ? true : nil
+        )
         let (events, continuation) = AsyncThrowingStream.makeStream(
             of: GuildEvent.self,
             throwing: (any Error).self,

@@ -1,7 +1,8 @@
 import GuildJSON
 
-/// An event as subscribers receive it: a group event (`groupID`, `users`, `changes`) or an object event
-/// (`scope`, `bucket`, `objectID`, `object`, and for `aclChanged` the entries `granted` and `revoked`).
+/// An event as subscribers receive it: a group event (`groupID`, `users`, `changes`), an object event
+/// (`scope`, `bucket`, `objectID`, `object`, and for `aclChanged` the entries `granted` and `revoked`) or a
+/// thing event (`thingID`, `commandID`, `actions`, `state`, `owner`, ...).
 public struct GuildEvent: Codable, Hashable, Sendable {
     /// The global, gap-free sequence number.
     public var seq: Int64
@@ -33,6 +34,20 @@ public struct GuildEvent: Codable, Hashable, Sendable {
     /// The ACL entries an aclChanged event granted and revoked.
     public var granted: [ACLMethods.Entry]?
     public var revoked: [ACLMethods.Entry]?
+    /// A thing event's thing (`thing:<thingID>` topics; absent from `commandResult`, whose topic names it).
+    public var thingID: String?
+    /// The command of `commandReceived` and `commandResult`.
+    public var commandID: String?
+    /// `commandReceived`: the actions, in order, and the issuer (`user:ID` or `group:ID`).
+    public var actions: [JSONValue]?
+    public var issuer: String?
+    /// `commandReceived` of a command a trigger sent.
+    public var firedByTriggerID: String?
+    /// `thingStateChanged`: the state and its time.
+    public var state: [String: JSONValue]?
+    public var timestamp: Int64?
+    /// `thingOwnerAdded` and `thingOwnerRemoved`: the owner (`user:ID` or `group:ID`).
+    public var owner: String?
 
     /// Creates an event.
     public init(
@@ -59,6 +74,7 @@ public struct GuildEvent: Codable, Hashable, Sendable {
 extension GuildEvent {
     private enum CodingKeys: String, CodingKey {
         case seq, kind, groupID, actor, byAdmin, users, changes, time, topic, scope, bucket, objectID, object, granted, revoked
+        case thingID, commandID, actions, issuer, firedByTriggerID, state, timestamp, owner
     }
 
     public init(from decoder: any Decoder) throws {
@@ -80,5 +96,13 @@ extension GuildEvent {
         self.object = try container.decodeIfPresent([String: JSONValue].self, forKey: .object)
         self.granted = try container.decodeIfPresent([ACLMethods.Entry].self, forKey: .granted)
         self.revoked = try container.decodeIfPresent([ACLMethods.Entry].self, forKey: .revoked)
+        self.thingID = try container.decodeIfPresent(String.self, forKey: .thingID)
+        self.commandID = try container.decodeIfPresent(String.self, forKey: .commandID)
+        self.actions = try container.decodeIfPresent([JSONValue].self, forKey: .actions)
+        self.issuer = try container.decodeIfPresent(String.self, forKey: .issuer)
+        self.firedByTriggerID = try container.decodeIfPresent(String.self, forKey: .firedByTriggerID)
+        self.state = try container.decodeIfPresent([String: JSONValue].self, forKey: .state)
+        self.timestamp = try container.decodeIfPresent(Int64.self, forKey: .timestamp)
+        self.owner = try container.decodeIfPresent(String.self, forKey: .owner)
     }
 }
