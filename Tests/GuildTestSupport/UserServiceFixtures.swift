@@ -7,7 +7,7 @@ public func makeService(_ store: SQLiteStore, clock: TestClock = TestClock(), li
         store: store,
         hasher: PasswordHasher(logN: 4),
         accessTokenLifetime: lifetime,
-        deletionSteps: [GroupService.removeDeletedUser, ObjectService.removeDeletedUser],
+        deletionSteps: [GroupService.removeDeletedUser, ObjectService.removeDeletedUser, ThingService.removeDeletedUser],
         now: { clock.now }
     )
 }

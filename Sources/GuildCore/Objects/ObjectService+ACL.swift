@@ -173,12 +173,12 @@ extension ObjectService {
         return try access.objectReaders(object, in: bucket)
     }
 
-    /// The error for an entry naming a user or group that does not exist.
+    /// The error for an entry naming a user, group or thing that does not exist.
     static func missingSubject(_ tx: any Transaction, _ subject: ACLSubject) throws -> GuildError? {
         switch subject {
         case .user(let id): try tx.userExists(id) ? nil : GuildError(.userNotFound, "no user with id \(id)")
         case .group(let id): try tx.group(id) != nil ? nil : GuildError(.groupNotFound, "no group with id \(id)")
-        case .thing(let id): GuildError(.invalidInput, "no thing with id \(id)", field: "entries")
+        case .thing(let id): try tx.thing(id: id) != nil ? nil : GuildError(.thingNotFound, "no thing with id \(id)")
         case .anyAuthenticated, .anonymous: nil
         }
     }
