@@ -15,7 +15,7 @@ import Glibc
 /// account), a group member, the group's owner (all five from one process running as uid 65534, one connection
 /// each), root, and a uid passed with `--admin-uid` (each from its own process; without a session except in a few
 /// cells at the end). Each cell's expectation is derived from the method's declared access (`x-auth`: `anyone`,
-/// `session`, `admin`) and written out by hand only where the rule is finer (``Row/finer``). The rows must cover
+/// `session`, `principal`, `admin`) and written out by hand only where the rule is finer (``Row/finer``). The rows must cover
 /// exactly the methods of the live `rpc.discover` document, with the same `x-auth`, so a method added without a
 /// row fails the test.
 ///
@@ -59,6 +59,9 @@ struct AccessMatrixTests {
         /// A Basic group as `basic`, with a bucket `box` in its scope holding object `o1` (made by root, so it
         /// has no creator: only the group's default entries apply).
         case groupBucket
+        /// A Basic group as `basic` that owns a thing (onboarded by root) with a state, a command (issued by the
+        /// group) and a trigger.
+        case thing
     }
 
     /// A user account made for the test.
@@ -87,6 +90,10 @@ struct AccessMatrixTests {
         var outsider: String
         /// The pending application of a ``Fixture/application`` group.
         var application: Int64
+        /// The ``Fixture/thing`` fixture's thing, command and trigger ("" without one).
+        var thing: String = ""
+        var command: String = ""
+        var trigger: String = ""
     }
 
     /// One row of the matrix: a method (one variant of its params) and its finer rules.
@@ -113,7 +120,7 @@ struct AccessMatrixTests {
             if let finer = self.finer[principal] { return finer }
             switch self.access {
             case "anyone": return "ok"
-            case "session": return principal == .anonymous ? "UNAUTHORIZED" : "ok"
+            case "session", "principal": return principal == .anonymous ? "UNAUTHORIZED" : "ok"
             case "admin": return principal.isAdmin ? "ok" : "PERMISSION_DENIED"
             default: return "an x-auth the matrix does not know: \(self.access)"
             }
@@ -181,6 +188,7 @@ struct AccessMatrixTests {
     static func session(
         _ method: String,
         _ variant: String = "",
+        access: String = "session",
         on fixture: Fixture = .none,
         pseudoSubject: Bool = false,
         finer: [([Principal], String)] = [],
@@ -197,7 +205,7 @@ struct AccessMatrixTests {
         return Row(
             method: method,
             variant: variant,
-            access: "session",
+            access: access,
             fixture: fixture,
             pseudoSubject: pseudoSubject,
             binds: false,
@@ -234,6 +242,29 @@ struct AccessMatrixTests {
     static let objectOutcome: @Sendable (JSONValue) -> String = { result in
         if case .array(let failed)? = result["failed"], !failed.isEmpty { return "FAIL \(failed)" }
         return "ok"
+    }
+
+    /// A row of the things area, on a thing the fixture group owns (``Fixture/thing``).
+    static func things(
+        _ method: String,
+        _ access: String,
+        finer: [([Principal], String)] = [],
+        _ params: @escaping @Sendable (Cell) -> JSONValue?
+    ) -> Row {
+        var rules: [Principal: String] = [:]
+        for (principals, outcome) in finer { for principal in principals { rules[principal] = outcome } }
+        return Row(
+            method: method,
+            variant: "",
+            access: access,
+            fixture: .thing,
+            pseudoSubject: false,
+            binds: false,
+            finer: rules,
+            // A state history's `results` are states, not per-user outcomes.
+            refine: { _ in "ok" },
+            params: params
+        )
     }
 
     static let admins: [Principal] = [.root, .adminUID]
@@ -295,8 +326,8 @@ struct AccessMatrixTests {
         session("user.delete", "userID", finer: [(otherUsers, "PERMISSION_DENIED")]) { ["userID": .string($0.subject.id)] },
         session("user.memberOfGroups") { ["userID": .string($0.subject.id)] },
         session("user.ownerOfGroups") { ["userID": .string($0.subject.id)] },
-        session("events.subscribe", finer: [(admins, "UNAUTHORIZED")]) { _ in ["kinds": ["newMessage"]] },
-        session("events.subscribe", "all", finer: [([.user, .otherUser, .member, .owner], "PERMISSION_DENIED@all")]) { _ in ["all": true] },
+        session("events.subscribe", access: "principal", finer: [(admins, "UNAUTHORIZED")]) { _ in ["kinds": ["newMessage"]] },
+        session("events.subscribe", "all", access: "principal", finer: [([.user, .otherUser, .member, .owner], "PERMISSION_DENIED@all")]) { _ in ["all": true] },
         // Ends the subscription the connection's last successful events.subscribe opened.
         session("events.unsubscribe") { _ in ["subscription": "$sub"] },
         session("group.create") { ["name": "Created", "groupID": .string("mx-c-\($0.index)"), "type": "Public"] },
@@ -433,6 +464,60 @@ struct AccessMatrixTests {
                 "entries": [["action": "READ_OBJECTS_IN_BUCKET", "subject": .string("UserID:" + $0.outsider)]],
             ]
         },
+
+        // Things: the fixture group owns a thing, so its owner and member act as owners; a user adds themself
+        // as an owner; only the thing (or an admin) posts results; installations are a user's own.
+        things("thing.onboard", "session") {
+            ["vendorThingID": .string("mx-o-\($0.index)"), "thingPassword": "pw", "owner": .string("user:" + ($0.actor ?? $0.subject).id)]
+        },
+        things("thing.get", "principal", finer: [(nonMembers, "PERMISSION_DENIED")]) { ["thingID": .string($0.thing)] },
+        things("thing.delete", "principal", finer: [(nonMembers, "PERMISSION_DENIED")]) { ["thingID": .string($0.thing)] },
+        things("thing.setPassword", "admin", finer: [([.anonymous], "PERMISSION_DENIED")]) {
+            ["thingID": .string($0.thing), "thingPassword": "new-pw"]
+        },
+        things("thing.addOwner", "principal") { ["thingID": .string($0.thing), "owner": .string("user:" + ($0.actor ?? $0.subject).id)] },
+        things("thing.removeOwner", "principal", finer: [(nonMembers, "PERMISSION_DENIED")]) {
+            ["thingID": .string($0.thing), "owner": .string("group:" + $0.group)]
+        },
+        things("thing.owners", "principal", finer: [(nonMembers, "PERMISSION_DENIED")]) { ["thingID": .string($0.thing)] },
+        things("user.ownedThings", "session") { ["userID": .string(($0.actor ?? $0.subject).id)] },
+        things("thing.putState", "principal", finer: [(nonMembers, "PERMISSION_DENIED")]) { ["thingID": .string($0.thing), "state": ["on": true]] },
+        things("thing.getState", "principal", finer: [(nonMembers, "PERMISSION_DENIED")]) { ["thingID": .string($0.thing)] },
+        things("thing.stateHistory", "principal", finer: [(nonMembers, "PERMISSION_DENIED")]) { ["thingID": .string($0.thing)] },
+        things("command.send", "session", finer: [(nonMembers, "PERMISSION_DENIED")]) {
+            [
+                "thingID": .string($0.thing), "actions": [["turnPower": [:]]], "issuer": .string("group:" + $0.group), "schema": "s",
+                "schemaVersion": 1,
+            ]
+        },
+        things("command.get", "principal", finer: [(nonMembers, "PERMISSION_DENIED")]) {
+            ["thingID": .string($0.thing), "commandID": .string($0.command)]
+        },
+        things("command.list", "principal", finer: [(nonMembers, "PERMISSION_DENIED")]) { ["thingID": .string($0.thing)] },
+        things("command.putResults", "principal", finer: [(nonMembers + [.member, .owner], "PERMISSION_DENIED")]) {
+            ["thingID": .string($0.thing), "commandID": .string($0.command), "actionResults": [["turnPower": ["succeeded": true]]]]
+        },
+        things("installation.register", "session", finer: [(admins, "UNAUTHORIZED")]) { _ in ["deviceType": "ANDROID"] },
+        things("installation.list", "session", finer: [(admins, "UNAUTHORIZED")]) { _ in nil },
+        things("installation.delete", "session", finer: [(nonMembers + [.member, .owner] + admins, "INSTALLATION_NOT_FOUND")]) { _ in
+            ["installationID": "in.none"]
+        },
+        things("trigger.create", "session", finer: [(nonMembers, "PERMISSION_DENIED")]) {
+            [
+                "thingID": .string($0.thing), "condition": ["type": "eq", "field": "on", "value": true],
+                "command": ["actions": [["turnPower": [:]]], "issuer": .string("group:" + $0.group), "schema": "s", "schemaVersion": 1],
+            ]
+        },
+        things("trigger.list", "principal", finer: [(nonMembers, "PERMISSION_DENIED")]) { ["thingID": .string($0.thing)] },
+        things("trigger.enable", "session", finer: [(nonMembers, "PERMISSION_DENIED")]) {
+            ["thingID": .string($0.thing), "triggerID": .string($0.trigger)]
+        },
+        things("trigger.disable", "session", finer: [(nonMembers, "PERMISSION_DENIED")]) {
+            ["thingID": .string($0.thing), "triggerID": .string($0.trigger)]
+        },
+        things("trigger.delete", "session", finer: [(nonMembers, "PERMISSION_DENIED")]) {
+            ["thingID": .string($0.thing), "triggerID": .string($0.trigger)]
+        },
     ]
 
     /// The code each expected reason must come with.
@@ -440,6 +525,7 @@ struct AccessMatrixTests {
         "UNAUTHORIZED": 40101, "PERMISSION_DENIED": 40301, "IDENTITY_ALREADY_SET": 40902, "NOT_A_MEMBER": 10007,
         "NOT_ALLOWED": 10007, "UNSUPPORTED_FOR_TYPE": 10007, "OWNER_CANNOT_QUIT": 10009, "ALREADY_MEMBER": 10013,
         "INVALID_PARAMS": -32602, "INVALID_REQUEST": -32600, "OBJECT_NOT_FOUND": 40405, "BUCKET_NOT_FOUND": 40406,
+        "INSTALLATION_NOT_FOUND": 40413,
     ]
 }
 
@@ -887,7 +973,7 @@ extension AccessMatrixTests {
             groups[cell.index] = id
             let type: JSONValue =
                 switch cell.row.fixture {
-                case .basic, .groupBucket: "Basic"
+                case .basic, .groupBucket, .thing: "Basic"
                 case .avChatRoom: "AVChatRoom"
                 default: "Public"
                 }
@@ -907,6 +993,7 @@ extension AccessMatrixTests {
             )
         }
         for (index, reply) in try await root.batch(objects).enumerated() { _ = try Self.decode(reply, "object.create \(index)") }
+        let thingFixtures = try await Self.makeThings(root, cells.filter { $0.row.fixture == .thing }.map { ($0.index, groups[$0.index]!) })
         let chatRooms = cells.filter { $0.row.fixture == .avChatRoom }.map { groups[$0.index]! }
         for name in ["member", "target"] {
             let joins = try chatRooms.map { try BatchEntry.call("group.join", params: ["groupID": .string($0)]) }
@@ -935,7 +1022,10 @@ extension AccessMatrixTests {
                 group: groups[index] ?? "",
                 target: target.id,
                 outsider: outsider.id,
-                application: applications[index] ?? 0
+                application: applications[index] ?? 0,
+                thing: thingFixtures[index]?.thing ?? "",
+                command: thingFixtures[index]?.command ?? "",
+                trigger: thingFixtures[index]?.trigger ?? ""
             )
             var entries: [Entry] = []
             if let actor {
@@ -1057,5 +1147,50 @@ extension AccessMatrixTests {
             )
         }
         #expect(Date().timeIntervalSince(started) < 60, "the matrix should take well under a minute")
+    }
+}
+
+// MARK: - The things fixture
+
+extension AccessMatrixTests {
+    /// For each cell, a thing owned by its group (onboarded by root), with a state, a command issued by the
+    /// group, and a trigger.
+    static func makeThings(
+        _ root: GuildClient,
+        _ cells: [(index: Int, group: String)]
+    ) async throws
+        -> [Int: (thing: String, command: String, trigger: String)]
+    {
+        let onboards = try cells.map { cell in
+            try BatchEntry.call(
+                "thing.onboard",
+                params: ["vendorThingID": .string("mx-t-\(cell.index)"), "thingPassword": "pw", "owner": .string("group:" + cell.group)]
+            )
+        }
+        var things: [Int: String] = [:]
+        for (cell, reply) in zip(cells, try await root.batch(onboards)) {
+            things[cell.index] = try Self.decode(reply, "thing.onboard")["thingID"]?.stringValue
+        }
+        var made: [Int: (thing: String, command: String, trigger: String)] = [:]
+        for cell in cells {
+            let thing = try #require(things[cell.index])
+            let command: JSONValue = [
+                "actions": [["turnPower": [:]]], "issuer": .string("group:" + cell.group), "schema": "s", "schemaVersion": 1,
+            ]
+            let replies = try await root.batch([
+                try .call("thing.putState", params: ["thingID": .string(thing), "state": ["on": false]]),
+                try .call("command.send", params: .object(["thingID": .string(thing)].merging(command.objectValue!) { $1 })),
+                try .call(
+                    "trigger.create",
+                    params: ["thingID": .string(thing), "condition": ["type": "eq", "field": "on", "value": true], "command": command]
+                ),
+            ])
+            made[cell.index] = (
+                thing,
+                try Self.decode(replies[1], "command.send")["commandID"]?.stringValue ?? "",
+                try Self.decode(replies[2], "trigger.create")["triggerID"]?.stringValue ?? ""
+            )
+        }
+        return made
     }
 }
