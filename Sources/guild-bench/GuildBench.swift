@@ -32,6 +32,7 @@ struct GuildBench: AsyncParsableCommand {
         MemberPaging(),
         Hostile(),
         Objects(),
+        Things(),
         Memory(),
     ]
 
