@@ -1,0 +1,265 @@
+import ArgumentParser
+import Foundation
+import GuildClient
+import GuildJSON
+import GuildProtocol
+
+/// `guildctl thing ...`: things, their owners and states (see protocol/things.md).
+struct ThingCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "thing",
+        abstract: "Onboard things, manage their owners, read and upload states, and run a thing as a shell-scripted agent.",
+        discussion: """
+            Owners are TypedIDs: user:ID or group:ID. A thing's own token (printed by onboard with --json or \
+            --show-token) makes guildctl act as the thing: guildctl --token TOKEN thing put-state ...
+            """,
+        subcommands: [
+            Onboard.self, Get.self, Owners.self, AddOwner.self, RemoveOwner.self, Owned.self, State.self, PutState.self, History.self,
+            Delete.self, SetPassword.self, ThingAgentCommand.self,
+        ]
+    )
+}
+
+/// Which thing: `--thing`.
+struct ThingOptions: ParsableArguments {
+    @Option(name: .customLong("thing"), help: ArgumentHelp("The thing's id (th.…).", valueName: "thingID"))
+    var thingID: String
+}
+
+extension GuildClient {
+    /// `user:<id>` of the bound user (for default owners and issuers).
+    func ownTypedID() async throws -> String {
+        let session = try await self.call(SessionMethods.WhoAmI.self)
+        guard let user = session.user else {
+            throw ValidationError("No user session: log in, or give --owner/--issuer (user:ID or group:ID).")
+        }
+        return "user:" + user.userID
+    }
+}
+
+extension ThingCommand {
+    struct Onboard: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "onboard",
+            abstract: "Onboard a thing (thing.onboard): registers it with its password at first, adds the owner later.",
+            discussion: "The password comes from --password, --password-stdin, GUILD_PASSWORD, or a prompt without echo."
+        )
+
+        @Option(name: .customLong("vendor-thing-id"), help: ArgumentHelp("The vendor's id: 1-200 of [a-zA-Z0-9-_.].", valueName: "id"))
+        var vendorThingID: String
+        @OptionGroup var password: PasswordOptions
+        @Option(help: ArgumentHelp("The owner: user:ID or group:ID (default: the logged-in user).", valueName: "typedID"))
+        var owner: String?
+        @Option(name: .customLong("thing-type"), help: ArgumentHelp("The thing's type.", valueName: "type"))
+        var thingType: String?
+        @Option(name: .customLong("firmware-version"), help: ArgumentHelp("The firmware version.", valueName: "version"))
+        var firmwareVersion: String?
+        @Option(help: ArgumentHelp("Custom properties as a JSON object, or @FILE.", valueName: "json"))
+        var properties: String?
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            let password = try self.password.resolved(prompt: "Thing password: ")
+            let properties = try self.properties.map { try JSONInput.object($0, "--properties").objectValue }
+            let result = try await Runner.run(self.options) { client in
+                let owner = try await self.owner.asyncOr { try await client.ownTypedID() }
+                return try await client.onboardThing(
+                    vendorThingID: self.vendorThingID,
+                    password: password,
+                    owner: owner,
+                    thingType: self.thingType,
+                    firmwareVersion: self.firmwareVersion,
+                    properties: properties ?? nil
+                )
+            }
+            try Output.printResult(result, json: self.options.json, showTokens: self.options.showToken)
+        }
+    }
+
+    struct Get: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "get", abstract: "Print a thing's record and whether it is online (thing.get).")
+
+        @OptionGroup var thing: ThingOptions
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            let result = try await Runner.run(self.options) { try await $0.thing(self.thing.thingID) }
+            try Output.printResult(result, json: self.options.json)
+        }
+    }
+
+    struct Owners: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "owners", abstract: "List a thing's owners (thing.owners).")
+
+        @OptionGroup var thing: ThingOptions
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            let result = try await Runner.run(self.options) { try await $0.call(ThingMethods.Owners.self, .init(thingID: self.thing.thingID)) }
+            try Output.printResult(result, json: self.options.json)
+        }
+    }
+
+    struct AddOwner: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add-owner",
+            abstract: "Add an owner (thing.addOwner): yourself, or a group you are a member of.",
+            discussion: "--password gives the thing's password, which a daemon started with --require-thing-password-for-ownership needs."
+        )
+
+        @OptionGroup var thing: ThingOptions
+        @Option(help: ArgumentHelp("The owner: user:ID or group:ID (default: the logged-in user).", valueName: "typedID"))
+        var owner: String?
+        @Option(help: ArgumentHelp("The thing's password.", valueName: "password"))
+        var password: String?
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            try await Runner.run(self.options) { client in
+                let owner = try await self.owner.asyncOr { try await client.ownTypedID() }
+                try await client.addThingOwner(self.thing.thingID, owner: owner, password: self.password)
+            }
+            try Output.printResult(true, json: self.options.json)
+        }
+    }
+
+    struct RemoveOwner: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "remove-owner", abstract: "Remove an owner (thing.removeOwner).")
+
+        @OptionGroup var thing: ThingOptions
+        @Option(help: ArgumentHelp("The owner: user:ID or group:ID (default: the logged-in user).", valueName: "typedID"))
+        var owner: String?
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            try await Runner.run(self.options) { client in
+                let owner = try await self.owner.asyncOr { try await client.ownTypedID() }
+                try await client.removeThingOwner(self.thing.thingID, owner: owner)
+            }
+            try Output.printResult(true, json: self.options.json)
+        }
+    }
+
+    struct Owned: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "owned",
+            abstract: "List the things you own, directly or through your groups (user.ownedThings)."
+        )
+
+        @Option(name: .customLong("user-id"), help: ArgumentHelp("Whose (admins only; default: yours).", valueName: "userID"))
+        var userID: String?
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            let result = try await Runner.run(self.options) { try await $0.call(ThingMethods.OwnedThings.self, .init(userID: self.userID)) }
+            try Output.printResult(result, json: self.options.json)
+        }
+    }
+
+    struct State: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "state", abstract: "Print a thing's latest state (thing.getState).")
+
+        @OptionGroup var thing: ThingOptions
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            let result = try await Runner.run(self.options) { try await $0.thingState(self.thing.thingID) }
+            try Output.printResult(result, json: self.options.json)
+        }
+    }
+
+    struct PutState: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "put-state",
+            abstract: "Upload a thing's state (thing.putState), as the thing or an owner; prints whether it was the first."
+        )
+
+        @OptionGroup var thing: ThingOptions
+        @Option(help: ArgumentHelp("The state as a JSON object (at most 10 KB), or @FILE.", valueName: "json"))
+        var state: String
+        @Option(help: ArgumentHelp("The state's time, ms since the epoch (default: the daemon's clock).", valueName: "ms"))
+        var timestamp: Int64?
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            let state = try JSONInput.object(self.state, "--state").objectValue ?? [:]
+            let result = try await Runner.run(self.options) {
+                try await $0.call(ThingMethods.PutState.self, .init(thingID: self.thing.thingID, state: state, timestamp: self.timestamp))
+            }
+            try Output.printResult(result, json: self.options.json)
+        }
+    }
+
+    struct History: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "history",
+            abstract: "Print a thing's states in a time range, in upload order (thing.stateHistory, every page)."
+        )
+
+        @OptionGroup var thing: ThingOptions
+        @Option(help: ArgumentHelp("Earliest timestamp, ms since the epoch.", valueName: "ms"))
+        var from: Int64?
+        @Option(help: ArgumentHelp("Latest timestamp, ms since the epoch.", valueName: "ms"))
+        var to: Int64?
+        @Option(help: ArgumentHelp("At most this many states.", valueName: "n"))
+        var limit: Int?
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            let states = try await Runner.run(self.options) { client in
+                var states: [ThingMethods.StateInfo] = []
+                var key: String?
+                repeat {
+                    let page = try await client.thingStateHistory(self.thing.thingID, from: self.from, to: self.to, paginationKey: key)
+                    states += page.results
+                    key = page.nextPaginationKey
+                } while key != nil && states.count < (self.limit ?? .max)
+                return Array(states.prefix(self.limit ?? .max))
+            }
+            try Output.printResult(["results": states], json: self.options.json)
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "delete",
+            abstract: "Delete a thing with its owners, commands, states, triggers and thing-scope data (thing.delete)."
+        )
+
+        @OptionGroup var thing: ThingOptions
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            try await Runner.run(self.options) { try await $0.deleteThing(self.thing.thingID) }
+            try Output.printResult(true, json: self.options.json)
+        }
+    }
+
+    struct SetPassword: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set-password",
+            abstract: "Change a thing's password (thing.setPassword; app admins only).",
+            discussion: "The password comes from --password, --password-stdin, GUILD_PASSWORD, or a prompt without echo."
+        )
+
+        @OptionGroup var thing: ThingOptions
+        @OptionGroup var password: PasswordOptions
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            let password = try self.password.resolved(prompt: "New thing password: ")
+            _ = try await Runner.run(self.options) {
+                try await $0.call(ThingMethods.SetPassword.self, .init(thingID: self.thing.thingID, thingPassword: password))
+            }
+            try Output.printResult(true, json: self.options.json)
+        }
+    }
+}
+
+extension Optional {
+    /// The value, or `fallback`'s when nil.
+    func asyncOr(_ fallback: () async throws -> Wrapped) async throws -> Wrapped {
+        if let self { return self }
+        return try await fallback()
+    }
+}
