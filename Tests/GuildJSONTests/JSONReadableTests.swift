@@ -137,6 +137,65 @@ struct JSONReadableTests {
         }
     }
 
+    /// `command.send`, `command.putResults` and `thing.putState` params read by hand decode as JSONDecoder
+    /// decodes them; what the fast path leaves (doubles, nulls, wrong types) decodes or fails as before.
+    @Test func thingParamsReadWhatJSONDecoderReads() throws {
+        let sends = [
+            #"{"thingID":"th.1","actions":[{"turnPower":{"power":true}},{"beep":{}}],"issuer":"user:u","schema":"s","schemaVersion":2}"#,
+            #"{"thingID":"th.1","actions":[{"a":1}],"issuer":"group:g","schema":"s","schemaVersion":1,"title":"t","description":"d","metadata":{"m":[1]}}"#,
+            #"{"thingID":"th.1","actions":[{"a":1.5}],"issuer":"user:u","schema":"s","schemaVersion":1.0,"title":null}"#,
+        ]
+        for text in sends {
+            let bytes = Array(text.utf8)
+            #expect(
+                try RPCCoding.decodeParams(CommandMethods.Send.Params.self, from: bytes)
+                    == (try self.foundation(CommandMethods.Send.Params.self, bytes))
+            )
+        }
+        let results = [
+            #"{"thingID":"th.1","commandID":"c","actionResults":[{"a":{"succeeded":true,"data":{"x":[1,"y"]}}}]}"#,
+            #"{"thingID":"th.1","commandID":"c","actionResults":[{"a":{"succeeded":false,"errorMessage":"e","data":0.25}}]}"#,
+        ]
+        for text in results {
+            let bytes = Array(text.utf8)
+            #expect(
+                try RPCCoding.decodeParams(CommandMethods.PutResults.Params.self, from: bytes)
+                    == (try self.foundation(CommandMethods.PutResults.Params.self, bytes))
+            )
+        }
+        let states = [
+            #"{"thingID":"th.1","state":{"power":true,"t":-3,"nested":{"a":[null]}}}"#,
+            #"{"thingID":"th.1","state":{"t":20.5},"timestamp":1700000000000}"#,
+            #"{"thingID":"th.1","state":{},"timestamp":null}"#,
+        ]
+        for text in states {
+            let bytes = Array(text.utf8)
+            #expect(
+                try RPCCoding.decodeParams(ThingMethods.PutState.Params.self, from: bytes)
+                    == (try self.foundation(ThingMethods.PutState.Params.self, bytes))
+            )
+        }
+        for (text, field) in [
+            (#"{"thingID":"th.1","state":[1,2]}"#, "state"), (#"{"thingID":"th.1","state":{},"timestamp":"now"}"#, "timestamp"),
+        ] {
+            do {
+                _ = try RPCCoding.decodeParams(ThingMethods.PutState.Params.self, from: Array(text.utf8))
+                Issue.record("\(text) was accepted")
+            } catch {
+                #expect(error.field == field)
+            }
+        }
+        do {
+            _ = try RPCCoding.decodeParams(
+                CommandMethods.Send.Params.self,
+                from: Array(#"{"thingID":"th.1","actions":"x","issuer":"u","schema":"s","schemaVersion":1}"#.utf8)
+            )
+            Issue.record("actions as a string was accepted")
+        } catch {
+            #expect(error.field == "actions")
+        }
+    }
+
     /// A JSONValue read by hand is the one JSONDecoder reads, and the fast path declines what it would not read
     /// exactly.
     @Test func jsonValuesReadWhatJSONDecoderReads() throws {

@@ -10,6 +10,7 @@ struct SubscriptionIndexTests {
         let topicFilter: Set<EventTopic>?
         var startedFollowing: Set<EventTopic>?
         var routeMark: UInt64 = 0
+        var routeSlot: Int = 0
 
         init(userID: String?, topics: Set<EventTopic>? = nil, following: Set<EventTopic>? = []) {
             self.userID = userID
@@ -29,7 +30,7 @@ struct SubscriptionIndexTests {
 
     /// The subscriptions a batch is offered to, by name.
     func offered(_ index: inout SubscriptionIndex<Subscriber>, _ events: [CommittedEvent], names: [ObjectIdentifier: String]) -> Set<String> {
-        let concerned = index.route(events).map { names[ObjectIdentifier($0)]! }
+        let concerned = index.route(events).map { names[ObjectIdentifier($0.subscriber)]! }
         #expect(concerned.count == Set(concerned).count, "offered twice")
         return Set(concerned)
     }
@@ -90,5 +91,38 @@ struct SubscriptionIndexTests {
         index.remove(watcherOfB)
         #expect(index.filedCount(under: .group("b")) == 0)
         #expect(self.offered(&index, [self.event(.newMessage, "b")], names: names) == ["watcher"])
+    }
+
+    /// A batch (one group commit) of events each addressed to another principal: every subscription is
+    /// offered its own events only, in order, not the whole batch.
+    @Test mutating func aBatchOffersEachSubscriptionOnlyItsOwnEvents() {
+        let things = (0..<3).map { Subscriber(userID: "th.\($0)") }
+        let watcher = Subscriber(userID: nil, topics: nil)
+        var index = SubscriptionIndex<Subscriber>()
+        for subscriber in things + [watcher] { index.add(subscriber) }
+        _ = index.route([self.event(.newMessage, "warm-up")])
+        var events: [CommittedEvent] = []
+        for round in 0..<2 {
+            for (number, _) in things.enumerated() {
+                self.seq += 1
+                let command = ThingEvent(
+                    kind: .commandReceived,
+                    thingID: "th.\(number)",
+                    time: Int64(round),
+                    audience: ThingAudience(principals: ["th.\(number)"])
+                )
+                events.append(CommittedEvent(seq: self.seq, event: command, json: []))
+            }
+        }
+        let routed = index.route(events)
+        #expect(routed.count == 4)
+        for (subscriber, positions) in routed {
+            if subscriber === watcher {
+                #expect(positions == Array(0..<6), "an admin watching everything gets the whole batch")
+            } else {
+                let number = things.firstIndex { $0 === subscriber }!
+                #expect(positions == [number, number + 3], "a thing gets its own two commands, in order")
+            }
+        }
     }
 }

@@ -7,6 +7,10 @@ public protocol ThingRecords {
     func thing(id: String) throws -> Thing?
     /// A thing by its vendor's id.
     func thing(vendorThingID: String) throws -> Thing?
+    /// Whether the thing has uploaded a state; nil when there is no such thing (a cheap existence check).
+    func thingHasState(id: String) throws -> Bool?
+    /// Records that the thing has uploaded a state.
+    func markThingHasState(id: String) throws
     /// Stores a new thing.
     func insertThing(_ thing: Thing) throws
     /// Writes a thing's password, type, firmware, properties, times, online status and state flag.

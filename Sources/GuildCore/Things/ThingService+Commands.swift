@@ -12,7 +12,7 @@ extension ThingService {
         try Self.check(request)
         let now = self.now()
         return try await self.store.write { tx in
-            _ = try Self.requireThing(thingID, tx)
+            try Self.requireThingExists(thingID, tx)
             try Self.requireOwnerRights(caller, request.issuer, tx)
             guard try tx.thingOwners(thingID: thingID).contains(request.issuer) else {
                 throw GuildError(.permissionDenied, "the issuer \(request.issuer) is not an owner of thing \(thingID)", field: "issuer")
@@ -112,7 +112,7 @@ extension ThingService {
         }
         let now = self.now()
         return try await self.store.write { tx in
-            _ = try Self.requireThing(thingID, tx)
+            try Self.requireThingExists(thingID, tx)
             guard var command = try tx.command(thingID: thingID, commandID: commandID) else {
                 throw GuildError(.commandNotFound, "no command \(commandID) on thing \(thingID)", field: "commandID")
             }

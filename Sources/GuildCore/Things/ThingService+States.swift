@@ -21,14 +21,10 @@ extension ThingService {
         let now = self.now()
         let time = timestamp ?? now
         return try await self.store.write { tx in
-            var thing = try Self.requireThing(thingID, tx)
+            let first = try !Self.requireThingExists(thingID, tx)
             try Self.requireOwnerOrThing(caller, thingID, tx)
-            let first = !thing.hasState
             try tx.insertState(thingID: thingID, state: ThingState(state: state, timestamp: time))
-            if first {
-                thing.hasState = true
-                try tx.updateThing(thing)
-            }
+            if first { try tx.markThingHasState(id: thingID) }
             try tx.append(
                 ThingEvent(
                     kind: .thingStateChanged,

@@ -136,6 +136,15 @@ public struct ThingService: Sendable {
     /// The error for a wrong thing password or vendorThingID.
     static let wrongCredentials = GuildError(.invalidCredentials, "wrong vendorThingID or thing password")
 
+    /// Whether the thing has a state, or `thingNotFound` (cheaper than reading the thing).
+    @discardableResult
+    static func requireThingExists(_ thingID: String, _ tx: any Transaction) throws -> Bool {
+        guard let hasState = try tx.thingHasState(id: thingID) else {
+            throw GuildError(.thingNotFound, "no thing with id \(thingID)", field: "thingID")
+        }
+        return hasState
+    }
+
     /// The thing, or `thingNotFound`.
     static func requireThing(_ thingID: String, _ tx: any Transaction) throws -> Thing {
         guard let thing = try tx.thing(id: thingID) else {

@@ -39,6 +39,14 @@ extension SQLiteTransaction {
         ).map(Self.thing(from:))
     }
 
+    func thingHasState(id: String) throws -> Bool? {
+        try Bool.fetchOne(self.db.cachedStatement(sql: "SELECT hasState FROM thing WHERE thingID = ?"), arguments: StoredText.arguments([id]))
+    }
+
+    func markThingHasState(id: String) throws {
+        try self.db.cachedStatement(sql: "UPDATE thing SET hasState = 1 WHERE thingID = ?").execute(arguments: StoredText.arguments([id]))
+    }
+
     func insertThing(_ thing: Thing) throws {
         try self.db.cachedStatement(sql: "INSERT INTO thing (\(Self.thingColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").execute(
             arguments: StoredText.arguments([

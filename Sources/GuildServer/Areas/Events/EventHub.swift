@@ -119,8 +119,9 @@ final class EventHub: Sendable {
         let envelopes = events.map(EventEnvelope.init)
         let concerned = self.state.withLock { $0.index.route(events) }
         var lagged: [String] = []
-        for subscription in concerned where subscription.offer(envelopes) {
-            lagged.append(subscription.id)
+        for (subscription, positions) in concerned {
+            let offered = positions.map { $0.map { envelopes[$0] } } ?? envelopes
+            if subscription.offer(offered) { lagged.append(subscription.id) }
         }
         for id in lagged { self.remove(id) }
     }

@@ -21,21 +21,22 @@ final class Subscription: Sendable, IndexedSubscriber {
     struct Filter: Sendable {
         var topics: Set<EventTopic>?
         var kinds: Set<String>?
-        /// The areas whose events need their topic named (nil topics then exclude them).
-        var namedOnlyAreas: Set<String> = Filter.namedOnlyAreas()
+        /// The topic prefixes (`area:`) of the areas whose events need their topic named (nil topics then
+        /// exclude them).
+        var namedOnlyPrefixes: [String] = Filter.namedOnlyPrefixes()
 
         /// Whether the subscriber wants an event of `topic` and `kind`; an admin watching everything (`admin`)
         /// wants every area's events.
         func accepts(topic: EventTopic, kind: String, admin: Bool) -> Bool {
             let topicWanted =
                 if let topics = self.topics { topics.contains(topic) } else {
-                    admin || self.namedOnlyAreas.isEmpty || !self.namedOnlyAreas.contains(String(topic.area))
+                    admin || !self.namedOnlyPrefixes.contains { topic.rawValue.hasPrefix($0) }
                 }
             return topicWanted && (self.kinds?.contains(kind) ?? true)
         }
 
-        static func namedOnlyAreas() -> Set<String> {
-            Set(EventAreas.areas.filter { EventAreas.audience(for: $0)?.namedTopicsOnly == true })
+        static func namedOnlyPrefixes() -> [String] {
+            EventAreas.areas.filter { EventAreas.audience(for: $0)?.namedTopicsOnly == true }.map { $0 + ":" }
         }
     }
 
@@ -71,6 +72,8 @@ final class Subscription: Sendable, IndexedSubscriber {
     /// The hub's index marks the subscription with each batch it routes here (``IndexedSubscriber/routeMark``).
     /// Touched only under the hub's lock, which guards the index.
     nonisolated(unsafe) var routeMark: UInt64 = 0
+    /// The hub's index keeps the subscription's place in the batch it routes here (``IndexedSubscriber/routeSlot``).
+    nonisolated(unsafe) var routeSlot: Int = 0
     private let state: Mutex<State>
     /// `{"jsonrpc":"2.0","method":"events.event","params":{"subscription":"<id>"`: what precedes each event's tail.
     private let notificationHead: [UInt8]

@@ -11,6 +11,9 @@ protocol IndexedSubscriber: AnyObject {
     /// The index's mark of the last batch routed to it (it reaches each subscription once per batch without a
     /// set). Read and written only by the index, under its owner's lock.
     var routeMark: UInt64 { get set }
+    /// Where the subscription is in the list of the batch being routed (valid while ``routeMark`` is the
+    /// batch's). Read and written only by the index, under its owner's lock.
+    var routeSlot: Int { get set }
 }
 
 /// Which subscriptions an event concerns, found by its topic and the users it names instead of offering
@@ -52,15 +55,18 @@ struct SubscriptionIndex<Subscriber: IndexedSubscriber> {
         }
     }
 
-    /// The subscriptions the events concern, each once: they are offered the whole batch, in sequence order,
-    /// and each sorts out what it may see (as it would any event). Follow changes are applied in order, so an
-    /// event is routed by who follows its topic just before it.
-    mutating func route(_ events: some Collection<CommittedEvent>) -> [Subscriber] {
+    /// The subscriptions the events concern, each once, with the positions in `events` of those that concern
+    /// it (nil: all of them), in sequence order; each sorts out what it may see (as it would any event). Follow
+    /// changes are applied in order, so an event is routed by who follows its topic just before it.
+    ///
+    /// A batch (one group commit) of events addressed to many different principals (commands to things, say)
+    /// offers each subscription its own events only, not the whole batch.
+    mutating func route(_ events: [CommittedEvent]) -> [(subscriber: Subscriber, events: [Int]?)] {
         self.fileStarted()
-        var concerned: [Subscriber] = []
+        var concerned: [(subscriber: Subscriber, events: [Int]?)] = []
         if events.count == 1, let only = events.first {
             // One event (the usual commit): each subscription is reached once.
-            self.forEachConcerned(by: only) { concerned.append($0) }
+            self.forEachConcerned(by: only) { concerned.append(($0, nil)) }
             return concerned
         }
         if let first = events.first,
@@ -71,16 +77,21 @@ struct SubscriptionIndex<Subscriber: IndexedSubscriber> {
         {
             // Events of one topic that name nobody and change no one's following (a burst of changes to one
             // group): they concern the same subscriptions, each reached once.
-            self.forEachConcerned(by: first) { concerned.append($0) }
+            self.forEachConcerned(by: first) { concerned.append(($0, nil)) }
             return concerned
         }
         self.mark &+= 1
         let mark = self.mark
-        for committed in events {
+        for (position, committed) in events.enumerated() {
             self.forEachConcerned(by: committed) { subscriber in
-                guard subscriber.routeMark != mark else { return }
+                if subscriber.routeMark == mark {
+                    let slot = subscriber.routeSlot
+                    if concerned[slot].events?.last != position { concerned[slot].events?.append(position) }
+                    return
+                }
                 subscriber.routeMark = mark
-                concerned.append(subscriber)
+                subscriber.routeSlot = concerned.count
+                concerned.append((subscriber, [position]))
             }
         }
         return concerned
