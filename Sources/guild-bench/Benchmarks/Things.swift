@@ -220,6 +220,8 @@ struct Things: Benchmark {
         for connection in connections { connection.setNonBlocking() }
         var descriptors = connections.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
         var outstanding = [Int](repeating: 0, count: pairs.count)
+        // Results posted whose replies have not come back: the run ends with none on any connection.
+        var posted = 0
         var nextID = run * 100_000_000
         var completed = 0
         let begin = monotonicNanos()
@@ -231,7 +233,7 @@ struct Things: Benchmark {
         }
         for pair in pairs.indices { for _ in 0..<Self.window { try send(pair) } }
         var failure: String?
-        while outstanding.contains(where: { $0 > 0 }) {
+        while posted > 0 || outstanding.contains(where: { $0 > 0 }) {
             let ready = poll(&descriptors, nfds_t(descriptors.count), 10_000)
             if ready < 0, errno == EINTR { continue }
             guard ready > 0 else { throw DaemonError(ready == 0 ? "no progress within 10 s" : "poll failed: errno \(errno)") }
@@ -261,10 +263,12 @@ struct Things: Benchmark {
                                 nextID += 1
                                 lines.append(Self.resultsLine(pairs[pair], commandID: commandID, id: nextID))
                             }
-                        } else if RawRPC.contains(line, Self.errorMember) {
-                            failure = "command.putResults: " + RawRPC.preview(line)
+                        } else {
+                            posted -= 1
+                            if RawRPC.contains(line, Self.errorMember) { failure = "command.putResults: " + RawRPC.preview(line) }
                         }
                     }
+                    posted += lines.count
                     guard open else { throw DaemonError("guildd closed a thing's connection") }
                     if !lines.isEmpty { try connections[index].send(Array(lines.joined())) }
                 }
