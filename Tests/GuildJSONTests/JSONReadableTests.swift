@@ -47,6 +47,23 @@ struct JSONReadableTests {
         }
     }
 
+    /// The things area's hot results are written exactly as JSONEncoder writes them.
+    @Test func thingResultsWriteWhatJSONEncoderWrites() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        #expect(
+            try RPCCoding.encode(CommandMethods.Send.Result(commandID: "c\"1"))
+                == Array(try encoder.encode(CommandMethods.Send.Result(commandID: "c\"1")))
+        )
+        #expect(
+            try RPCCoding.encode(CommandMethods.PutResults.Result(commandState: "DONE"))
+                == Array(try encoder.encode(CommandMethods.PutResults.Result(commandState: "DONE")))
+        )
+        for result in [ThingMethods.PutState.Result(created: true, timestamp: -5), .init(created: false, timestamp: 1_795_000_000_000)] {
+            #expect(try RPCCoding.encode(result) == Array(try encoder.encode(result)))
+        }
+    }
+
     @Test func profilesReadWhatJSONDecoderReads() throws {
         let texts = [
             #"{"userID":"u","isPseudo":true,"createdAt":3}"#,

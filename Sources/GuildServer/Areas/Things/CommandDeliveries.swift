@@ -1,5 +1,4 @@
 import GuildCore
-import GuildJSON
 import Synchronization
 
 /// Records that things received their commands: each `commandReceived` written to a thing's connection
@@ -28,9 +27,7 @@ final class CommandDeliveries: Sendable {
     }
 
     private func delivered(thingID: String, _ events: [(kind: String, json: [UInt8])]) {
-        let commandIDs = events.compactMap { event in
-            (try? event.json.withUnsafeBytes { try JSONValue(parsing: $0) })?.objectValue?["commandID"]?.stringValue
-        }
+        let commandIDs = events.compactMap { Self.commandID(in: $0.json) }
         guard !commandIDs.isEmpty else { return }
         let start = self.pending.withLock { pending in
             pending.deliveries += commandIDs.map { (thingID, $0) }
@@ -39,6 +36,23 @@ final class CommandDeliveries: Sendable {
             return true
         }
         if start { Task { await self.flush() } }
+    }
+
+    /// The `commandID` member of a `commandReceived` event's JSON (written by ThingEvent: a key that occurs once,
+    /// its value an id without escapes), found without parsing the event.
+    static func commandID(in json: [UInt8]) -> String? {
+        let key = Array(#""commandID":""#.utf8)
+        guard json.count > key.count else { return nil }
+        var index = 0
+        while index + key.count <= json.count {
+            if json[index] == key[0], json[index..<(index + key.count)].elementsEqual(key) {
+                let start = index + key.count
+                guard let end = json[start...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+                return String(decoding: json[start..<end], as: UTF8.self)
+            }
+            index += 1
+        }
+        return nil
     }
 
     private func flush() async {

@@ -98,3 +98,35 @@ extension ThingMethods.PutState.Params: JSONReadable {
         self.init(thingID: thingID, state: state, timestamp: timestamp)
     }
 }
+
+// The hot things-area results written by hand: what `JSONEncoder` writes, keys sorted.
+
+extension CommandMethods.Send.Result: JSONWritable {
+    public func writeJSON(to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "{"))
+        JSONText.appendKey("commandID", to: &bytes)
+        JSONText.appendString(self.commandID, to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+    }
+}
+
+extension CommandMethods.PutResults.Result: JSONWritable {
+    public func writeJSON(to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "{"))
+        JSONText.appendKey("commandState", to: &bytes)
+        JSONText.appendString(self.commandState, to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+    }
+}
+
+extension ThingMethods.PutState.Result: JSONWritable {
+    public func writeJSON(to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "{"))
+        JSONText.appendKey("created", to: &bytes)
+        bytes.append(contentsOf: (self.created ? "true" : "false").utf8)
+        bytes.append(UInt8(ascii: ","))
+        JSONText.appendKey("timestamp", to: &bytes)
+        JSONText.appendInteger(self.timestamp, to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+    }
+}
