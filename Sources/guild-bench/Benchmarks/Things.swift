@@ -101,6 +101,16 @@ struct Things: Benchmark {
             ),
             Measurement(
                 benchmark: self.name,
+                figure: "floor of a round trip: two SQLite durable commits",
+                value: 2e6 / Stats.median(sqliteRates),
+                unit: .microseconds,
+                baseline: p(pings, 50),
+                baselineName: "system.ping, owner's connection",
+                target: nil,
+                note: "a round trip holds two writes, each answered after its own durable commit (SQLite WAL+FULL, 1 txn/INSERT, same run)"
+            ),
+            Measurement(
+                benchmark: self.name,
                 figure: "commands/s, \(Self.pairs) things and \(Self.pairs) owners",
                 value: Stats.median(commandRates),
                 unit: .perSecond,

@@ -246,6 +246,7 @@ class GuildClient:
         all: bool = False,  # noqa: A002 - mirrors the daemon's parameter
         timeout: Optional[float] = None,
         buckets: Optional[Sequence[Tuple[str, str]]] = None,
+        thing_ids: Optional[Sequence[str]] = None,
     ) -> Subscription:
         """Subscribe to group events (``events.subscribe``).
 
@@ -264,6 +265,8 @@ class GuildClient:
             timeout: Seconds to wait for the reply, as in :meth:`call`.
             buckets: ``(scope, bucket)`` pairs to watch (object events reach
                 only subscriptions that name their bucket).
+            thing_ids: Only events of these things (a thing's connection
+                subscribes with its own id to receive ``commandReceived``).
 
         Raises:
             GuildError: The daemon refused, e.g. ``CURSOR_EXPIRED`` (41001,
@@ -274,7 +277,7 @@ class GuildClient:
                 go to the general notification queue.
             TypeError: ``group_ids`` or ``kinds`` is a single string.
         """
-        params = subscribe_params(group_ids, kinds, since, all, buckets)
+        params = subscribe_params(group_ids, kinds, since, all, buckets, thing_ids)
         subscription = Subscription(self, params)
 
         def install(reply: Dict[str, Any]) -> None:

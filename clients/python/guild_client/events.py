@@ -294,20 +294,24 @@ def subscribe_params(
     since: Optional[int] = None,
     all: bool = False,  # noqa: A002 - mirrors the daemon's parameter
     buckets: Optional[Sequence[Tuple[str, str]]] = None,
+    thing_ids: Optional[Sequence[str]] = None,
 ) -> Dict[str, Any]:
     """The ``events.subscribe`` params; only the members given are sent.
 
     ``buckets`` are ``(scope, bucket)`` pairs: object events reach only
-    subscriptions that name their bucket.
+    subscriptions that name their bucket.  ``thing_ids`` narrow thing
+    events (``commandReceived``, ``thingStateChanged``, ...) to those things.
 
     Raises:
-        TypeError: ``group_ids`` or ``kinds`` is a single string.
+        TypeError: ``group_ids``, ``thing_ids`` or ``kinds`` is a single string.
     """
     params: Dict[str, Any] = {}
     if group_ids is not None:
         params["groupIDs"] = _string_list(group_ids, "group_ids")
     if buckets is not None:
         params["buckets"] = [{"scope": scope, "bucket": bucket} for scope, bucket in buckets]
+    if thing_ids is not None:
+        params["thingIDs"] = _string_list(thing_ids, "thing_ids")
     if kinds is not None:
         params["kinds"] = _string_list(kinds, "kinds")
     if since is not None:

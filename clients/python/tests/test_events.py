@@ -364,6 +364,10 @@ class EventRouterTests(unittest.TestCase):
         self.assertEqual(subscribe_params(buckets=[("app", "people"), ("group:g1", "notes")]),
                          {"buckets": [{"scope": "app", "bucket": "people"},
                                       {"scope": "group:g1", "bucket": "notes"}]})
+        self.assertEqual(subscribe_params(thing_ids=["th.1"], kinds=["commandReceived"]),
+                         {"thingIDs": ["th.1"], "kinds": ["commandReceived"]})
+        with self.assertRaises(TypeError):
+            subscribe_params(thing_ids="th.1")
 
 
 @live

@@ -1,0 +1,75 @@
+import Foundation
+import GuildClient
+import GuildJSON
+import GuildProtocol
+import GuildTestSupport
+import Testing
+
+/// `clients/python/examples/device_simulator.py` against a real daemon: it onboards a lamp for its owner, runs
+/// a command sent while it was not yet connected and one sent while it runs, posts one result per action in
+/// order (a failing action fails alone), uploads its state, and the owner's installation gets both results.
+@Suite(.timeLimit(.minutes(2)))
+struct DeviceSimulatorExampleTests {
+    @Test func theSimulatedLampRunsCommandsAndReportsResults() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let daemon = try await RealDaemon.start(scratch)
+        defer { daemon.terminate() }
+        let owner = try await GuildClient.connect(path: scratch.socket)
+        let me = try await owner.call(UserMethods.RegisterPseudo.self, .init(displayName: "owner"))
+        _ = try await owner.registerInstallation(deviceType: "IOS", registrationID: "phone")
+        let results = try await owner.subscribe(kinds: ["commandResult"])
+
+        // Onboarded by the simulator itself, which prints the thing's id first.
+        let simulator = try Child(
+            "/usr/bin/env",
+            [
+                "python3", "examples/device_simulator.py", "--socket", scratch.socket, "--owner-token", me.accessToken,
+                "--vendor-thing-id", "lamp-sim", "--password", "lamp-pw", "--count", "2",
+            ],
+            currentDirectory: PythonClientTests.clientDirectory
+        )
+        var thingID: String?
+        for _ in 0..<200 where thingID == nil {
+            if let line = simulator.stdout.split(separator: "\n").first,
+                let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            {
+                thingID = object["thingID"] as? String
+            }
+            if thingID == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        let thing = try #require(thingID, "the simulator printed no thing id: \(simulator.stdout)\(simulator.stderr)")
+        let request: (String, [JSONValue]) -> CommandMethods.CommandRequest = { _, actions in
+            .init(actions: actions, issuer: "user:" + me.user.userID, schema: "Lamp", schemaVersion: 1)
+        }
+        let first = try await owner.sendCommand(thing, request("on", [["turnPower": ["power": true]], ["setBrightness": ["brightness": 80]]]))
+        let second = try await owner.sendCommand(
+            thing,
+            request("bad", [["blink": ["times": 3]], ["setBrightness": ["brightness": 300]], ["dance": [:]]])
+        )
+
+        let status = await simulator.wait(timeout: 30)
+        #expect(status == 0, "\(simulator.stdout)\(simulator.stderr)")
+        let done = try await owner.command(thing, commandID: first)
+        #expect(done.commandState == "DONE")
+        #expect(done.actionResults == [["turnPower": ["succeeded": true]], ["setBrightness": ["succeeded": true, "data": ["brightness": 80]]]])
+        let incomplete = try await owner.command(thing, commandID: second)
+        #expect(incomplete.commandState == "INCOMPLETE")
+        #expect(
+            incomplete.actionResults == [
+                ["blink": ["succeeded": true]], ["setBrightness": ["succeeded": false, "errorMessage": "brightness must be 0-100"]],
+                ["dance": ["succeeded": false, "errorMessage": "unknown action dance"]],
+            ]
+        )
+        let state = try await owner.thingState(thing)
+        #expect(state.state == ["power": true, "brightness": 80, "blinks": 3])
+        // The owner's installation got both results, the commandID only.
+        var pushed: [String] = []
+        for try await event in results.events where event.kind == "commandResult" {
+            pushed.append(event.commandID ?? "")
+            if pushed.count == 2 { break }
+        }
+        #expect(Set(pushed) == [first, second])
+        await owner.close()
+    }
+}
