@@ -222,17 +222,30 @@ struct AccessMatrixTests {
         finer: [([Principal], String)],
         _ params: @escaping @Sendable (Cell) -> JSONValue?
     ) -> Row {
+        Self.row(method, variant, access: "anyone", on: .groupBucket, finer: finer, refine: Self.objectOutcome, params)
+    }
+
+    /// A row with finer rules for any principal, the anonymous one included.
+    static func row(
+        _ method: String,
+        _ variant: String,
+        access: String,
+        on fixture: Fixture,
+        finer: [([Principal], String)],
+        refine: (@Sendable (JSONValue) -> String)?,
+        _ params: @escaping @Sendable (Cell) -> JSONValue?
+    ) -> Row {
         var rules: [Principal: String] = [:]
         for (principals, outcome) in finer { for principal in principals { rules[principal] = outcome } }
         return Row(
             method: method,
             variant: variant,
-            access: "anyone",
-            fixture: .groupBucket,
+            access: access,
+            fixture: fixture,
             pseudoSubject: false,
             binds: false,
             finer: rules,
-            refine: Self.objectOutcome,
+            refine: refine,
             params: params
         )
     }
@@ -251,20 +264,8 @@ struct AccessMatrixTests {
         finer: [([Principal], String)] = [],
         _ params: @escaping @Sendable (Cell) -> JSONValue?
     ) -> Row {
-        var rules: [Principal: String] = [:]
-        for (principals, outcome) in finer { for principal in principals { rules[principal] = outcome } }
-        return Row(
-            method: method,
-            variant: "",
-            access: access,
-            fixture: .thing,
-            pseudoSubject: false,
-            binds: false,
-            finer: rules,
-            // A state history's `results` are states, not per-user outcomes.
-            refine: { _ in "ok" },
-            params: params
-        )
+        // A state history's `results` are states, not per-user outcomes.
+        Self.row(method, "", access: access, on: .thing, finer: finer, refine: { _ in "ok" }, params)
     }
 
     static let admins: [Principal] = [.root, .adminUID]

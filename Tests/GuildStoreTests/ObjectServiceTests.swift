@@ -83,14 +83,7 @@ struct ObjectServiceTests {
     }
 
     func code(_ body: () async throws -> Void) async -> GuildError.Code? {
-        do {
-            try await body()
-            return nil
-        } catch let error as GuildError {
-            return error.code
-        } catch {
-            return nil
-        }
+        await guildErrorCode(body)
     }
 
     // MARK: - The seed's ACL behaviours

@@ -73,14 +73,7 @@ struct ThingServiceTests {
     }
 
     func code(_ body: () async throws -> Void) async -> GuildError.Code? {
-        do {
-            try await body()
-            return nil
-        } catch let error as GuildError {
-            return error.code
-        } catch {
-            return nil
-        }
+        await guildErrorCode(body)
     }
 
     // MARK: - Onboarding (item 13)

@@ -65,13 +65,13 @@ extension TriggerMethods.List {
     )
 }
 
-extension TriggerMethods.Enable {
-    public static let access: AccessRequirement = .session
-    public static let contract = MethodContract(
-        summary: "Enables a trigger (owners and admins).",
+/// The contract of a call that changes one trigger and answers true.
+private func triggerChange(_ summary: String, result: String) -> MethodContract {
+    MethodContract(
+        summary: summary,
         tags: ["trigger", "thing"],
         params: triggerParams,
-        result: "enabled",
+        result: result,
         JSONSchema.boolean,
         errors: thingReadErrors + [ErrorReason.triggerNotFound],
         writes: true,
@@ -79,30 +79,20 @@ extension TriggerMethods.Enable {
     )
 }
 
+extension TriggerMethods.Enable {
+    public static let access: AccessRequirement = .session
+    public static let contract = triggerChange("Enables a trigger (owners and admins).", result: "enabled")
+}
+
 extension TriggerMethods.Disable {
     public static let access: AccessRequirement = .session
-    public static let contract = MethodContract(
-        summary: "Disables a trigger (owners and admins): it fires no more until enabled, and keeps following its condition meanwhile.",
-        tags: ["trigger", "thing"],
-        params: triggerParams,
-        result: "disabled",
-        JSONSchema.boolean,
-        errors: thingReadErrors + [ErrorReason.triggerNotFound],
-        writes: true,
-        example: .init(params: ["thingID": ContractExamples.thingID, "triggerID": ContractExamples.triggerID], result: true)
+    public static let contract = triggerChange(
+        "Disables a trigger (owners and admins): it fires no more until enabled, and keeps following its condition meanwhile.",
+        result: "disabled"
     )
 }
 
 extension TriggerMethods.Delete {
     public static let access: AccessRequirement = .session
-    public static let contract = MethodContract(
-        summary: "Deletes a trigger (owners and admins).",
-        tags: ["trigger", "thing"],
-        params: triggerParams,
-        result: "deleted",
-        JSONSchema.boolean,
-        errors: thingReadErrors + [ErrorReason.triggerNotFound],
-        writes: true,
-        example: .init(params: ["thingID": ContractExamples.thingID, "triggerID": ContractExamples.triggerID], result: true)
-    )
+    public static let contract = triggerChange("Deletes a trigger (owners and admins).", result: "deleted")
 }

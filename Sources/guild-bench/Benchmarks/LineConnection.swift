@@ -285,6 +285,26 @@ func launchOwnDaemon(_ context: BenchContext, name: String, extraArguments: [Str
     return daemon
 }
 
+/// Runs `body` against a guildd of its own (see ``launchOwnDaemon(_:name:extraArguments:)``), stopping it
+/// afterwards; when `body` fails, the daemon log's problems are reported first.
+func withOwnDaemon<T>(
+    _ context: BenchContext,
+    name: String,
+    extraArguments: [String] = [],
+    _ body: (Daemon) async throws -> T
+) async throws -> T {
+    let daemon = try await launchOwnDaemon(context, name: name, extraArguments: extraArguments)
+    do {
+        let result = try await body(daemon)
+        await daemon.stop()
+        return result
+    } catch {
+        reportDaemonLogProblems(daemon, context)
+        await daemon.stop()
+        throw error
+    }
+}
+
 /// Progress lines for whatever in a daemon's log looks like a problem (warning, error, critical).
 func reportDaemonLogProblems(_ daemon: Daemon, _ context: BenchContext) {
     guard let text = try? String(contentsOfFile: daemon.logPath, encoding: .utf8) else { return }

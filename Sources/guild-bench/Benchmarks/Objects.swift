@@ -19,15 +19,8 @@ struct Objects: Benchmark {
 
     func run(_ context: BenchContext) async throws -> [Measurement] {
         chmod(context.workDir, 0o711)
-        let daemon = try await launchOwnDaemon(context, name: "objects", extraArguments: ["--socket-mode", "0666"])
-        do {
-            let measurements = try await self.measure(context, daemon)
-            await daemon.stop()
-            return measurements
-        } catch {
-            reportDaemonLogProblems(daemon, context)
-            await daemon.stop()
-            throw error
+        return try await withOwnDaemon(context, name: "objects", extraArguments: ["--socket-mode", "0666"]) { daemon in
+            try await self.measure(context, daemon)
         }
     }
 

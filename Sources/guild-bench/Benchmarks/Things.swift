@@ -30,16 +30,7 @@ struct Things: Benchmark {
 
     func run(_ context: BenchContext) async throws -> [Measurement] {
         try raiseFileLimit(atLeast: 4 * Self.pairs + 256)
-        let daemon = try await launchOwnDaemon(context, name: "things")
-        do {
-            let measurements = try await self.measure(context, daemon)
-            await daemon.stop()
-            return measurements
-        } catch {
-            reportDaemonLogProblems(daemon, context)
-            await daemon.stop()
-            throw error
-        }
+        return try await withOwnDaemon(context, name: "things") { daemon in try await self.measure(context, daemon) }
     }
 
     private func measure(_ context: BenchContext, _ daemon: Daemon) async throws -> [Measurement] {
