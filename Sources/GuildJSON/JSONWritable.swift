@@ -14,7 +14,9 @@ extension JSONText {
     public static func appendKey(_ key: StaticString, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        // Two appends, not an array literal: no allocation per key.
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
     }
 
     /// Appends an integer.
@@ -30,6 +32,8 @@ extension JSONText {
     /// Appends a JSON array of writable values.
     public static func appendArray(_ values: [some JSONWritable], to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "["))
+        // A guess of 48 bytes an element saves most of the regrowing of a long list's buffer.
+        bytes.reserveCapacity(bytes.count + values.count * 48)
         for (index, value) in values.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             value.writeJSON(to: &bytes)
