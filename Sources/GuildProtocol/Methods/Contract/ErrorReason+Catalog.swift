@@ -136,7 +136,7 @@ extension ErrorReason {
                     unauthorized,
                     summary: "This call needs a session",
                     when:
-                        "The method needs a session (`x-auth: session`) and the connection has none: call `session.authenticate`, `user.login`, `user.register` or `user.registerPseudo` first."
+                        "The method needs a session (`x-auth: session`, or `principal`, which a thing's session also satisfies) and the connection has none: call `session.authenticate`, `user.login`, `user.register` or `user.registerPseudo` first."
                 ),
                 ErrorEntry(
                     .invalidCredentials,
@@ -163,7 +163,7 @@ extension ErrorReason {
                     permissionDenied,
                     summary: "The caller may not do this",
                     when:
-                        "The caller may not do this: another user's profile change or deletion without admin rights, an admin-only method (`x-auth: admin`) from a non-admin peer, a password change by a pseudo user. Admin rights come only from the peer's uid (`SO_PEERCRED`): root or `--admin-uid`."
+                        "The caller may not do this: another user's profile change or deletion without admin rights, an admin-only method (`x-auth: admin`) from a non-admin peer, a password change by a pseudo user, a user-only method (`x-auth: session`) on a connection bound to a thing, a thing's call by a non-owner (protocol/things.md). Admin rights come only from the peer's uid (`SO_PEERCRED`): root or `--admin-uid`."
                 ),
                 ErrorEntry(.userNotFound, userNotFound, summary: "No such user", when: "No user with that id."),
                 ErrorEntry(
