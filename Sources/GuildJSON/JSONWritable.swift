@@ -32,8 +32,6 @@ extension JSONText {
     /// Appends a JSON array of writable values.
     public static func appendArray(_ values: [some JSONWritable], to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "["))
-        // A guess of 48 bytes an element saves most of the regrowing of a long list's buffer.
-        bytes.reserveCapacity(bytes.count + values.count * 48)
         for (index, value) in values.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             value.writeJSON(to: &bytes)

@@ -82,16 +82,37 @@ struct SubscriptionIndex<Subscriber: IndexedSubscriber> {
         }
         self.mark &+= 1
         let mark = self.mark
+        // Each subscription's events as a run (first, count) while they follow one another, which is the usual
+        // case (a burst of one group's changes concerns its members throughout): no list is made for those.
+        // Only a subscription that misses an event after its first gets its positions listed.
+        var runs: [(first: Int, count: Int, listed: [Int]?)] = []
         for (position, committed) in events.enumerated() {
             self.forEachConcerned(by: committed) { subscriber in
                 if subscriber.routeMark == mark {
                     let slot = subscriber.routeSlot
-                    if concerned[slot].events?.last != position { concerned[slot].events?.append(position) }
+                    if var listed = runs[slot].listed {
+                        guard listed.last != position else { return }
+                        runs[slot].listed = nil
+                        listed.append(position)
+                        runs[slot].listed = listed
+                    } else if runs[slot].first + runs[slot].count == position {
+                        runs[slot].count += 1
+                    } else if runs[slot].first + runs[slot].count < position {
+                        runs[slot].listed = Array(runs[slot].first..<(runs[slot].first + runs[slot].count)) + [position]
+                    }
                     return
                 }
                 subscriber.routeMark = mark
-                subscriber.routeSlot = concerned.count
-                concerned.append((subscriber, [position]))
+                subscriber.routeSlot = runs.count
+                runs.append((position, 1, nil))
+                concerned.append((subscriber, nil))
+            }
+        }
+        for (slot, run) in runs.enumerated() {
+            if let listed = run.listed {
+                concerned[slot].events = listed
+            } else if run.count < events.count {
+                concerned[slot].events = Array(run.first..<(run.first + run.count))
             }
         }
         return concerned
