@@ -182,20 +182,23 @@ struct WatchCommand: AsyncParsableCommand {
     }()
 }
 
-/// SIGINT and SIGTERM as an async stream, so the watch can stop cleanly (exit 0) instead of being killed.
-private struct Interrupts {
+/// SIGINT and SIGTERM as an async stream, so a long-running command (watch, thing agent) can stop cleanly
+/// (exit 0) instead of being killed.
+struct Interrupts {
     let signals: AsyncStream<Int32>
     private let sources: [any DispatchSourceSignal]
 
-    /// Seconds to wait for the watch to wind down after a signal before exiting anyway.
+    /// Seconds to wait for the command to wind down after a signal before exiting anyway.
     private static let gracePeriod = 2.0
 
-    static func start() -> Interrupts {
+    /// Starts listening; `onSignal` runs on each signal, before the stream yields it.
+    static func start(onSignal: (@Sendable (Int32) -> Void)? = nil) -> Interrupts {
         let (signals, continuation) = AsyncStream.makeStream(of: Int32.self)
         let sources = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
+                onSignal?(number)
                 continuation.yield(number)
                 DispatchQueue.global().asyncAfter(deadline: .now() + Self.gracePeriod) { exit(0) }
             }
