@@ -7,9 +7,13 @@ import Glibc
 import Darwin
 #endif
 
-/// One stored login: the tokens `guildctl login` (or `register`) obtained, for one profile and socket.
+/// One stored login: the tokens `guildctl login` (or `register`) obtained, for one profile and socket; or a
+/// thing's token, kept by `guildctl thing onboard --save`.
 struct StoredLogin: Codable, Hashable, Sendable {
+    /// The user's id; for a thing, its thingID (so older guildctl versions still read the file).
     var userID: String
+    /// Set when the login is a thing's: its id. Its token never expires and has no refresh token.
+    var thingID: String?
     /// The login name or display name, for messages.
     var name: String?
     var accessToken: String
@@ -23,6 +27,14 @@ struct StoredLogin: Codable, Hashable, Sendable {
         self.accessToken = auth.accessToken
         self.refreshToken = auth.refreshToken
         self.expiresAt = auth.expiresAt
+    }
+
+    /// A thing's login: its token from `thing.onboard`.
+    init(thingID: String, vendorThingID: String, accessToken: String) {
+        self.userID = thingID
+        self.thingID = thingID
+        self.name = vendorThingID
+        self.accessToken = accessToken
     }
 
     /// Whether the access token has expired at `now` (ms since the epoch).

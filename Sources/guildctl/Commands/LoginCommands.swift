@@ -104,7 +104,10 @@ struct LogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logout",
         abstract: "Revoke the profile's session on the daemon (access and refresh token) and forget it.",
-        discussion: "A session the daemon no longer knows is forgotten all the same."
+        discussion: """
+            A session the daemon no longer knows is forgotten all the same. A thing's token kept by \
+            `thing onboard --save` is only forgotten: it stays valid until the thing is deleted.
+            """
     )
 
     @OptionGroup var options: GlobalOptions
@@ -116,6 +119,16 @@ struct LogoutCommand: AsyncParsableCommand {
         guard let login = try store.login(profile: profile, socket: socket) else {
             Output.printError("error: profile \(profile) has no login on \(socket)")
             throw GuildExitCode.unauthorized.exitCode
+        }
+        if let thingID = login.thingID {
+            // A thing's token cannot be revoked (it ends with the thing): only forget it.
+            try store.store(nil, profile: profile, socket: socket)
+            if self.options.json {
+                try Output.printResult(["loggedOut": JSONValue.bool(true), "revoked": .bool(false)], json: true)
+            } else {
+                print("Forgot thing \(login.name ?? thingID) (profile \(profile)); its token stays valid until the thing is deleted.")
+            }
+            return
         }
         let revoked = try await Runner.run(self.options, session: false) { client in
             do {

@@ -10,8 +10,9 @@ struct ThingCommand: AsyncParsableCommand {
         commandName: "thing",
         abstract: "Onboard things, manage their owners, read and upload states, and run a thing as a shell-scripted agent.",
         discussion: """
-            Owners are TypedIDs: user:ID or group:ID. A thing's own token (printed by onboard with --json or \
-            --show-token) makes guildctl act as the thing: guildctl --token TOKEN thing put-state ...
+            Owners are TypedIDs: user:ID or group:ID. A thing's own token (printed by onboard, or kept as a \
+            profile with onboard --save) makes guildctl act as the thing: guildctl --token TOKEN thing put-state \
+            ..., or guildctl --profile PROFILE thing agent ...
             """,
         subcommands: [
             Onboard.self, Get.self, Owners.self, AddOwner.self, RemoveOwner.self, Owned.self, State.self, PutState.self, History.self,
@@ -41,8 +42,18 @@ extension ThingCommand {
     struct Onboard: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "onboard",
-            abstract: "Onboard a thing (thing.onboard): registers it with its password at first, adds the owner later.",
-            discussion: "The password comes from --password, --password-stdin, GUILD_PASSWORD, or a prompt without echo."
+            abstract: "Onboard a thing (thing.onboard) and print its id and token; registers it with its password at first, adds the owner later.",
+            discussion: """
+                The password comes from --password, --password-stdin, GUILD_PASSWORD, or a prompt without echo. \
+                The password of the first onboarding sticks: onboarding the vendorThingID again with another one \
+                fails with INVALID_CREDENTIALS (exit 4).
+
+                The thing's token is printed (it is kept nowhere else; every onboarding mints another one, valid \
+                until the thing is deleted): as accessToken (also with --json), e.g. \
+                TOKEN=$(guildctl thing onboard ... --json | jq -r .accessToken). With --save PROFILE it is kept \
+                as that profile's login on this socket instead (and not printed without --show-token or --json), \
+                so later commands act as the thing: guildctl --profile PROFILE thing agent --thing ID --exec CMD.
+                """
         )
 
         @Option(name: .customLong("vendor-thing-id"), help: ArgumentHelp("The vendor's id: 1-200 of [a-zA-Z0-9-_.].", valueName: "id"))
@@ -56,7 +67,18 @@ extension ThingCommand {
         var firmwareVersion: String?
         @Option(help: ArgumentHelp("Custom properties as a JSON object, or @FILE.", valueName: "json"))
         var properties: String?
+        @Option(help: ArgumentHelp("Keep the thing's token as this profile's login (not the running profile's).", valueName: "profile"))
+        var save: String?
         @OptionGroup var options: GlobalOptions
+
+        func validate() throws {
+            if let save = self.save {
+                if save.isEmpty || save.count > 64 { throw ValidationError("--save takes a profile name of 1 to 64 characters.") }
+                if save == self.options.profileName, self.options.explicitToken == nil {
+                    throw ValidationError("--save \(save) would replace the login onboarding uses; save the thing under another profile.")
+                }
+            }
+        }
 
         func run() async throws {
             let password = try self.password.resolved(prompt: "Thing password: ")
@@ -72,7 +94,14 @@ extension ThingCommand {
                     properties: properties ?? nil
                 )
             }
-            try Output.printResult(result, json: self.options.json, showTokens: self.options.showToken)
+            if let profile = self.save {
+                let login = StoredLogin(thingID: result.thingID, vendorThingID: self.vendorThingID, accessToken: result.accessToken)
+                try CredentialStore().store(login, profile: profile, socket: self.options.socketPath)
+                if !self.options.json {
+                    print("Saved the token of thing \(result.thingID) as profile \(profile) on \(self.options.socketPath).")
+                }
+            }
+            try Output.printResult(result, json: self.options.json, showTokens: self.save == nil || self.options.showToken)
         }
     }
 
