@@ -22,7 +22,8 @@ struct ThingGuildctlTests {
         let socket = scratch.socket
         let registered = try await Child.run(
             Build.guildctl,
-            ["user", "register", "--username", "tess", "--password", "pw-tess", "--json", "--socket", socket]
+            ["user", "register", "--username", "tess", "--password", "pw-tess", "--json", "--socket", socket],
+            environment: ["XDG_CONFIG_HOME": scratch.path + "/config"]
         )
         let auth = try self.json(registered.stdout)
         let token = try #require(auth["accessToken"] as? String)
