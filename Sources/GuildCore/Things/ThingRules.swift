@@ -46,9 +46,7 @@ public enum ThingRules {
     public static func properties(_ properties: [String: JSONValue]?) throws(GuildError) -> [String: JSONValue] {
         var fields = properties ?? [:]
         for key in fields.keys where key.hasPrefix("_") { fields[key] = nil }
-        var bytes: [UInt8] = []
-        JSONValue.object(fields).writeJSON(to: &bytes)
-        guard bytes.count <= 63 * 1024 else {
+        guard Self.jsonSize(fields) <= 63 * 1024 else {
             throw .invalidInput("thingProperties are at most 63 KB of JSON", field: "thingProperties")
         }
         return fields
@@ -88,9 +86,7 @@ public enum ThingRules {
             throw .invalidInput("a description is at most \(Self.maximumDescriptionLength) characters", field: "description")
         }
         if let metadata {
-            var bytes: [UInt8] = []
-            JSONValue.object(metadata).writeJSON(to: &bytes)
-            guard bytes.count <= 10_240 else { throw .invalidInput("metadata is at most 10 KB of JSON", field: "metadata") }
+            guard Self.jsonSize(metadata) <= 10_240 else { throw .invalidInput("metadata is at most 10 KB of JSON", field: "metadata") }
         }
     }
 
@@ -128,10 +124,9 @@ public enum ThingRules {
 
     /// A state: a JSON object of at most 10 KB.
     public static func checkState(_ state: [String: JSONValue]) throws(GuildError) {
-        var bytes: [UInt8] = []
-        JSONValue.object(state).writeJSON(to: &bytes)
-        guard bytes.count <= Self.maximumStateBytes else {
-            throw GuildError(.stateTooLarge, "a state is at most \(Self.maximumStateBytes) bytes of JSON; this one is \(bytes.count)", field: "state")
+        let size = Self.jsonSize(state)
+        guard size <= Self.maximumStateBytes else {
+            throw GuildError(.stateTooLarge, "a state is at most \(Self.maximumStateBytes) bytes of JSON; this one is \(size)", field: "state")
         }
     }
 
@@ -140,6 +135,13 @@ public enum ThingRules {
         guard Self.deviceTypes.contains(type) else {
             throw .invalidInput("deviceType is one of \(Self.deviceTypes.sorted().joined(separator: ", "))", field: "deviceType")
         }
+    }
+
+    /// The size of an object's compact JSON, in bytes (what the limits count).
+    static func jsonSize(_ fields: [String: JSONValue]) -> Int {
+        var bytes: [UInt8] = []
+        JSONValue.object(fields).writeJSON(to: &bytes)
+        return bytes.count
     }
 
     private static func isVendorIDByte(_ byte: UInt8) -> Bool {

@@ -305,6 +305,22 @@ func withOwnDaemon<T>(
     }
 }
 
+extension Measurement {
+    /// guildd's resident memory after a benchmark's work, with its peak in the note.
+    static func rss(benchmark: String, after what: String, _ memory: MemoryStatus) -> Measurement {
+        Measurement(
+            benchmark: benchmark,
+            figure: "guildd RSS after \(what)",
+            value: memory.rssMiB,
+            unit: .mebibytes,
+            baseline: nil,
+            baselineName: nil,
+            target: nil,
+            note: "peak \(Format.decimal(memory.hwmMiB, digits: 1)) MiB"
+        )
+    }
+}
+
 /// Progress lines for whatever in a daemon's log looks like a problem (warning, error, critical).
 func reportDaemonLogProblems(_ daemon: Daemon, _ context: BenchContext) {
     guard let text = try? String(contentsOfFile: daemon.logPath, encoding: .utf8) else { return }

@@ -166,16 +166,7 @@ struct Objects: Benchmark {
                 target: nil,
                 note: "\(walked) objects in pages of \(ObjectMethodsLimit.page)"
             ),
-            Measurement(
-                benchmark: self.name,
-                figure: "guildd RSS after the objects run",
-                value: memory.rssMiB,
-                unit: .mebibytes,
-                baseline: nil,
-                baselineName: nil,
-                target: nil,
-                note: "peak \(Format.decimal(memory.hwmMiB, digits: 1)) MiB"
-            ),
+            .rss(benchmark: self.name, after: "the objects run", memory),
         ]
     }
 

@@ -120,16 +120,7 @@ struct Things: Benchmark {
                 target: .value(.atLeast, 20_000),
                 note: "guild: " + Format.spread(stateRates, unit: .perSecond) + "; sqlite: " + Format.spread(sqliteRates, unit: .perSecond)
             ),
-            Measurement(
-                benchmark: self.name,
-                figure: "guildd RSS after the things run",
-                value: memory.rssMiB,
-                unit: .mebibytes,
-                baseline: nil,
-                baselineName: nil,
-                target: nil,
-                note: "peak \(Format.decimal(memory.hwmMiB, digits: 1)) MiB"
-            ),
+            .rss(benchmark: self.name, after: "the things run", memory),
         ]
     }
 
