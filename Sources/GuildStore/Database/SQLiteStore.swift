@@ -46,6 +46,8 @@ public final class SQLiteStore: Sendable {
     public let configuration: Configuration
     let pool: DatabasePool
     let writer: GroupCommitWriter
+    /// Checkpoints the WAL beside the writer (see ``WALCheckpointer``).
+    let checkpointer: WALCheckpointer
     let publisher = EventPublisher()
     let hooks = CommitHooks()
     /// The areas whose events the log holds, with their replay rules.
@@ -57,8 +59,13 @@ public final class SQLiteStore: Sendable {
     public init(configuration: Configuration) throws {
         self.configuration = configuration
         try Self.preparePrivateFiles(at: configuration.path, ownsDirectory: configuration.ownsDirectory)
+        let checkpointer = try WALCheckpointer(path: configuration.path)
+        self.checkpointer = checkpointer
         var config = Configuration.grdb(synchronous: configuration.synchronous, readers: configuration.maximumReaders)
         config.label = "guild"
+        config.prepareDatabase { db in
+            if !db.configuration.readonly { try checkpointer.install(on: db) }
+        }
         self.pool = try DatabasePool(path: configuration.path, configuration: config)
         try Migrations.migrator(areas: Self.areas).migrate(self.pool)
         self.eventAreas = SQLiteEventAreas(Self.areas.compactMap(\.eventArea))
@@ -116,10 +123,12 @@ public final class SQLiteStore: Sendable {
     /// Checkpoints the WAL and closes the database. Closing again does nothing.
     public func close() throws {
         guard !self.closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        self.checkpointer.stop()
         _ = try? self.pool.writeWithoutTransaction { db in
             try db.checkpoint(.truncate)
         }
         try self.pool.close()
+        try self.checkpointer.close()
     }
 
     /// Runs `work` as part of a durable group-commit transaction (see ``GroupCommitWriter``).

@@ -1,0 +1,107 @@
+import Dispatch
+import GRDB
+import GRDBSQLite
+import Synchronization
+
+/// Checkpoints the write-ahead log on a connection of its own, so the group-commit writer does not stop to do it.
+///
+/// SQLite's automatic checkpoint runs inside the commit that pushes the WAL past 1,000 pages: that writer copies
+/// every page in the log back into the database file and fsyncs it before its commit returns, and every write
+/// queued behind it waits (guild-bench saw command round trips with a p99 four times the p50, and no other
+/// cause). Instead, the writer's WAL hook (``install(on:)``) only asks this checkpointer to run a PASSIVE
+/// checkpoint on its own connection and thread, which copies the pages while the writer goes on committing.
+///
+/// A background checkpoint cannot restart the log (SQLite rewinds the WAL only when a writer finds everything
+/// copied back), so under unbroken writes the file would grow without end. When it reaches `hardLimit` pages
+/// the writer checkpoints itself, as SQLite would have done: by then the background has copied nearly everything,
+/// so that checkpoint is short, and the next transaction starts the log again from its beginning.
+final class WALCheckpointer: Sendable {
+    /// The WAL pages after a commit that start a background checkpoint (SQLite's automatic threshold).
+    let threshold: Int32
+    /// The WAL pages after a commit at which the writer checkpoints itself.
+    let hardLimit: Int32
+
+    private struct State {
+        var running = false
+        var stopped = false
+        var checkpoints = 0
+    }
+
+    private let connection: DatabaseQueue
+    private let state = Mutex(State())
+    private let group = DispatchGroup()
+
+    /// Opens the checkpointer's own connection to the database at `path` (already in WAL mode).
+    init(path: String, threshold: Int32 = 1000, hardLimit: Int32 = 16_000) throws {
+        var configuration = Configuration()
+        configuration.label = "guild.checkpointer"
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            // The checkpointer reads no rows: a small page cache, and it never checkpoints on commit itself.
+            try db.execute(sql: "PRAGMA cache_size = 16")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+        }
+        self.connection = try DatabaseQueue(path: path, configuration: configuration)
+        self.threshold = threshold
+        self.hardLimit = max(threshold, hardLimit)
+    }
+
+    /// Background checkpoints started so far.
+    var count: Int { self.state.withLock { $0.checkpoints } }
+
+    /// Turns SQLite's automatic checkpoint off on the writer connection `db` and installs the WAL hook that
+    /// calls ``committed(pages:writer:)`` after each of its commits.
+    func install(on db: Database) throws {
+        try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        sqlite3_wal_hook(
+            db.sqliteConnection,
+            { context, connection, _, pages in
+                guard let context else { return SQLITE_OK }
+                return Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue()
+                    .committed(pages: pages, writer: connection)
+            },
+            context
+        )
+    }
+
+    /// Called on the writer's thread after a commit left `pages` pages in the WAL.
+    private func committed(pages: Int32, writer: OpaquePointer?) -> Int32 {
+        if pages >= self.hardLimit {
+            // What SQLite's own hook does; errors (a reader still on an old snapshot) only leave the log longer.
+            _ = sqlite3_wal_checkpoint_v2(writer, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+        } else if pages >= self.threshold {
+            let starts = self.state.withLock { state in
+                guard !state.running, !state.stopped else { return false }
+                state.running = true
+                state.checkpoints += 1
+                self.group.enter()
+                return true
+            }
+            guard starts else { return SQLITE_OK }
+            self.connection.asyncWriteWithoutTransaction { db in
+                // A busy or locked database only postpones the checkpoint to a later commit.
+                // A read first: a connection opened before the pool turned WAL on learns of it only from a read
+                // transaction, and a checkpoint on a connection that does not know the log is there does nothing.
+                _ = try? Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")
+                _ = try? db.checkpoint(.passive)
+                self.state.withLock { $0.running = false }
+                self.group.leave()
+            }
+        }
+        return SQLITE_OK
+    }
+
+    /// Starts no more background checkpoints and waits for a running one (the writer's hook checkpoints on the
+    /// writer from now on, past the hard limit only).
+    func stop() {
+        self.state.withLock { $0.stopped = true }
+        self.group.wait()
+    }
+
+    /// Stops (see ``stop()``) and closes the checkpointer's connection.
+    func close() throws {
+        self.stop()
+        try self.connection.close()
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import GRDB
+import GuildTestSupport
+import Testing
+
+@testable import GuildStore
+
+struct WALCheckpointerTests {
+    /// A WAL-mode pool at `path` (a new file) whose writer has `checkpointer`'s hook.
+    private static func pool(
+        _ checkpointer: @autoclosure () throws -> WALCheckpointer,
+        at path: String
+    ) throws -> (
+        DatabasePool, WALCheckpointer
+    ) {
+        let checkpointer = try checkpointer()
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            if !db.configuration.readonly { try checkpointer.install(on: db) }
+        }
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        try pool.write { db in try db.execute(sql: "CREATE TABLE page (id INTEGER PRIMARY KEY, filler BLOB NOT NULL)") }
+        return (pool, checkpointer)
+    }
+
+    /// Writes `transactions` transactions of about four new pages each.
+    private static func fill(_ pool: DatabasePool, transactions: Int) throws {
+        for _ in 0..<transactions {
+            try pool.write { db in
+                for _ in 0..<4 { try db.execute(sql: "INSERT INTO page (filler) VALUES (zeroblob(3900))") }
+            }
+        }
+    }
+
+    private static func walPages(_ path: String) throws -> Int {
+        let size = (try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        return max(0, size - 32) / (4096 + 24)
+    }
+
+    @Test func theStoreWriterLeavesCheckpointsToTheCheckpointer() async throws {
+        let temp = try TemporaryStore()
+        defer { temp.remove() }
+        let automatic = try await temp.store.writeDatabase { db in try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") }
+        #expect(automatic == 0)
+        try await temp.store.writeDatabase { db in
+            try db.execute(sql: "CREATE TABLE page (id INTEGER PRIMARY KEY, filler BLOB NOT NULL)")
+        }
+        for _ in 0..<400 {
+            try await temp.store.writeDatabase { db in
+                for _ in 0..<4 { try db.execute(sql: "INSERT INTO page (filler) VALUES (zeroblob(3900))") }
+            }
+        }
+        temp.store.checkpointer.stop()
+        #expect(temp.store.checkpointer.count >= 1)
+        let fileSize = (try FileManager.default.attributesOfItem(atPath: temp.store.configuration.path)[.size] as? Int) ?? 0
+        #expect(fileSize > 1000 * 4096)
+        try temp.store.close()
+        let reopened = try SQLiteStore(configuration: temp.store.configuration)
+        #expect(try await reopened.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM page") } == 1600)
+        #expect(try await reopened.integrityCheck() == ["ok"])
+        try reopened.close()
+    }
+
+    @Test func backgroundCheckpointsCopyTheLogWhileTheWriterGoesOn() throws {
+        let temp = try TemporaryStore()
+        defer { temp.remove() }
+        let path = temp.directory.appendingPathComponent("wal.sqlite").path
+        let (pool, checkpointer) = try Self.pool(try WALCheckpointer(path: path, threshold: 40, hardLimit: 100_000), at: path)
+        try Self.fill(pool, transactions: 300)
+        checkpointer.stop()
+        #expect(checkpointer.count >= 1)
+        // Copied back: the database file holds (nearly) every page written, though no writer ever checkpointed.
+        let fileSize = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        #expect(fileSize > 900 * 4096)
+        try pool.close()
+        try checkpointer.close()
+    }
+
+    @Test func theWriterCheckpointsItselfAtTheHardLimit() throws {
+        let temp = try TemporaryStore()
+        defer { temp.remove() }
+        let path = temp.directory.appendingPathComponent("wal.sqlite").path
+        let (pool, checkpointer) = try Self.pool(try WALCheckpointer(path: path, threshold: 20, hardLimit: 60), at: path)
+        checkpointer.stop()  // no background checkpoints: only the hard limit keeps the log short
+        try Self.fill(pool, transactions: 300)
+        #expect(checkpointer.count == 0)
+        #expect(try Self.walPages(path) <= 60 + 8)
+        #expect(try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM page") } == 1200)
+        try pool.close()
+        try checkpointer.close()
+    }
+
+    @Test func withoutTheHookTheLogWouldGrow() throws {
+        // The control for the test above: the same writes, automatic checkpoints off and no hard limit.
+        let temp = try TemporaryStore()
+        defer { temp.remove() }
+        let path = temp.directory.appendingPathComponent("wal.sqlite").path
+        let (pool, checkpointer) = try Self.pool(try WALCheckpointer(path: path, threshold: 100_000, hardLimit: 100_000), at: path)
+        try Self.fill(pool, transactions: 300)
+        #expect(try Self.walPages(path) > 1000)
+        try pool.close()
+        try checkpointer.close()
+    }
+}
