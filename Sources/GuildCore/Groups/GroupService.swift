@@ -371,7 +371,7 @@ public struct GroupService: Sendable {
 
     /// A generated id: Kii style for Basic, `@TGS#...` (Community `@TGS#_...`) for the IM types.
     static func newGroupID(_ type: GroupType) -> String {
-        let random = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let random = RandomID.hex()
         switch type {
         case .basic: return "g" + random.prefix(24)
         case .community: return "@TGS#_" + random.prefix(20).uppercased()

@@ -218,6 +218,6 @@ public struct ThingService: Sendable {
 
     /// A new id: `prefix` and 32 hex digits.
     static func newID(prefix: String) -> String {
-        prefix + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        prefix + RandomID.hex()
     }
 }

@@ -300,12 +300,12 @@ public struct UserService: Sendable {
             accessToken: .generate(),
             refreshToken: pseudo ? nil : .generate(),
             expiresAt: expiresAt,
-            family: UUID().uuidString.lowercased()
+            family: RandomID.uuid()
         )
     }
 
     private static func newUserID() -> String {
-        UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        RandomID.hex()
     }
 }
 
