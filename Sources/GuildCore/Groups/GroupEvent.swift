@@ -149,7 +149,7 @@ extension EventBody: JSONWritable {
         }
         if let byAdmin = self.byAdmin {
             JSONText.appendKey("byAdmin", to: &bytes)
-            bytes.append(contentsOf: (byAdmin ? "true" : "false").utf8)
+            JSONText.appendBool(byAdmin, to: &bytes)
             bytes.append(UInt8(ascii: ","))
         }
         if let changes = self.changes {

@@ -123,7 +123,7 @@ extension ThingMethods.PutState.Result: JSONWritable {
     public func writeJSON(to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "{"))
         JSONText.appendKey("created", to: &bytes)
-        bytes.append(contentsOf: (self.created ? "true" : "false").utf8)
+        JSONText.appendBool(self.created, to: &bytes)
         bytes.append(UInt8(ascii: ","))
         JSONText.appendKey("timestamp", to: &bytes)
         JSONText.appendInteger(self.timestamp, to: &bytes)

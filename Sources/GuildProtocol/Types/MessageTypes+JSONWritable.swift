@@ -5,20 +5,16 @@ import GuildJSON
 
 extension GroupMethods.UnreadCount: JSONWritable {
     public func writeJSON(to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "{"))
-        JSONText.appendKey("badgeOnly", to: &bytes)
-        bytes.append(contentsOf: (self.badgeOnly ? "true" : "false").utf8)
-        bytes.append(UInt8(ascii: ","))
-        JSONText.appendKey("groupID", to: &bytes)
+        // Keys with their punctuation in one append each: a user's counts in 1,000 groups are 1,000 of these.
+        JSONText.appendRaw(#"{"badgeOnly":"#, to: &bytes)
+        JSONText.appendBool(self.badgeOnly, to: &bytes)
+        JSONText.appendRaw(#","groupID":"#, to: &bytes)
         JSONText.appendString(self.groupID, to: &bytes)
-        bytes.append(UInt8(ascii: ","))
-        JSONText.appendKey("mentioned", to: &bytes)
-        bytes.append(contentsOf: (self.mentioned ? "true" : "false").utf8)
-        bytes.append(UInt8(ascii: ","))
-        JSONText.appendKey("readSeq", to: &bytes)
+        JSONText.appendRaw(#","mentioned":"#, to: &bytes)
+        JSONText.appendBool(self.mentioned, to: &bytes)
+        JSONText.appendRaw(#","readSeq":"#, to: &bytes)
         JSONText.appendInteger(self.readSeq, to: &bytes)
-        bytes.append(UInt8(ascii: ","))
-        JSONText.appendKey("unread", to: &bytes)
+        JSONText.appendRaw(#","unread":"#, to: &bytes)
         JSONText.appendInteger(self.unread, to: &bytes)
         bytes.append(UInt8(ascii: "}"))
     }
@@ -26,6 +22,8 @@ extension GroupMethods.UnreadCount: JSONWritable {
 
 extension GroupMethods.UnreadCounts.Result: JSONWritable {
     public func writeJSON(to bytes: inout [UInt8]) {
+        // Room for every count at once (about 90 bytes each), not a dozen regrowths of a 100 KB reply.
+        bytes.reserveCapacity(bytes.count + 32 + self.groups.count * 96)
         bytes.append(UInt8(ascii: "{"))
         JSONText.appendKey("groups", to: &bytes)
         JSONText.appendArray(self.groups, to: &bytes)

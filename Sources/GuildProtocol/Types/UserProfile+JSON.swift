@@ -17,7 +17,7 @@ extension UserProfile: JSONWritable, JSONReadable {
         }
         bytes.append(UInt8(ascii: ","))
         JSONText.appendKey("isPseudo", to: &bytes)
-        bytes.append(contentsOf: (self.isPseudo ? "true" : "false").utf8)
+        JSONText.appendBool(self.isPseudo, to: &bytes)
         if let modifiedAt = self.modifiedAt {
             bytes.append(UInt8(ascii: ","))
             JSONText.appendKey("modifiedAt", to: &bytes)

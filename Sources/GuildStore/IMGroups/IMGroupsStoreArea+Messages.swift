@@ -43,5 +43,19 @@ extension IMGroupsStoreArea {
                     """
             )
         }
+        migrator.registerMigration("im-messages-2: covering indexes for a user's unread counts") { db in
+            // `group.unreadCounts` of a user in 1,000 groups walks the user's memberships and looks up each group's
+            // newest seq and each read mark: with the receive option in the membership index and the seq in an index
+            // of its own, a group costs two B-tree searches instead of four (the membership row, the group's
+            // primary key index, then its row, then the read mark). The new membership index also serves what the
+            // one it replaces served (a user's groups in join order, with the role).
+            try db.execute(
+                sql: """
+                    CREATE INDEX membership_user_receive ON membership(userID, id, groupID, role, receiveOption);
+                    DROP INDEX membership_user_cover;
+                    CREATE INDEX group_unread ON "group"(id, type, messageSeq, atAllSeq);
+                    """
+            )
+        }
     }
 }

@@ -75,33 +75,17 @@ extension UserRecord {
     /// Every write that changes a user reads it first on the single writer thread, so this reads the columns
     /// straight from SQLite: no row copy, no column-name table, no generic decoding.
     static func fetchOne(_ db: Database, where key: Key, is value: String) throws -> UserRecord? {
-        let statement = try db.cachedStatement(sql: "SELECT \(Self.selection) FROM \"user\" WHERE \(key.rawValue) = ?")
-        let handle = statement.sqliteStatement
-        sqlite3_reset(handle)
-        defer {
-            sqlite3_reset(handle)
-            sqlite3_clear_bindings(handle)
+        var record: UserRecord?
+        // The key columns are unique: one row at most.
+        try RawRows.forEach(db, sql: "SELECT \(Self.selection) FROM \"user\" WHERE \(key.rawValue) = ?", argument: value) { row in
+            record = try UserRecord(statement: row)
         }
-        let step = value.utf8CString.withUnsafeBufferPointer { text -> Int32 in
-            // SQLITE_STATIC: the text outlives the step, which is the only use of the binding.
-            guard sqlite3_bind_text(handle, 1, text.baseAddress, Int32(text.count - 1), nil) == SQLITE_OK else {
-                return SQLITE_ERROR
-            }
-            return sqlite3_step(handle)
-        }
-        switch step {
-        case SQLITE_ROW: return try UserRecord(statement: handle)
-        case SQLITE_DONE: return nil
-        default: throw DatabaseError(resultCode: ResultCode(rawValue: step), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-        }
+        return record
     }
 
     /// Reads the current row of a statement over ``selection``.
     private init(statement handle: OpaquePointer) throws {
-        func text(_ column: Int32) -> String? {
-            guard sqlite3_column_type(handle, column) != SQLITE_NULL, let bytes = sqlite3_column_text(handle, column) else { return nil }
-            return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self)
-        }
+        func text(_ column: Int32) -> String? { RawRows.text(handle, column) }
         self.id = text(0) ?? ""
         self.username = text(1)
         self.email = text(2)
