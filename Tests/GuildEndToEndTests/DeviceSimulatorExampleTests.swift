@@ -72,4 +72,60 @@ struct DeviceSimulatorExampleTests {
         #expect(Set(pushed) == [first, second])
         await owner.close()
     }
+
+    /// The simulator outlives a daemon restart: it reconnects by itself (the stop is `SHUTTING_DOWN` or a lost
+    /// connection, then refused connections until the new daemon listens) and answers a command sent after it.
+    /// A new simulator starts from the thing's last uploaded state and runs the command that waited for it.
+    @Test func theSimulatorCarriesOnAcrossADaemonRestartAndResumesTheLampsState() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        var daemon = try await RealDaemon.start(scratch)
+        var owner = try await GuildClient.connect(path: scratch.socket)
+        let me = try await owner.call(UserMethods.RegisterPseudo.self, .init(displayName: "owner"))
+        let onboarded = try await owner.call(
+            ThingMethods.Onboard.self,
+            .init(vendorThingID: "lamp-restart", thingPassword: "lamp-pw", owner: "user:" + me.user.userID)
+        )
+        let request: ([JSONValue]) -> CommandMethods.CommandRequest = { actions in
+            .init(actions: actions, issuer: "user:" + me.user.userID, schema: "Lamp", schemaVersion: 1)
+        }
+        func simulator(count: Int) throws -> Child {
+            try Child(
+                "/usr/bin/env",
+                [
+                    "python3", "examples/device_simulator.py", "--socket", scratch.socket, "--thing-id", onboarded.thingID,
+                    "--thing-token", onboarded.accessToken, "--count", String(count),
+                ],
+                currentDirectory: PythonClientTests.clientDirectory
+            )
+        }
+        let first = try simulator(count: 2)
+        defer { first.terminate() }
+        let on = try await owner.sendCommand(onboarded.thingID, request([["turnPower": ["power": true]]]))
+        for _ in 0..<200 where !first.stdout.contains(on) { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(first.stdout.contains(on), "\(first.stdout)\(first.stderr)")
+        await owner.close()
+
+        daemon.signal(SIGTERM)
+        _ = await daemon.wait()
+        daemon = try await RealDaemon.start(scratch)
+        defer { daemon.terminate() }
+        owner = try await GuildClient.connect(path: scratch.socket)
+        _ = try await owner.call(SessionMethods.Authenticate.self, .init(accessToken: me.accessToken))
+        let dim = try await owner.sendCommand(onboarded.thingID, request([["setBrightness": ["brightness": 10]]]))
+        #expect(await first.wait(timeout: 30) == 0, "\(first.stdout)\(first.stderr)")
+        #expect(try await owner.command(onboarded.thingID, commandID: dim).commandState == "DONE")
+        // Each command ran once: one line each.
+        #expect(first.stdout.split(separator: "\n").filter { $0.contains("commandID") }.count == 2, "\(first.stdout)")
+
+        // Blinking needs the power on: only a new simulator that took up the uploaded state succeeds.
+        let blink = try await owner.sendCommand(onboarded.thingID, request([["blink": ["times": 2]]]))
+        let second = try simulator(count: 1)
+        defer { second.terminate() }
+        #expect(await second.wait(timeout: 30) == 0, "\(second.stdout)\(second.stderr)")
+        #expect(try await owner.command(onboarded.thingID, commandID: blink).actionResults == [["blink": ["succeeded": true]]])
+        let state = try await owner.thingState(onboarded.thingID)
+        #expect(state.state == ["power": true, "brightness": 10, "blinks": 2])
+        await owner.close()
+    }
 }

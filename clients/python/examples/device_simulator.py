@@ -14,9 +14,14 @@ Actions the lamp knows: ``turnPower {"power": bool}``, ``setBrightness
 a value out of range, fails that action with an ``errorMessage`` (the
 others still run).
 
-Commands are never lost: the ones the thing has not answered yet (from
-``command.list``) run first, then each new one as it arrives, and after a
-lost connection the simulator reconnects and does the same again.
+Commands are never lost and never run twice: the ones the thing has not
+answered yet (from ``command.list``) run first, then each new one as it
+arrives.  After a lost connection, a daemon restart (``SHUTTING_DOWN``) or a
+subscription the daemon ended (``LAGGED``), the simulator reconnects with a
+growing pause and does the same again; a command whose results were posted
+but whose reply was lost gets the same results again, not a second run.  The
+lamp starts from the thing's last uploaded state, so a restarted simulator
+carries on where it left off.
 ``--count`` exits after that many commands; ``--state-interval`` also
 uploads the state every that many seconds.  With an owner token, the
 thing's id and token are printed as JSON on the first line of output.
@@ -35,6 +40,7 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from guild_client import GuildClient, GuildError, default_socket_path  # noqa: E402
+from guild_client.events import RETRYABLE_CODES, SubscriptionEnded  # noqa: E402
 
 
 class Lamp:
@@ -101,6 +107,9 @@ class Simulator:
         self.state_interval = state_interval
         self.lamp = Lamp()
         self.answered: Set[str] = set()
+        # Results computed but not yet acknowledged by the daemon: posted again, never recomputed.
+        self.unacknowledged: Dict[str, List[Dict[str, Any]]] = {}
+        self.resumed = False
 
     def done(self) -> bool:
         return self.remaining is not None and self.remaining <= 0
@@ -108,7 +117,10 @@ class Simulator:
     def handle(self, client: GuildClient, command_id: str, actions: List[Any]) -> None:
         if command_id in self.answered or self.done():
             return
-        results = self.lamp.results(actions)
+        results = self.unacknowledged.get(command_id)
+        if results is None:
+            results = self.lamp.results(actions)
+            self.unacknowledged[command_id] = results
         try:
             reply = client.call("command.putResults", {
                 "thingID": self.thing_id, "commandID": command_id, "actionResults": results,
@@ -118,6 +130,11 @@ class Simulator:
             if (error.data or {}).get("reason") != "COMMAND_ALREADY_DONE":
                 raise
             state = "ALREADY_DONE"
+        self.finish(client, command_id, state)
+
+    def finish(self, client: GuildClient, command_id: str, state: str) -> None:
+        """The daemon holds the command's results: upload the state, report, count."""
+        self.unacknowledged.pop(command_id, None)
         self.answered.add(command_id)
         client.call("thing.putState", {"thingID": self.thing_id, "state": self.lamp.state})
         print(json.dumps({"commandID": command_id, "commandState": state, "state": self.lamp.state}),
@@ -126,7 +143,11 @@ class Simulator:
             self.remaining -= 1
 
     def waiting(self, client: GuildClient) -> List[Dict[str, Any]]:
-        """The thing's commands without results, oldest first."""
+        """The thing's commands without results, oldest first.
+
+        A command whose results were posted before the connection was lost,
+        with the reply lost with it, is finished here instead.
+        """
         waiting: List[Dict[str, Any]] = []
         key = None
         while True:
@@ -134,15 +155,32 @@ class Simulator:
             if key:
                 params["paginationKey"] = key
             page = client.call("command.list", params)
-            waiting += [c for c in page["commands"] if c.get("actionResults") is None]
+            for command in page["commands"]:
+                if command.get("actionResults") is None:
+                    waiting.append(command)
+                elif command["commandID"] in self.unacknowledged:
+                    self.finish(client, command["commandID"], command.get("commandState", "DONE"))
             key = page.get("nextPaginationKey")
             if not key:
                 return list(reversed(waiting))
+
+    def resume_state(self, client: GuildClient) -> None:
+        """Starts the lamp from the thing's last uploaded state, once."""
+        if self.resumed:
+            return
+        try:
+            last = client.call("thing.getState", {"thingID": self.thing_id})["state"]
+            self.lamp.state.update({k: v for k, v in last.items() if k in self.lamp.state})
+        except GuildError as error:
+            if (error.data or {}).get("reason") != "STATE_NOT_FOUND":
+                raise
+        self.resumed = True
 
     def session(self) -> None:
         """One connection: subscribe, answer what waits, then what arrives."""
         with GuildClient(self.socket) as client:
             client.authenticate(self.token)
+            self.resume_state(client)
             subscription = client.subscribe(thing_ids=[self.thing_id], kinds=["commandReceived"])
             for command in self.waiting(client):
                 self.handle(client, command["commandID"], command["actions"])
@@ -162,9 +200,16 @@ class Simulator:
         while not self.done():
             try:
                 self.session()
-            except (ConnectionError, OSError):
-                time.sleep(delay)
-                delay = min(delay * 2, 2.0)
+            except (ConnectionError, OSError, SubscriptionEnded):
+                pass
+            except GuildError as error:
+                # A daemon shutting down or too busy refused the call: try again later; anything else is real.
+                if error.code not in RETRYABLE_CODES:
+                    raise
+            else:
+                return
+            time.sleep(delay)
+            delay = min(delay * 2, 2.0)
 
 
 def main() -> int:
