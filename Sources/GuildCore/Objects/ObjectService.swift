@@ -59,7 +59,7 @@ public struct ObjectService: Sendable {
                 }
                 bucket = try Self.createBucket(tx, scope: scope, name: name, creator: access.userID, now: now)
             }
-            let id = objectID ?? RandomID.uuid()
+            let id = objectID ?? RandomID.timeOrderedUUID(now: now)
             if try tx.object(in: bucket, id: id) != nil {
                 throw GuildError(.objectAlreadyExists, "an object with id \(id) exists in \(name)", field: "objectID")
             }

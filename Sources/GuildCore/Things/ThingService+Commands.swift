@@ -19,7 +19,7 @@ extension ThingService {
             }
             let sender = caller.session?.user
             let command = ThingCommand(
-                commandID: Self.newID(prefix: ""),
+                commandID: RandomID.timeOrderedHex(now: now),
                 thingID: thingID,
                 request: request,
                 senderUserID: sender?.id,

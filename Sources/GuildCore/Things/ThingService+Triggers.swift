@@ -86,7 +86,7 @@ extension ThingService {
             let creator = try trigger.creator.flatMap { try tx.user(id: $0) }
             try Self.store(
                 ThingCommand(
-                    commandID: Self.newID(prefix: ""),
+                    commandID: RandomID.timeOrderedHex(now: now),
                     thingID: thingID,
                     request: trigger.command,
                     senderUserID: creator?.id,
