@@ -113,14 +113,18 @@ final class BenchContext: Sendable {
     let runs: Int
     /// Smaller counts for a smoke run.
     let quick: Bool
+    /// The fan-out's sustained phase at this many notifications per second instead of half the measured burst
+    /// rate: one load for two binaries compared.
+    let sustainedRate: Double?
     private let shared: SharedDaemon
 
-    init(guilddPath: String, workDir: String, duration: Double, runs: Int, quick: Bool) {
+    init(guilddPath: String, workDir: String, duration: Double, runs: Int, quick: Bool, sustainedRate: Double? = nil) {
         self.guilddPath = guilddPath
         self.workDir = workDir
         self.duration = duration
         self.runs = runs
         self.quick = quick
+        self.sustainedRate = sustainedRate
         self.shared = SharedDaemon()
     }
 

@@ -56,6 +56,15 @@ struct GuildBench: AsyncParsableCommand {
     @Flag(help: "Also print the results as one JSON object (one line, after the table).")
     var json = false
 
+    @Option(
+        help: ArgumentHelp(
+            "fan-out's sustained phase at this many notifications/s (default: half the burst rate just measured), "
+                + "so two guildd binaries are compared under one load.",
+            valueName: "notifications/s"
+        )
+    )
+    var sustainedRate: Double?
+
     @Option(help: ArgumentHelp("Run only these benchmarks (comma-separated, or repeat the option).", valueName: "name[,name]"))
     var only: [String] = []
 
@@ -96,7 +105,8 @@ struct GuildBench: AsyncParsableCommand {
             workDir: workDir,
             duration: self.duration ?? (self.quick ? 0.5 : 3),
             runs: self.runs ?? (self.quick ? 3 : 5),
-            quick: self.quick
+            quick: self.quick,
+            sustainedRate: self.sustainedRate
         )
         Log.progress(
             "guild-bench: guildd \(guilddPath), work dir \(workDir), \(context.runs) runs × \(context.duration) s\(self.quick ? " (quick)" : "")"

@@ -97,8 +97,10 @@ struct FanOut: Benchmark {
                 )
             }
             // Latency under a sustained load rather than a burst: the writers paced to half the rate just measured
-            // (each writer's changes evenly spaced, the writers staggered), so nothing queues but the work itself.
-            let pacedRate = max(Stats.median(rates) / Double(Self.members) / 2, Double(Self.writers))
+            // (each writer's changes evenly spaced, the writers staggered), so nothing queues but the work itself;
+            // or to `--sustained-rate`, one load for two binaries compared.
+            let offered = context.sustainedRate ?? Stats.median(rates) / 2
+            let pacedRate = max(offered / Double(Self.members), Double(Self.writers))
             let pacedSeconds = context.quick ? 2.0 : 5.0
             let perWriter = max(Int(pacedRate * pacedSeconds) / Self.writers / 2 * 2, 2)
             let paced = try await Self.burst(ready, changesPerWriter: perWriter, daemon: daemon, changesPerSecond: pacedRate)
@@ -158,7 +160,8 @@ struct FanOut: Benchmark {
                     value: Stats.percentile(sorted: pacedLatencies, 50),
                     unit: .milliseconds,
                     target: nil,
-                    note: "writers paced to half the burst rate: \(MeasurementUnit.perSecond.format(pacedRate * Double(Self.members))) for "
+                    note: "writers paced to \(context.sustainedRate == nil ? "half the burst rate" : "--sustained-rate"): "
+                        + "\(MeasurementUnit.perSecond.format(pacedRate * Double(Self.members))) for "
                         + "\(Format.decimal(pacedSeconds, digits: 0)) s"
                 ),
                 Measurement(
