@@ -61,44 +61,47 @@ struct WALCheckpointerTests {
         try reopened.close()
     }
 
-    @Test func backgroundCheckpointsCopyTheLogWhileTheWriterGoesOn() throws {
+    /// Runs `body` with a pool at a new file whose writer has a checkpointer with these thresholds, then closes both.
+    private static func withPool(
+        threshold: Int32,
+        hardLimit: Int32,
+        _ body: (DatabasePool, WALCheckpointer, String) throws -> Void
+    ) throws {
         let temp = try TemporaryStore()
         defer { temp.remove() }
         let path = temp.directory.appendingPathComponent("wal.sqlite").path
-        let (pool, checkpointer) = try Self.pool(try WALCheckpointer(path: path, threshold: 40, hardLimit: 100_000), at: path)
-        try Self.fill(pool, transactions: 300)
-        checkpointer.stop()
-        #expect(checkpointer.count >= 1)
-        // Copied back: the database file holds (nearly) every page written, though no writer ever checkpointed.
-        let fileSize = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        #expect(fileSize > 900 * 4096)
+        let (pool, checkpointer) = try Self.pool(try WALCheckpointer(path: path, threshold: threshold, hardLimit: hardLimit), at: path)
+        try body(pool, checkpointer, path)
         try pool.close()
         try checkpointer.close()
     }
 
+    @Test func backgroundCheckpointsCopyTheLogWhileTheWriterGoesOn() throws {
+        try Self.withPool(threshold: 40, hardLimit: 100_000) { pool, checkpointer, path in
+            try Self.fill(pool, transactions: 300)
+            checkpointer.stop()
+            #expect(checkpointer.count >= 1)
+            // Copied back: the database file holds (nearly) every page written, though no writer ever checkpointed.
+            let fileSize = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            #expect(fileSize > 900 * 4096)
+        }
+    }
+
     @Test func theWriterCheckpointsItselfAtTheHardLimit() throws {
-        let temp = try TemporaryStore()
-        defer { temp.remove() }
-        let path = temp.directory.appendingPathComponent("wal.sqlite").path
-        let (pool, checkpointer) = try Self.pool(try WALCheckpointer(path: path, threshold: 20, hardLimit: 60), at: path)
-        checkpointer.stop()  // no background checkpoints: only the hard limit keeps the log short
-        try Self.fill(pool, transactions: 300)
-        #expect(checkpointer.count == 0)
-        #expect(try Self.walPages(path) <= 60 + 8)
-        #expect(try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM page") } == 1200)
-        try pool.close()
-        try checkpointer.close()
+        try Self.withPool(threshold: 20, hardLimit: 60) { pool, checkpointer, path in
+            checkpointer.stop()  // no background checkpoints: only the hard limit keeps the log short
+            try Self.fill(pool, transactions: 300)
+            #expect(checkpointer.count == 0)
+            #expect(try Self.walPages(path) <= 60 + 8)
+            #expect(try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM page") } == 1200)
+        }
     }
 
     @Test func withoutTheHookTheLogWouldGrow() throws {
         // The control for the test above: the same writes, automatic checkpoints off and no hard limit.
-        let temp = try TemporaryStore()
-        defer { temp.remove() }
-        let path = temp.directory.appendingPathComponent("wal.sqlite").path
-        let (pool, checkpointer) = try Self.pool(try WALCheckpointer(path: path, threshold: 100_000, hardLimit: 100_000), at: path)
-        try Self.fill(pool, transactions: 300)
-        #expect(try Self.walPages(path) > 1000)
-        try pool.close()
-        try checkpointer.close()
+        try Self.withPool(threshold: 100_000, hardLimit: 100_000) { pool, _, path in
+            try Self.fill(pool, transactions: 300)
+            #expect(try Self.walPages(path) > 1000)
+        }
     }
 }
