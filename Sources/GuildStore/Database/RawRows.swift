@@ -5,13 +5,16 @@ import GRDBSQLite
 /// copy, no `DatabaseValue` per column, no generic decoding (a user's unread counts in 1,000 groups spent more in
 /// GRDB's row decoding than in SQLite).
 enum RawRows {
-    /// Steps the statement `sql` (prepared once per connection) with `argument` bound to its one parameter and
-    /// calls `row` with the statement at each row. Text is bound with its length, so a NUL in it is kept and
-    /// matches nothing, as ``StoredText`` binds it.
+    /// SQLite's SQLITE_TRANSIENT: it copies bound text before the bind call returns.
+    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+    /// Steps the statement `sql` (prepared once per connection) with `arguments` bound to its parameters in order
+    /// and calls `row` with the statement at each row. Text is bound with its length, so a NUL in it is kept and
+    /// matches nothing, as ``StoredText`` binds it (the ids and names looked up hold none).
     static func forEach(
         _ db: Database,
         sql: String,
-        argument: String,
+        arguments: [String],
         _ row: (OpaquePointer) throws -> Void
     ) throws {
         let statement = try db.cachedStatement(sql: sql)
@@ -21,18 +24,21 @@ enum RawRows {
             sqlite3_reset(handle)
             sqlite3_clear_bindings(handle)
         }
-        try argument.utf8CString.withUnsafeBufferPointer { text in
-            // SQLITE_STATIC: the text outlives every step.
-            guard sqlite3_bind_text(handle, 1, text.baseAddress, Int32(text.count - 1), nil) == SQLITE_OK else {
-                throw DatabaseError(resultCode: .SQLITE_ERROR, message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+        func failure(_ code: Int32) -> DatabaseError {
+            DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+        }
+        for (index, argument) in arguments.enumerated() {
+            // SQLITE_TRANSIENT: SQLite copies the text, which need not outlive this call.
+            let code = argument.utf8CString.withUnsafeBufferPointer { text in
+                sqlite3_bind_text(handle, Int32(index + 1), text.baseAddress, Int32(text.count - 1), Self.transient)
             }
-            while true {
-                switch sqlite3_step(handle) {
-                case SQLITE_ROW: try row(handle)
-                case SQLITE_DONE: return
-                case let code:
-                    throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-                }
+            guard code == SQLITE_OK else { throw failure(code) }
+        }
+        while true {
+            switch sqlite3_step(handle) {
+            case SQLITE_ROW: try row(handle)
+            case SQLITE_DONE: return
+            case let code: throw failure(code)
             }
         }
     }

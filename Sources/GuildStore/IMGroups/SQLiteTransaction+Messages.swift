@@ -59,31 +59,22 @@ extension SQLiteTransaction: GroupMessageRecords {
     }
 
     func readMark(groupID: String, userID: String) throws -> ReadMark? {
-        try Row.fetchOne(
-            self.db.cachedStatement(sql: "SELECT \(Self.readMarkColumns) WHERE m.groupID = ? AND m.userID = ?"),
-            arguments: StoredText.arguments([groupID, userID])
-        ).map(Self.readMark)
+        var mark: ReadMark?
+        var reader = ReadMarkReader()
+        try RawRows.forEach(
+            self.db,
+            sql: "SELECT \(Self.readMarkColumns) WHERE m.groupID = ? AND m.userID = ?",
+            arguments: [groupID, userID]
+        ) { row in mark = reader.read(row) }
+        return mark
     }
 
     func readMarks(userID: String) throws -> [ReadMark] {
         // Read straight from SQLite (a user in 1,000 groups: GRDB's row decoding cost more than the query).
         var marks: [ReadMark] = []
-        var types = RawEnumColumn<GroupType>()
-        var options = RawEnumColumn<ReceiveOption>()
-        try RawRows.forEach(self.db, sql: "SELECT \(Self.readMarkColumns) WHERE m.userID = ? ORDER BY m.id", argument: userID) { row in
-            marks.append(
-                ReadMark(
-                    groupID: RawRows.text(row, 0) ?? "",
-                    type: types.read(row, 1) ?? .work,
-                    receiveOption: options.read(row, 2) ?? .receive,
-                    lastSeq: RawRows.int64(row, 3),
-                    atAllSeq: RawRows.int64(row, 4),
-                    baseSeq: RawRows.int64(row, 5),
-                    readSeq: RawRows.int64(row, 6),
-                    mentionSeq: RawRows.int64(row, 7),
-                    ownUnread: RawRows.int64(row, 8)
-                )
-            )
+        var reader = ReadMarkReader()
+        try RawRows.forEach(self.db, sql: "SELECT \(Self.readMarkColumns) WHERE m.userID = ? ORDER BY m.id", arguments: [userID]) { row in
+            marks.append(reader.read(row))
         }
         return marks
     }
@@ -154,18 +145,25 @@ extension SQLiteTransaction: GroupMessageRecords {
         m.groupID, g.type, m.receiveOption, g.messageSeq, g.atAllSeq, r.baseSeq, r.readSeq, r.mentionSeq, r.ownUnread
         FROM membership m JOIN "group" g INDEXED BY group_unread ON g.id = m.groupID JOIN group_read r ON r.membershipID = m.id
         """
+}
 
-    private static func readMark(_ row: Row) -> ReadMark {
+/// Reads a read mark from a row over `readMarkColumns`, the type and receive option of one row after another
+/// matched without a `String` each (see ``RawEnumColumn``).
+private struct ReadMarkReader {
+    private var types = RawEnumColumn<GroupType>()
+    private var options = RawEnumColumn<ReceiveOption>()
+
+    mutating func read(_ row: OpaquePointer) -> ReadMark {
         ReadMark(
-            groupID: row.text(at: 0) ?? "",
-            type: GroupType(rawValue: row[1]) ?? .work,
-            receiveOption: ReceiveOption(rawValue: row[2]) ?? .receive,
-            lastSeq: row[3],
-            atAllSeq: row[4],
-            baseSeq: row[5],
-            readSeq: row[6],
-            mentionSeq: row[7],
-            ownUnread: row[8]
+            groupID: RawRows.text(row, 0) ?? "",
+            type: self.types.read(row, 1) ?? .work,
+            receiveOption: self.options.read(row, 2) ?? .receive,
+            lastSeq: RawRows.int64(row, 3),
+            atAllSeq: RawRows.int64(row, 4),
+            baseSeq: RawRows.int64(row, 5),
+            readSeq: RawRows.int64(row, 6),
+            mentionSeq: RawRows.int64(row, 7),
+            ownUnread: RawRows.int64(row, 8)
         )
     }
 }

@@ -77,7 +77,7 @@ extension UserRecord {
     static func fetchOne(_ db: Database, where key: Key, is value: String) throws -> UserRecord? {
         var record: UserRecord?
         // The key columns are unique: one row at most.
-        try RawRows.forEach(db, sql: "SELECT \(Self.selection) FROM \"user\" WHERE \(key.rawValue) = ?", argument: value) { row in
+        try RawRows.forEach(db, sql: "SELECT \(Self.selection) FROM \"user\" WHERE \(key.rawValue) = ?", arguments: [value]) { row in
             record = try UserRecord(statement: row)
         }
         return record
