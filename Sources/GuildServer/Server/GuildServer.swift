@@ -59,7 +59,7 @@ public final class GuildServer: Service, Sendable {
         self.listener.withLock { $0 = serverChannel }
         self.logger.info(
             "listening",
-            metadata: ["listen": "\(self.configuration.listen)", "activation": "\(self.configuration.listen.activation)"]
+            metadata: ["listen": "\(self.configuration.listen)", "activation": "\(self.configuration.listen.activation.rawValue)"]
         )
         self.connections.serving()
         self.ready()

@@ -97,7 +97,7 @@ public struct ServerConfiguration: Sendable {
 }
 
 /// Where the server's listening socket comes from.
-public enum ListenSource: Sendable, Hashable {
+public enum ListenSource: Sendable, Hashable, CustomStringConvertible {
     /// Bind a Unix socket at `path` (replacing a stale socket file) and set its mode.
     case path(String, mode: UInt32)
     /// Adopt a listening socket passed by systemd (`sd_listen_fds`).
@@ -108,6 +108,16 @@ public enum ListenSource: Sendable, Hashable {
         switch self {
         case .path: .bound
         case .inherited: .socketActivated
+        }
+    }
+
+    /// The socket path and mode, or the inherited descriptor, as the start-up log shows them. Written out
+    /// rather than reflected: the reflection behind a plain `"\(value)"` costs start-up a scan of every
+    /// protocol conformance in the binary per type it meets.
+    public var description: String {
+        switch self {
+        case .path(let path, let mode): "\(path) (mode \(String(mode, radix: 8)))"
+        case .inherited(let descriptor): "inherited descriptor \(descriptor)"
         }
     }
 }
