@@ -267,6 +267,7 @@ struct GuildDaemon: AsyncParsableCommand {
                 serviceName: "RetentionService"
             ),
         ]
+        services.append(.init(service: StartupCodeRelease(logger: logger), successTerminationBehavior: .ignore, serviceName: "StartupCodeRelease"))
         if self.idleExit > 0 {
             services.append(
                 .init(

@@ -22,7 +22,7 @@ struct ColdStart: Benchmark {
                 figure: "connect+ping → reply (median)",
                 value: Stats.median(samples),
                 unit: .milliseconds,
-                target: .value(.below, 50),
+                target: .value(.below, 10),
                 note: Format.spread(samples, unit: .milliseconds)
             ),
             Measurement(
