@@ -1,7 +1,8 @@
 import GRDB
 
 /// Two tables an area keeps for replay of events addressed to named principals and to the members of groups
-/// (objects and things): `<readers>(<principal>, seq)` and `<groups>(seq, groupID)`. A principal replays an
+/// (objects and things): `<readers>(seq, <principal>)` and `<groups>(seq, groupID)`, both in seq order, so an
+/// event's rows go at the end of their table (the replay condition looks them up by the event's seq). A principal replays an
 /// event it was named in, or one of a group it was a member of at the time (the groups' `membership_history`).
 struct SQLiteEventReaders: Sendable {
     /// The table of named principals, and its principal column.
@@ -19,6 +20,23 @@ struct SQLiteEventReaders: Sendable {
         OR EXISTS (
             SELECT 1 FROM \(self.groups) g JOIN membership_history h ON h.groupID = g.groupID
             WHERE g.seq = e.seq AND h.userID = :user AND h.fromSeq <= e.seq AND (h.toSeq IS NULL OR h.toSeq >= e.seq))
+        """
+    }
+
+    /// The migration that puts a readers table made as `(<principal>, seq)` in seq order. Keyed by principal,
+    /// each event wrote into the page of each principal it named: a random page of that index in every write's
+    /// commit (about half the WAL pages of a batch of `thing.putState`); keyed by seq, the rows of a batch of
+    /// events share the last page or two.
+    static func seqOrderMigration(readers: String, principal: String) -> String {
+        """
+        CREATE TABLE \(readers)_by_seq (
+            seq INTEGER NOT NULL,
+            \(principal) TEXT NOT NULL,
+            PRIMARY KEY (seq, \(principal))
+        ) WITHOUT ROWID;
+        INSERT INTO \(readers)_by_seq (seq, \(principal)) SELECT seq, \(principal) FROM \(readers);
+        DROP TABLE \(readers);
+        ALTER TABLE \(readers)_by_seq RENAME TO \(readers);
         """
     }
 

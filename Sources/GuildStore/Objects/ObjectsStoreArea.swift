@@ -65,6 +65,9 @@ struct ObjectsStoreArea: SQLiteStoreArea {
                     """
             )
         }
+        migrator.registerMigration("objects-2: event readers in seq order") { db in
+            try db.execute(sql: SQLiteEventReaders.seqOrderMigration(readers: "object_event_reader", principal: "userID"))
+        }
     }
 
     var eventArea: (any SQLiteEventArea)? { ObjectSQLiteEventArea() }

@@ -95,6 +95,9 @@ struct ThingsStoreArea: SQLiteStoreArea {
                     """
             )
         }
+        migrator.registerMigration("things-2: event readers in seq order") { db in
+            try db.execute(sql: SQLiteEventReaders.seqOrderMigration(readers: "thing_event_reader", principal: "principal"))
+        }
     }
 
     var eventArea: (any SQLiteEventArea)? { ThingSQLiteEventArea() }
