@@ -15,7 +15,7 @@ struct GuildBench: AsyncParsableCommand {
             is missed; it is non-zero only when a benchmark fails with an error. The fuzz and soak modes are \
             subcommands, not part of the default run.
             """,
-        subcommands: [FuzzCommand.self, SoakCommand.self, HostileClient.self, ObjectReader.self]
+        subcommands: [FuzzCommand.self, SoakCommand.self, HostileClient.self, ObjectReader.self, ColdEcho.self]
     )
 
     /// Every benchmark, in run order. `memory` stays last: its peak figure covers the ones before it.
@@ -159,16 +159,18 @@ struct GuildBench: AsyncParsableCommand {
         return (first, fields.joined(separator: " "))
     }
 
+    /// This executable's path, for its own subcommands and the guildd beside it.
+    static var executablePath: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
     /// `--guildd`, else guildd next to this executable; throws when it is not an executable file.
     static func guilddPath(_ option: String?) throws -> String {
         let path: String
         if let option {
             path = option
         } else {
-            let executable =
-                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                ?? CommandLine.arguments[0]
-            path = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("guildd").path
+            path = URL(fileURLWithPath: Self.executablePath).deletingLastPathComponent().appendingPathComponent("guildd").path
         }
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw ValidationError("guildd not found at \(path); build it (scripts/build-release guildd) or pass --guildd")

@@ -11,7 +11,7 @@ struct UnprivilegedChild: Sendable {
 
     /// Starts `guild-bench SUBCOMMAND ARGUMENTS…`; `name` names its output (`NAME.out`) and log (`NAME.log`).
     static func spawn(_ context: BenchContext, name: String, subcommand: String, arguments: [String]) throws -> UnprivilegedChild {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let executable = GuildBench.executablePath
         let outputPath = context.path(name + ".out")
         let logPath = context.path(name + ".log")
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)

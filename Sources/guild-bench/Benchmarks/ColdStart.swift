@@ -5,7 +5,8 @@ import GuildHarness
 /// Socket-activated cold start: `systemd-socket-activate -l SOCK guildd --database DB` listens; guildd is
 /// exec'd on the first connection. Measured from the client's connect() + write of a ping line to the reply
 /// line, with a fresh process per run. The database is created by an uncounted warm-up run, so migration is
-/// not counted.
+/// not counted. The floor beside it is `guild-bench cold-echo` started the same way: a Swift executable of the
+/// same build that answers the ping without doing anything else.
 struct ColdStart: Benchmark {
     let name = "cold-start"
     let summary = "connect+ping to reply under systemd-socket-activate, fresh process per run"
@@ -13,17 +14,27 @@ struct ColdStart: Benchmark {
     static let activator = "/usr/bin/systemd-socket-activate"
 
     func run(_ context: BenchContext) async throws -> [Measurement] {
-        let samples = try await self.series(context, label: "default options", extraArguments: [])
+        let database = context.path("cold.db")
+        let samples = try await self.series(context, label: "default options", command: [context.guilddPath, "--database", database])
         // Diagnostic: guildd hashes a decoy password at start-up; with a cheap scrypt cost that time drops out.
-        let cheap = try await self.series(context, label: "--scrypt-log-n 4", extraArguments: ["--scrypt-log-n", "4"])
+        let cheap = try await self.series(
+            context,
+            label: "--scrypt-log-n 4",
+            command: [context.guilddPath, "--database", database, "--scrypt-log-n", "4"]
+        )
+        let floor = try await self.series(context, label: "floor: guild-bench cold-echo", command: [GuildBench.executablePath, "cold-echo"])
         return [
             Measurement(
                 benchmark: self.name,
                 figure: "connect+ping → reply (median)",
                 value: Stats.median(samples),
                 unit: .milliseconds,
+                baseline: Stats.median(floor),
+                baselineName: "guild-bench cold-echo, same activator",
                 target: .value(.below, 10),
                 note: Format.spread(samples, unit: .milliseconds)
+                    + "; the floor: a Swift executable of the same build that only answers the ping, "
+                    + Format.spread(floor, unit: .milliseconds)
             ),
             Measurement(
                 benchmark: self.name,
@@ -37,18 +48,18 @@ struct ColdStart: Benchmark {
         ]
     }
 
-    /// One uncounted warm-up (creates the database on the first series) and `runs` measured cold starts.
-    private func series(_ context: BenchContext, label: String, extraArguments: [String]) async throws -> [Double] {
+    /// One uncounted warm-up (creates the database on the first series) and `runs` measured cold starts of
+    /// `command` (the program and its arguments) under the activator.
+    private func series(_ context: BenchContext, label: String, command: [String]) async throws -> [Double] {
         context.progress("  \(label):")
-        let database = context.path("cold.db")
         var samples: [Double] = []
         for run in 0...context.runs {
-            let socket = context.path("cold-\(extraArguments.isEmpty ? "" : "s")\(run).sock")
+            let socket = context.path("cold-\(run)-\(UUID().uuidString.prefix(8)).sock")
             unlink(socket)
             let daemon = try Daemon.launch(
                 name: "systemd-socket-activate",
                 executable: Self.activator,
-                arguments: ["-l", socket, context.guilddPath, "--database", database] + extraArguments,
+                arguments: ["-l", socket] + command,
                 socketPath: socket,
                 logPath: context.path("cold.log")
             )
