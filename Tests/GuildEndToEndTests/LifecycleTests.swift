@@ -170,19 +170,19 @@ struct LifecycleTests {
             }
             return (resident, size)
         }
-        // Released 100 ms after start; right after start-up more than half of it is resident (measured: 15.9 of
-        // 29.5 MB in a debug build), after the release under a tenth until requests map their code again.
+        // Released 100 ms after start. Measured in a debug build: 15.9 of 29.5 MB resident right after start-up,
+        // 1.4 MB after the release, 7.4 MB once a ping has mapped its code again (which RealDaemon's readiness
+        // check does after the release when the machine is loaded), so without the release it stays over half.
         var released = try code()
         let deadline = Date().addingTimeInterval(5)
-        while released.resident * 4 >= released.size, Date() < deadline {
+        while released.resident * 5 >= released.size * 2, Date() < deadline {
             try await Task.sleep(for: .milliseconds(100))
             released = try code()
         }
         #expect(released.size > 0, "guildd's code mapping was not found")
-        #expect(released.resident * 4 < released.size, "\(released.resident) of \(released.size) kB of code resident")
+        #expect(released.resident * 5 < released.size * 2, "\(released.resident) of \(released.size) kB of code resident")
         let client = try await GuildClient.connect(path: scratch.socket)
         #expect(try await client.call(SystemMethods.Ping.self) == "pong")
         #expect(try await client.call(SystemMethods.Status.self).pid == daemon.pid)
-        #expect(try code().resident > released.resident)
     }
 }
