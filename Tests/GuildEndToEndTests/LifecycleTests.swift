@@ -153,31 +153,14 @@ struct LifecycleTests {
         defer { scratch.remove() }
         let daemon = try await RealDaemon.start(scratch)
         defer { daemon.terminate() }
-        // Resident and mapped kilobytes of guildd's code (the r-xp mapping of its executable).
-        func code() throws -> (resident: Int, size: Int) {
-            let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(daemon.pid)/exe")
-            var inCode = false
-            var resident = 0
-            var size = 0
-            for line in try String(contentsOfFile: "/proc/\(daemon.pid)/smaps", encoding: .utf8).split(separator: "\n") {
-                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-                if fields.count >= 6, fields[0].contains("-") {
-                    inCode = fields[1] == "r-xp" && fields[5] == executable
-                } else if inCode, fields.count >= 2, let kilobytes = Int(fields[1]) {
-                    if fields[0] == "Size:" { size += kilobytes }
-                    if fields[0] == "Rss:" { resident += kilobytes }
-                }
-            }
-            return (resident, size)
-        }
         // Released 100 ms after start. Measured in a debug build: 15.9 of 29.5 MB resident right after start-up,
         // 1.4 MB after the release, 7.4 MB once a ping has mapped its code again (which RealDaemon's readiness
         // check does after the release when the machine is loaded), so without the release it stays over half.
-        var released = try code()
+        var released = try ResidentCode.of("\(daemon.pid)")
         let deadline = Date().addingTimeInterval(5)
         while released.resident * 5 >= released.size * 2, Date() < deadline {
             try await Task.sleep(for: .milliseconds(100))
-            released = try code()
+            released = try ResidentCode.of("\(daemon.pid)")
         }
         #expect(released.size > 0, "guildd's code mapping was not found")
         #expect(released.resident * 5 < released.size * 2, "\(released.resident) of \(released.size) kB of code resident")

@@ -1,4 +1,4 @@
-import Glibc
+import Foundation
 
 /// The daemon's own machine code, as mapped from its executable.
 ///
@@ -14,16 +14,14 @@ public enum ExecutableText {
     /// page loses nothing (a writable or relocated mapping would lose its contents and must never be passed).
     @discardableResult
     public static func releaseResidentPages() -> Int {
-        guard let executable = Self.executablePath(), let maps = fopen("/proc/self/maps", "r") else { return 0 }
-        defer { fclose(maps) }
+        guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
+            let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        else { return 0 }
         var released = 0
-        var line = [CChar](repeating: 0, count: 4096)
-        while fgets(&line, Int32(line.count), maps) != nil {
-            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let fields = text.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count >= 6, fields[1] == "r-xp",
-                fields[5].trimmingSuffix("\n") == executable
-            else { continue }
+        for line in maps.split(separator: "\n") {
+            // start-end perms offset device inode path
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count == 6, fields[1] == "r-xp", fields[5] == executable else { continue }
             let bounds = fields[0].split(separator: "-")
             guard bounds.count == 2, let start = UInt(bounds[0], radix: 16), let end = UInt(bounds[1], radix: 16), end > start,
                 let address = UnsafeMutableRawPointer(bitPattern: start)
@@ -31,18 +29,5 @@ public enum ExecutableText {
             if madvise(address, Int(end - start), MADV_DONTNEED) == 0 { released += Int(end - start) }
         }
         return released
-    }
-
-    private static func executablePath() -> Substring? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return Substring(String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self))
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingSuffix(_ suffix: String) -> Substring {
-        self.hasSuffix(suffix) ? self.dropLast(suffix.count) : self
     }
 }
