@@ -136,10 +136,7 @@ final class Subscription: Sendable, IndexedSubscriber {
                 }
                 return ([], false)
             }
-            var deliverable: [EventEnvelope] = []
-            for envelope in events where envelope.event.seq > state.head {
-                if self.visible(envelope.event, following: &state.following) { deliverable.append(envelope) }
-            }
+            let (deliverable, bytes) = self.deliverable(events, state: &state)
             guard !deliverable.isEmpty else { return ([], false) }
             switch state.phase {
             case .pending:
@@ -151,7 +148,6 @@ final class Subscription: Sendable, IndexedSubscriber {
                 }
                 return ([], false)
             case .live:
-                let bytes = deliverable.reduce(0) { $0 + $1.tail.count + self.notificationHead.count }
                 if state.outstanding + deliverable.count > self.queueLimit
                     || self.connection.wouldExceedOutputLimit(adding: bytes)
                 {
@@ -168,28 +164,70 @@ final class Subscription: Sendable, IndexedSubscriber {
         if lagged {
             self.sendEnded(reason: "LAGGED")
         } else if !batch.isEmpty {
-            self.write(batch.map(\.tail))
+            self.write(batch)
             self.report(batch.lazy.map { ($0.event.kind, $0.event.json) })
         }
         return lagged
     }
 
-    /// Whether the principal may see `committed`, as its area's audience rule says, updating the topics it
-    /// follows as the event changes them (for groups: joins count before the event, so a joiner sees it;
-    /// leaves after, so a leaver sees it too).
-    private func visible(_ committed: CommittedEvent, following: inout Set<EventTopic>) -> Bool {
-        let wanted = self.filter.accepts(topic: committed.topic, kind: committed.kind, admin: self.userID == nil)
+    /// The offered events after the starting point that the principal may see (the array itself when that is
+    /// all of them, the usual case), and the bytes their notifications take.
+    ///
+    /// A commit's events mostly share one topic and kind (a burst of messages to one group), so what a topic and
+    /// kind decide is worked out once per run of them rather than hashed again for every event.
+    private func deliverable(_ events: [EventEnvelope], state: inout State) -> ([EventEnvelope], Int) {
+        var kept: [EventEnvelope]? = nil
+        var bytes = 0
+        var memo: (topic: EventTopic, kind: String, wanted: Bool, following: Bool)? = nil
+        for (position, envelope) in events.enumerated() {
+            let committed = envelope.event
+            var visible = committed.seq > state.head
+            if visible {
+                let known: (wanted: Bool, following: Bool)
+                if let memo, memo.topic == committed.topic, memo.kind == committed.kind {
+                    known = (memo.wanted, memo.following)
+                } else {
+                    known = (
+                        self.filter.accepts(topic: committed.topic, kind: committed.kind, admin: self.userID == nil),
+                        state.following.contains(committed.topic)
+                    )
+                }
+                var following = known.following
+                visible = self.visible(committed, wanted: known.wanted, following: &following, in: &state.following)
+                memo = (committed.topic, committed.kind, known.wanted, following)
+            }
+            if visible {
+                bytes += envelope.tail.count + self.notificationHead.count
+                kept?.append(envelope)
+            } else if kept == nil {
+                kept = Array(events[..<position])
+            }
+        }
+        return (kept ?? events, bytes)
+    }
+
+    /// Whether the principal may see `committed`, as its area's audience rule says, given whether the filter
+    /// wants it and whether the principal followed its topic before it; updates the topics it follows as the
+    /// event changes them (for groups: joins count before the event, so a joiner sees it; leaves after, so a
+    /// leaver sees it too).
+    private func visible(_ committed: CommittedEvent, wanted: Bool, following: inout Bool, in topics: inout Set<EventTopic>) -> Bool {
         guard let userID = self.userID else { return wanted }
-        let before = following.contains(committed.topic)
-        var after = before
-        let followed = following
-        let entitled = committed.routing.admits(userID, installationID: self.installationID, following: &after) {
+        let before = following
+        let followed = topics
+        let entitled = committed.routing.admits(userID, installationID: self.installationID, following: &following) {
             followed.contains($0)
         }
-        if after != before {
-            if after { following.insert(committed.topic) } else { following.remove(committed.topic) }
+        if following != before {
+            if following { topics.insert(committed.topic) } else { topics.remove(committed.topic) }
         }
         return wanted && entitled
+    }
+
+    /// ``visible(_:wanted:following:in:)`` for one event on its own.
+    private func visible(_ committed: CommittedEvent, following topics: inout Set<EventTopic>) -> Bool {
+        var following = topics.contains(committed.topic)
+        let wanted = self.filter.accepts(topic: committed.topic, kind: committed.kind, admin: self.userID == nil)
+        return self.visible(committed, wanted: wanted, following: &following, in: &topics)
     }
 
     /// The topics the subscription follows, once it has started (nil while registering or once ended): the
@@ -243,7 +281,7 @@ final class Subscription: Sendable, IndexedSubscriber {
         }
         if lagged { self.sendEnded(reason: "LAGGED") }
         if !buffered.isEmpty {
-            self.write(buffered.map(\.tail))
+            self.write(buffered)
             self.report(buffered.lazy.map { ($0.event.kind, $0.event.json) })
         }
     }
@@ -267,19 +305,21 @@ final class Subscription: Sendable, IndexedSubscriber {
 
     /// Appends the notifications for events, given their shared tails: only the head with this subscription's
     /// id is written per subscriber.
-    private func appendNotifications(_ tails: [[UInt8]], to output: inout ByteBuffer) {
-        for tail in tails {
-            output.writeBytes(self.notificationHead)
-            output.writeBytes(tail)
+    private func appendNotifications(_ tails: some Sequence<[UInt8]>, to output: inout ByteBuffer) {
+        self.notificationHead.withUnsafeBytes { head in
+            for tail in tails {
+                output.writeBytes(head)
+                _ = tail.withUnsafeBytes { output.writeBytes($0) }
+            }
         }
     }
 
-    private func write(_ events: [[UInt8]]) {
-        let count = events.count
+    private func write(_ envelopes: [EventEnvelope]) {
+        let count = envelopes.count
         EventMetrics.delivered(count)
-        let capacity = events.reduce(0) { $0 + $1.count + self.notificationHead.count }
+        let capacity = envelopes.reduce(0) { $0 + $1.tail.count } + count * self.notificationHead.count
         self.connection.send(capacity: capacity, completion: { self.state.withLock { $0.outstanding -= count } }) { output in
-            self.appendNotifications(events, to: &output)
+            self.appendNotifications(envelopes.lazy.map(\.tail), to: &output)
         }
     }
 
