@@ -15,8 +15,15 @@ final class EventLog: @unchecked Sendable {
 /// Where committed events go: the server's fan-out registers here. Called in commit order, after the commit.
 ///
 /// The sink runs on one serial queue of its own, so fanning a commit's events out to many subscribers does not
-/// hold up the next group commit. Order is kept (the queue is FIFO). The queue is bounded: past
-/// ``maximumBacklog`` commits waiting, the writer waits for the fan-out to catch up instead of buffering more.
+/// hold up the next group commit. Order is kept: committed events wait in one FIFO list, and the fan-out takes
+/// everything waiting each time it comes back for more, in commit order, as one batch. While it keeps up that is
+/// one commit at a time; when it falls behind, the commits that piled up meanwhile go out together, so each
+/// subscriber is reached (and its connection written) once for all of them rather than once per commit.
+///
+/// The list is bounded: past ``maximumWaitingEvents`` events waiting, the writer waits for the fan-out to take
+/// them instead of buffering more. The bound is the old one's worst case (64 commits of 256 operations, one event
+/// each), now counted in events, so commits of a few operations each no longer stop the writer long before the
+/// memory the bound is there for is used.
 final class EventPublisher: Sendable {
     /// The sink, boxed so reading it hands out a reference rather than re-wrapping the closure.
     private final class Sink: Sendable {
@@ -24,12 +31,24 @@ final class EventPublisher: Sendable {
         init(_ body: @escaping @Sendable ([CommittedEvent]) -> Void) { self.body = body }
     }
 
-    /// Commits whose events may wait for the fan-out before the writer is held back.
-    static let maximumBacklog = 64
+    private struct Waiting {
+        /// Committed events not yet handed to the sink, in commit order.
+        var events: [CommittedEvent] = []
+        /// Whether the fan-out queue has a turn scheduled or running that will take them.
+        var scheduled = false
+    }
+
+    /// Events that may wait for the fan-out before the writer is held back.
+    static let maximumWaitingEvents = 64 * 256
 
     private let sink = Mutex<Sink?>(nil)
     private let queue = DispatchQueue(label: "guild.events.fan-out")
-    private let backlog = Atomic<Int>(0)
+    private let waiting = Mutex(Waiting())
+    private let maximumWaiting: Int
+
+    init(maximumWaiting: Int = EventPublisher.maximumWaitingEvents) {
+        self.maximumWaiting = maximumWaiting
+    }
 
     func set(_ sink: @escaping @Sendable ([CommittedEvent]) -> Void) {
         let box = Sink(sink)
@@ -38,14 +57,29 @@ final class EventPublisher: Sendable {
 
     func publish(_ events: [CommittedEvent]) {
         guard !events.isEmpty, let sink = self.sink.withLock({ $0 }) else { return }
-        if self.backlog.add(1, ordering: .relaxed).newValue > Self.maximumBacklog {
-            self.queue.sync { sink.body(events) }
-            self.backlog.subtract(1, ordering: .relaxed)
-        } else {
-            self.queue.async {
-                sink.body(events)
-                self.backlog.subtract(1, ordering: .relaxed)
+        let (schedule, full) = self.waiting.withLock { waiting in
+            waiting.events.append(contentsOf: events)
+            defer { waiting.scheduled = true }
+            return (!waiting.scheduled, waiting.events.count > self.maximumWaiting)
+        }
+        if schedule { self.queue.async { self.handOn(to: sink) } }
+        // Held back: returns once the turn under way has handed on everything waiting (this commit's events too).
+        if full { self.queue.sync {} }
+    }
+
+    /// On the queue: hands the sink everything waiting, batch after batch, until nothing is.
+    private func handOn(to sink: Sink) {
+        while true {
+            let events: [CommittedEvent]? = self.waiting.withLock { waiting in
+                guard !waiting.events.isEmpty else {
+                    waiting.scheduled = false
+                    return nil
+                }
+                defer { waiting.events = [] }
+                return waiting.events
             }
+            guard let events else { return }
+            sink.body(events)
         }
     }
 

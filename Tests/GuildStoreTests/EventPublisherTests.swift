@@ -1,0 +1,99 @@
+import Dispatch
+import Foundation
+import GuildCore
+import Synchronization
+import Testing
+
+@testable import GuildStore
+
+/// The hand-off from the group-commit writer to the fan-out: commit order kept, commits that pile up while the
+/// fan-out is busy handed on together, and the writer held back once too many events wait.
+@Suite struct EventPublisherTests {
+    /// A sink that records the batches it is handed and can be made to wait inside a call.
+    final class RecordingSink: Sendable {
+        private let batches = Mutex<[[Int64]]>([])
+        /// Signalled when a call starts.
+        let entered = DispatchSemaphore(value: 0)
+        /// Waited on by every call while `holding` is set.
+        let release = DispatchSemaphore(value: 0)
+        private let holding = Atomic<Bool>(false)
+
+        func hold() { self.holding.store(true, ordering: .sequentiallyConsistent) }
+
+        func letGo() {
+            self.holding.store(false, ordering: .sequentiallyConsistent)
+            self.release.signal()
+        }
+
+        func receive(_ events: [CommittedEvent]) {
+            self.batches.withLock { $0.append(events.map(\.seq)) }
+            self.entered.signal()
+            if self.holding.load(ordering: .sequentiallyConsistent) { self.release.wait() }
+        }
+
+        var received: [[Int64]] { self.batches.withLock { $0 } }
+    }
+
+    final class Counter: @unchecked Sendable {
+        private var next: Int64 = 0
+        func events(_ count: Int) -> [CommittedEvent] {
+            (0..<count).map { _ in
+                self.next += 1
+                return CommittedEvent(seq: self.next, event: GroupEvent(kind: .groupInfoChanged, groupID: "g", actor: nil, time: 1), json: [])
+            }
+        }
+    }
+
+    @Test func commitsThatPileUpWhileTheFanOutIsBusyGoOutTogetherInCommitOrder() {
+        let publisher = EventPublisher(maximumWaiting: 1_000)
+        let sink = RecordingSink()
+        publisher.set { sink.receive($0) }
+        let counter = Counter()
+        sink.hold()
+        publisher.publish(counter.events(2))
+        sink.entered.wait()
+        // The fan-out is inside its first batch: these three commits wait, and go out as one batch.
+        publisher.publish(counter.events(1))
+        publisher.publish(counter.events(3))
+        publisher.publish(counter.events(1))
+        sink.letGo()
+        publisher.waitUntilDelivered()
+        #expect(sink.received == [[1, 2], [3, 4, 5, 6, 7]])
+
+        // Keeping up, each commit is its own batch.
+        publisher.publish(counter.events(1))
+        publisher.waitUntilDelivered()
+        publisher.publish(counter.events(2))
+        publisher.waitUntilDelivered()
+        #expect(sink.received.suffix(2) == [[8], [9, 10]])
+    }
+
+    @Test func theWriterIsHeldBackOnceMoreEventsWaitThanTheBound() async throws {
+        let publisher = EventPublisher(maximumWaiting: 4)
+        let sink = RecordingSink()
+        publisher.set { sink.receive($0) }
+        let counter = Counter()
+        sink.hold()
+        publisher.publish(counter.events(1))
+        sink.entered.wait()
+        publisher.publish(counter.events(4))  // 4 waiting: at the bound, not past it
+        let returned = Atomic<Bool>(false)
+        let writer = Thread {
+            publisher.publish(counter.events(1))  // 5 waiting: past the bound
+            returned.store(true, ordering: .sequentiallyConsistent)
+        }
+        writer.start()
+        try await Task.sleep(for: .milliseconds(200))
+        let returnedEarly = returned.load(ordering: .sequentiallyConsistent)
+        #expect(!returnedEarly, "publish returned with 5 events waiting for a stuck fan-out")
+        sink.letGo()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !returned.load(ordering: .sequentiallyConsistent), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let returnedAtLast = returned.load(ordering: .sequentiallyConsistent)
+        #expect(returnedAtLast)
+        // Nothing was dropped or reordered; by the time the held-back call returned, its events were handed on.
+        #expect(sink.received == [[1], [2, 3, 4, 5, 6]])
+    }
+}
