@@ -201,14 +201,18 @@ enum RawRPC {
     /// Where `needle` first occurs in `line` at or after `from`; nil when it does not.
     @inline(__always)
     static func find(_ needle: UnsafeRawBufferPointer, in line: UnsafeRawBufferPointer, from: Int = 0) -> Int? {
-        guard needle.count > 0, line.count >= needle.count, let base = line.baseAddress else { return nil }
+        guard needle.count > 0, from >= 0, line.count >= needle.count, let base = line.baseAddress else { return nil }
         let first = needle[0]
         var index = from
         let last = line.count - needle.count
         while index <= last {
             guard let hit = memchr(base + index, Int32(first), last - index + 1) else { return nil }
             let position = base.distance(to: UnsafeRawPointer(hit))
-            if memcmp(base + position, needle.baseAddress!, needle.count) == 0 { return position }
+            // The keys sought are a few bytes after a quote, and most quotes start something else: compared
+            // in place, not with a memcmp call per quote (the subscriber reader scans 2 million lines a second).
+            var matched = 1
+            while matched < needle.count, line[position + matched] == needle[matched] { matched += 1 }
+            if matched == needle.count { return position }
             index = position + 1
         }
         return nil
