@@ -58,7 +58,7 @@ struct GuildBench: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "fan-out's sustained phase at this many notifications/s (default: half the burst rate just measured), "
+            "fan-out's sustained phase at this many notifications/s (default: 500,000, half the 1,000,000/s target), "
                 + "so two guildd binaries are compared under one load.",
             valueName: "notifications/s"
         )

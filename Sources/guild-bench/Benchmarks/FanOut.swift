@@ -18,6 +18,8 @@ struct FanOut: Benchmark {
     let summary = "events.event notifications/s and commit→delivery latency, 1 group × 1,000 subscribed members, 16 writers"
 
     static let members = 1_000
+    /// The notifications/s the burst is to reach (issue 16); the sustained phase runs at half of it.
+    static let targetRate = 1_000_000.0
     static let writers = 16
     static let groupID = "fanout"
 
@@ -96,10 +98,10 @@ struct FanOut: Benchmark {
                         + "p99 \(MeasurementUnit.milliseconds.format(Stats.percentile(result.tally.latencies, 99))); \(result.cpu)"
                 )
             }
-            // Latency under a sustained load rather than a burst: the writers paced to half the rate just measured
-            // (each writer's changes evenly spaced, the writers staggered), so nothing queues but the work itself;
-            // or to `--sustained-rate`, one load for two binaries compared.
-            let offered = context.sustainedRate ?? Stats.median(rates) / 2
+            // Latency under a sustained load rather than a burst: the writers paced to 50% of the rate the target
+            // asks for (each writer's changes evenly spaced, the writers staggered), so nothing queues but the work
+            // itself; or to `--sustained-rate`.
+            let offered = context.sustainedRate ?? Self.targetRate / 2
             let pacedRate = max(offered / Double(Self.members), Double(Self.writers))
             let pacedSeconds = context.quick ? 2.0 : 5.0
             let perWriter = max(Int(pacedRate * pacedSeconds) / Self.writers / 2 * 2, 2)
@@ -132,7 +134,7 @@ struct FanOut: Benchmark {
                     figure: "notifications/s, 1,000 subscribers",
                     value: Stats.median(rates),
                     unit: .perSecond,
-                    target: .value(.atLeast, 200_000),
+                    target: .value(.atLeast, Self.targetRate),
                     note: "median of " + Format.spread(rates, unit: .perSecond) + "; " + shape
                         + "; window = first write → last notification; " + notes.joined(separator: " / ")
                         + "; guildd VmRSS \(MeasurementUnit.mebibytes.format(memory.rssMiB)) with 1,016 connections"
@@ -160,7 +162,7 @@ struct FanOut: Benchmark {
                     value: Stats.percentile(sorted: pacedLatencies, 50),
                     unit: .milliseconds,
                     target: nil,
-                    note: "writers paced to \(context.sustainedRate == nil ? "half the burst rate" : "--sustained-rate"): "
+                    note: "writers paced to \(context.sustainedRate == nil ? "50% of the 1,000,000/s target" : "--sustained-rate"): "
                         + "\(MeasurementUnit.perSecond.format(pacedRate * Double(Self.members))) for "
                         + "\(Format.decimal(pacedSeconds, digits: 0)) s"
                 ),
