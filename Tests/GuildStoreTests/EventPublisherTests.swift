@@ -68,6 +68,20 @@ import Testing
         #expect(sink.received.suffix(2) == [[8], [9, 10]])
     }
 
+    @Test func aLongBacklogGoesOutInBatchesOfTheMaximum() {
+        let publisher = EventPublisher(maximumWaiting: 1_000, maximumBatch: 3)
+        let sink = RecordingSink()
+        publisher.set { sink.receive($0) }
+        let counter = Counter()
+        sink.hold()
+        publisher.publish(counter.events(1))
+        sink.entered.wait()
+        for _ in 0..<4 { publisher.publish(counter.events(2)) }
+        sink.letGo()
+        publisher.waitUntilDelivered()
+        #expect(sink.received == [[1], [2, 3, 4], [5, 6, 7], [8, 9]])
+    }
+
     @Test func theWriterIsHeldBackOnceMoreEventsWaitThanTheBound() async throws {
         let publisher = EventPublisher(maximumWaiting: 4)
         let sink = RecordingSink()

@@ -16,9 +16,10 @@ final class EventLog: @unchecked Sendable {
 ///
 /// The sink runs on one serial queue of its own, so fanning a commit's events out to many subscribers does not
 /// hold up the next group commit. Order is kept: committed events wait in one FIFO list, and the fan-out takes
-/// everything waiting each time it comes back for more, in commit order, as one batch. While it keeps up that is
-/// one commit at a time; when it falls behind, the commits that piled up meanwhile go out together, so each
-/// subscriber is reached (and its connection written) once for all of them rather than once per commit.
+/// everything waiting each time it comes back for more, in commit order, in batches of up to
+/// ``maximumBatchEvents``. While it keeps up that is one commit at a time; when it falls behind, the commits that
+/// piled up meanwhile go out together, so each subscriber is reached (and its connection written) once for many
+/// of them rather than once per commit.
 ///
 /// The list is bounded: past ``maximumWaitingEvents`` events waiting, the writer waits for the fan-out to take
 /// them instead of buffering more. The bound is the old one's worst case (64 commits of 256 operations, one event
@@ -40,14 +41,20 @@ final class EventPublisher: Sendable {
 
     /// Events that may wait for the fan-out before the writer is held back.
     static let maximumWaitingEvents = 64 * 256
+    /// The most events handed to the sink at once: enough to reach each subscriber once for many commits, few
+    /// enough that no subscriber's connection is handed more at once than its limits allow (10,000 notifications
+    /// and 4 MiB by default) while it is keeping up.
+    static let maximumBatchEvents = 1_024
 
     private let sink = Mutex<Sink?>(nil)
     private let queue = DispatchQueue(label: "guild.events.fan-out")
     private let waiting = Mutex(Waiting())
     private let maximumWaiting: Int
+    private let maximumBatch: Int
 
-    init(maximumWaiting: Int = EventPublisher.maximumWaitingEvents) {
+    init(maximumWaiting: Int = EventPublisher.maximumWaitingEvents, maximumBatch: Int = EventPublisher.maximumBatchEvents) {
         self.maximumWaiting = maximumWaiting
+        self.maximumBatch = maximumBatch
     }
 
     func set(_ sink: @escaping @Sendable ([CommittedEvent]) -> Void) {
@@ -79,7 +86,12 @@ final class EventPublisher: Sendable {
                 return waiting.events
             }
             guard let events else { return }
-            sink.body(events)
+            var start = events.startIndex
+            while start < events.endIndex {
+                let end = min(start + self.maximumBatch, events.endIndex)
+                sink.body(start == events.startIndex && end == events.endIndex ? events : Array(events[start..<end]))
+                start = end
+            }
         }
     }
 
