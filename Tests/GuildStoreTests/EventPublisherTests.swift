@@ -44,14 +44,26 @@ import Testing
         }
     }
 
-    @Test func commitsThatPileUpWhileTheFanOutIsBusyGoOutTogetherInCommitOrder() {
-        let publisher = EventPublisher(maximumWaiting: 1_000)
+    /// A publisher whose fan-out is inside its first batch (`first` events), held there until `sink.letGo()`.
+    func busyPublisher(
+        first: Int,
+        maximumWaiting: Int,
+        maximumBatch: Int = EventPublisher.maximumBatchEvents
+    ) -> (
+        EventPublisher, RecordingSink, Counter
+    ) {
+        let publisher = EventPublisher(maximumWaiting: maximumWaiting, maximumBatch: maximumBatch)
         let sink = RecordingSink()
         publisher.set { sink.receive($0) }
         let counter = Counter()
         sink.hold()
-        publisher.publish(counter.events(2))
+        publisher.publish(counter.events(first))
         sink.entered.wait()
+        return (publisher, sink, counter)
+    }
+
+    @Test func commitsThatPileUpWhileTheFanOutIsBusyGoOutTogetherInCommitOrder() {
+        let (publisher, sink, counter) = self.busyPublisher(first: 2, maximumWaiting: 1_000)
         // The fan-out is inside its first batch: these three commits wait, and go out as one batch.
         publisher.publish(counter.events(1))
         publisher.publish(counter.events(3))
@@ -69,13 +81,7 @@ import Testing
     }
 
     @Test func aLongBacklogGoesOutInBatchesOfTheMaximum() {
-        let publisher = EventPublisher(maximumWaiting: 1_000, maximumBatch: 3)
-        let sink = RecordingSink()
-        publisher.set { sink.receive($0) }
-        let counter = Counter()
-        sink.hold()
-        publisher.publish(counter.events(1))
-        sink.entered.wait()
+        let (publisher, sink, counter) = self.busyPublisher(first: 1, maximumWaiting: 1_000, maximumBatch: 3)
         for _ in 0..<4 { publisher.publish(counter.events(2)) }
         sink.letGo()
         publisher.waitUntilDelivered()
@@ -83,13 +89,7 @@ import Testing
     }
 
     @Test func theWriterIsHeldBackOnceMoreEventsWaitThanTheBound() async throws {
-        let publisher = EventPublisher(maximumWaiting: 4)
-        let sink = RecordingSink()
-        publisher.set { sink.receive($0) }
-        let counter = Counter()
-        sink.hold()
-        publisher.publish(counter.events(1))
-        sink.entered.wait()
+        let (publisher, sink, counter) = self.busyPublisher(first: 1, maximumWaiting: 4)
         publisher.publish(counter.events(4))  // 4 waiting: at the bound, not past it
         let returned = Atomic<Bool>(false)
         let writer = Thread {
