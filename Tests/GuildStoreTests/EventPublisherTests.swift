@@ -36,10 +36,11 @@ import Testing
 
     final class Counter: @unchecked Sendable {
         private var next: Int64 = 0
-        func events(_ count: Int) -> [CommittedEvent] {
+        func events(_ count: Int, jsonBytes: Int = 0) -> [CommittedEvent] {
             (0..<count).map { _ in
                 self.next += 1
-                return CommittedEvent(seq: self.next, event: GroupEvent(kind: .groupInfoChanged, groupID: "g", actor: nil, time: 1), json: [])
+                let event = GroupEvent(kind: .groupInfoChanged, groupID: "g", actor: nil, time: 1)
+                return CommittedEvent(seq: self.next, event: event, json: [UInt8](repeating: 0x20, count: jsonBytes))
             }
         }
     }
@@ -48,11 +49,10 @@ import Testing
     func busyPublisher(
         first: Int,
         maximumWaiting: Int,
-        maximumBatch: Int = EventPublisher.maximumBatchEvents
-    ) -> (
-        EventPublisher, RecordingSink, Counter
-    ) {
-        let publisher = EventPublisher(maximumWaiting: maximumWaiting, maximumBatch: maximumBatch)
+        maximumBatch: Int = EventPublisher.maximumBatchEvents,
+        maximumBatchBytes: Int = EventPublisher.maximumBatchBytes
+    ) -> (EventPublisher, RecordingSink, Counter) {
+        let publisher = EventPublisher(maximumWaiting: maximumWaiting, maximumBatch: maximumBatch, maximumBatchBytes: maximumBatchBytes)
         let sink = RecordingSink()
         publisher.set { sink.receive($0) }
         let counter = Counter()
@@ -86,6 +86,15 @@ import Testing
         sink.letGo()
         publisher.waitUntilDelivered()
         #expect(sink.received == [[1], [2, 3, 4], [5, 6, 7], [8, 9]])
+    }
+
+    @Test func largeEventsGoOutInBatchesOfAtMostTheByteBound() {
+        // Each event's JSON here is 100 bytes: a batch ends at the event that reaches 250 bytes.
+        let (publisher, sink, counter) = self.busyPublisher(first: 1, maximumWaiting: 1_000, maximumBatchBytes: 250)
+        for _ in 0..<7 { publisher.publish(counter.events(1, jsonBytes: 100)) }
+        sink.letGo()
+        publisher.waitUntilDelivered()
+        #expect(sink.received == [[1], [2, 3, 4], [5, 6, 7], [8]])
     }
 
     @Test func theWriterIsHeldBackOnceMoreEventsWaitThanTheBound() async throws {

@@ -17,7 +17,7 @@ final class EventLog: @unchecked Sendable {
 /// The sink runs on one serial queue of its own, so fanning a commit's events out to many subscribers does not
 /// hold up the next group commit. Order is kept: committed events wait in one FIFO list, and the fan-out takes
 /// everything waiting each time it comes back for more, in commit order, in batches of up to
-/// ``maximumBatchEvents``. While it keeps up that is one commit at a time; when it falls behind, the commits that
+/// ``maximumBatchEvents`` events or ``maximumBatchBytes`` of their JSON. While it keeps up that is one commit at a time; when it falls behind, the commits that
 /// piled up meanwhile go out together, so each subscriber is reached (and its connection written) once for many
 /// of them rather than once per commit.
 ///
@@ -45,16 +45,25 @@ final class EventPublisher: Sendable {
     /// enough that no subscriber's connection is handed more at once than its limits allow (10,000 notifications
     /// and 4 MiB by default) while it is keeping up.
     static let maximumBatchEvents = 1_024
+    /// The most event JSON bytes handed to the sink at once (a batch ends at the event that reaches it; one event
+    /// always goes), for the same reason: a thousand large events (objects with big bodies) stay apart.
+    static let maximumBatchBytes = 1 << 20
 
     private let sink = Mutex<Sink?>(nil)
     private let queue = DispatchQueue(label: "guild.events.fan-out")
     private let waiting = Mutex(Waiting())
     private let maximumWaiting: Int
     private let maximumBatch: Int
+    private let maximumBatchBytes: Int
 
-    init(maximumWaiting: Int = EventPublisher.maximumWaitingEvents, maximumBatch: Int = EventPublisher.maximumBatchEvents) {
+    init(
+        maximumWaiting: Int = EventPublisher.maximumWaitingEvents,
+        maximumBatch: Int = EventPublisher.maximumBatchEvents,
+        maximumBatchBytes: Int = EventPublisher.maximumBatchBytes
+    ) {
         self.maximumWaiting = maximumWaiting
         self.maximumBatch = maximumBatch
+        self.maximumBatchBytes = maximumBatchBytes
     }
 
     func set(_ sink: @escaping @Sendable ([CommittedEvent]) -> Void) {
@@ -88,7 +97,12 @@ final class EventPublisher: Sendable {
             guard let events else { return }
             var start = events.startIndex
             while start < events.endIndex {
-                let end = min(start + self.maximumBatch, events.endIndex)
+                var end = start
+                var bytes = 0
+                while end < events.endIndex, end - start < self.maximumBatch, bytes < self.maximumBatchBytes {
+                    bytes += events[end].json.count
+                    end += 1
+                }
                 sink.body(start == events.startIndex && end == events.endIndex ? events : Array(events[start..<end]))
                 start = end
             }
