@@ -192,9 +192,11 @@ let package = Package(
             name: "guild-bench",
             dependencies: [
                 "GuildClient",
+                "GuildCore",
                 "GuildHarness",
                 "GuildJSON",
                 "GuildProtocol",
+                "GuildStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -6,7 +6,8 @@ import GuildProtocol
 
 /// Objects on the real socket, on a daemon of its own: `object.get` with an ACL check through a group subject
 /// (a member of a 1,000-member group, from an unprivileged process: admins skip ACLs) against `system.ping`
-/// on the same connection; durable `object.create` from 16 clients against SQLite's one transaction per write;
+/// on the same connection; durable `object.create` from 16 clients against SQLite's one transaction per write,
+/// with its floor (the same creates straight into a store in the bench's process, ``StoreFloor``);
 /// `object.query` first pages (eq on a top-level field, 50 results) over a bucket of 100,000 objects; a full
 /// paged walk of that bucket; and the daemon's RSS after it all.
 struct Objects: Benchmark {
@@ -67,8 +68,11 @@ struct Objects: Benchmark {
         defer { try? baseline.close() }
         let writers = try (0..<Self.writers).map { _ in try LineConnection(path: socket) }
         defer { for connection in writers { connection.close() } }
+        let floor = try StoreFloor(path: context.path("objects-floor.sqlite"))
+        defer { try? floor.close() }
         var createRates: [Double] = []
         var sqliteRates: [Double] = []
+        var floorRates: [Double] = []
         for run in 0..<context.runs {
             let duration = context.duration
             createRates.append(
@@ -81,6 +85,7 @@ struct Objects: Benchmark {
                 }
             )
             sqliteRates.append(try await onThread("sqlite-baseline") { try baseline.measure(duration: duration) })
+            floorRates.append(try await floor.measure(tasks: Self.writers, duration: duration))
         }
 
         // A bucket of 100,000 objects: 2,000 tags of 50 objects each.
@@ -145,6 +150,16 @@ struct Objects: Benchmark {
                 baselineName: "SQLite WAL+FULL, 1 txn/INSERT",
                 target: .ratio(.atLeast, 5),
                 note: "guild: " + Format.spread(createRates, unit: .perSecond) + "; sqlite: " + Format.spread(sqliteRates, unit: .perSecond)
+            ),
+            Measurement(
+                benchmark: self.name,
+                figure: "floor: the same creates straight into the store, 16 tasks",
+                value: Stats.median(floorRates),
+                unit: .perSecond,
+                baseline: Stats.median(sqliteRates),
+                baselineName: "SQLite WAL+FULL, 1 txn/INSERT",
+                target: nil,
+                note: "in the bench's process, no socket or JSON-RPC, same group commit: " + Format.spread(floorRates, unit: .perSecond)
             ),
             Measurement(
                 benchmark: self.name,
