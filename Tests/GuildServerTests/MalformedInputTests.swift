@@ -162,7 +162,7 @@ struct MalformedInputTests {
     }
 
     @Test func aClientDisconnectingMidRequestDisturbsNoOne() async throws {
-        try await TestDaemon.run { socket, _ in
+        try await TestDaemon.run { socket, server in
             let bystander = try RawConnection(path: socket)
             for index in 0..<20 {
                 let quitter = try RawConnection(path: socket)
@@ -171,6 +171,11 @@ struct MalformedInputTests {
                 _ = index
             }
             #expect(await bystander.pings())
+            // Every quitter's connection ends, even one whose peer left before its channel became active (it
+            // never sees channelInactive): no slot is held for a client that is gone.
+            let deadline = ContinuousClock.now + .seconds(5)
+            while server.connectionCount > 1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(server.connectionCount == 1)
         }
     }
 

@@ -152,7 +152,8 @@ final class ConnectionState: Sendable {
 
     /// No more work will come (the channel closed). Work already handed over but not started is skipped: its
     /// replies could not be delivered, and a peer that pipelines calls and disconnects must not leave the daemon
-    /// running them (a call that already started finishes).
+    /// running them (a call that already started finishes). Called again (from the channel's close future), it
+    /// does nothing.
     func finishWork() {
         self.isClosed.store(true, ordering: .relaxed)
         self.workContinuation.finish()

@@ -169,7 +169,14 @@ public final class GuildServer: Service, Sendable {
                 self.connections.remove(id, uid: peer.uid)
                 throw error
             }
-            accepted.yield(state)
+            // A channel closed before it became active (the peer left during set-up) never sees channelInactive:
+            // its close ends the connection's work all the same, so its task and registry slot always end.
+            channel.closeFuture.whenComplete { _ in state.finishWork() }
+            if case .terminated = accepted.yield(state) {
+                // The server stopped accepting while this one was set up: nothing will run it.
+                self.connections.remove(id, uid: peer.uid)
+                channel.close(promise: nil)
+            }
         }
     }
 
