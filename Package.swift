@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
@@ -89,6 +90,31 @@ let package = Package(
                 "GuildStore",
                 "GuildTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+
+        // PostgreSQL, the engine for more than one machine (see protocol/postgresql.md): its own module, so the
+        // embedded SQLite store never links it.
+        .target(
+            name: "GuildPostgres",
+            dependencies: [
+                "GuildCore",
+                "GuildJSON",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "GuildPostgresTests",
+            dependencies: [
+                "GuildCore",
+                "GuildPostgres",
+                "GuildTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
 

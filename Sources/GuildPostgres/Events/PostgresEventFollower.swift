@@ -1,0 +1,120 @@
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+import Synchronization
+
+/// Follows the shared event log from one host: reads every committed event after its cursor, in sequence
+/// order, exactly once, and hands them to `deliver`.
+///
+/// It `LISTEN`s for the notification each commit sends (``PostgresEventLog/channel``) and also reads every
+/// `pollInterval`, so a notification lost with a dropped connection costs at most that much latency, never an
+/// event: notifications only say "look", the log says what is there. A dropped connection is reopened with
+/// backoff (50 ms doubling to 5 s) and reading resumes from the cursor.
+public final class PostgresEventFollower: Sendable {
+    private let location: PostgresLocation
+    private let pollInterval: Duration
+    private let batchSize: Int
+    private let group: any EventLoopGroup
+    private let logger: Logger
+    private let deliver: @Sendable ([PostgresEvent]) -> Void
+    private let state: Mutex<(cursor: Int64, connects: Int)>
+
+    /// Creates a follower that delivers the events after `after`.
+    public init(
+        location: PostgresLocation,
+        after: Int64,
+        pollInterval: Duration = .milliseconds(500),
+        batchSize: Int = 1_024,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        logger: Logger,
+        deliver: @escaping @Sendable ([PostgresEvent]) -> Void
+    ) {
+        self.location = location
+        self.pollInterval = pollInterval
+        self.batchSize = batchSize
+        self.group = group
+        self.logger = logger
+        self.deliver = deliver
+        self.state = Mutex((after, 0))
+    }
+
+    /// The last sequence number delivered.
+    public var cursor: Int64 { self.state.withLock { $0.cursor } }
+
+    /// How many times it has connected (more than once after a dropped connection).
+    public var connects: Int { self.state.withLock { $0.connects } }
+
+    /// Follows the log until the task is cancelled.
+    public func run() async {
+        var backoff = Duration.milliseconds(50)
+        while !Task.isCancelled {
+            do {
+                try await self.follow { backoff = .milliseconds(50) }
+            } catch {
+                if Task.isCancelled { return }
+                self.logger.warning(
+                    "event log: following stopped; reconnecting",
+                    metadata: ["error": "\(String(reflecting: error))", "retryIn": "\(backoff)", "database": "\(self.location)"]
+                )
+            }
+            try? await Task.sleep(for: backoff)
+            backoff = min(backoff * 2, .seconds(5))
+        }
+    }
+
+    /// One connection's life: listen, catch up, then read on each notification or poll until it fails.
+    private func follow(connected: () -> Void) async throws {
+        let configuration = try self.location.connectionConfiguration(connectTimeout: .seconds(10))
+        let connection = try await PostgresConnection.connect(on: self.group.any(), configuration: configuration, id: 0, logger: self.logger)
+        self.state.withLock { $0.connects += 1 }
+        connected()
+        let (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let listener = connection.addListener(channel: PostgresEventLog.channel) { _, _ in wake.yield() }
+        connection.closeFuture.whenComplete { _ in wake.finish() }
+        defer {
+            listener.stop()
+            wake.finish()
+            connection.closeKeepingAlive()
+        }
+        try await connection.query("LISTEN \(unescaped: PostgresEventLog.channel)", logger: self.logger)
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask {
+                while true {
+                    try await Task.sleep(for: self.pollInterval)
+                    wake.yield()
+                }
+            }
+            try await self.catchUp(connection)
+            for await _ in wakeups { try await self.catchUp(connection) }
+            tasks.cancelAll()
+        }
+        throw PostgresStoreError.unexpectedReply("the event log's connection closed")
+    }
+
+    /// Reads and delivers everything after the cursor, a batch at a time.
+    private func catchUp(_ connection: PostgresConnection) async throws {
+        while true {
+            let after = self.cursor
+            var events: [PostgresEvent] = []
+            let rows = try await connection.query(
+                "SELECT seq, topic, kind, audience, body, time FROM event WHERE seq > \(after) ORDER BY seq LIMIT \(self.batchSize)",
+                logger: self.logger
+            )
+            for try await row in rows { events.append(try PostgresEventLog.event(from: row)) }
+            guard let last = events.last else { return }
+            self.state.withLock { $0.cursor = last.seq }
+            self.deliver(events)
+            if events.count < self.batchSize { return }
+        }
+    }
+}
+
+extension PostgresConnection {
+    /// Closes the connection and keeps it alive until it has closed (postgres-nio requires a connection to be
+    /// closed before it is released), without waiting here.
+    func closeKeepingAlive() {
+        let closing: EventLoopFuture<Void> = self.close()
+        closing.whenComplete { _ in withExtendedLifetime(self) {} }
+    }
+}

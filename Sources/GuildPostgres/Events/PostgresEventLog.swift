@@ -1,0 +1,68 @@
+import GuildCore
+import NIOCore
+import PostgresNIO
+
+/// The event log on PostgreSQL: one global, gap-free sequence for every host that shares the database.
+///
+/// The outbox problem: with a plain sequence, a transaction that took seq 8 may commit before one that took
+/// seq 7, and a reader that saw 8 and moved its cursor past it would never see 7. Here every append takes
+/// the row lock of the single `event_head` row and holds it until its transaction ends, so the transaction
+/// with seq 8 cannot even number its events until the one with seq 7 has committed (and is visible: PostgreSQL
+/// makes a commit visible before it releases its locks) or rolled back (and given its numbers back). Readers
+/// therefore only ever see a prefix of the sequence: `seq > cursor` never skips a number. The lock is held
+/// only from the append to the commit, so a transaction appends last, once per commit (the group commit's
+/// batch appends all its operations' events at once).
+public enum PostgresEventLog {
+    /// The channel hosts `LISTEN` on; each commit that appended events notifies it with its new head.
+    public static let channel = "guild_events"
+
+    /// Appends `events` in the caller's open transaction, numbering them in order; returns them with their
+    /// sequence numbers. Holds the sequence's lock until the transaction ends: call it last.
+    public static func append(_ events: [PostgresEvent], on connection: BlockingConnection) throws -> [PostgresEvent] {
+        guard !events.isEmpty else { return [] }
+        let rows = try connection.query("UPDATE event_head SET seq = seq + \(Int64(events.count)) RETURNING seq")
+        guard let head = try rows.first?.decode(Int64.self) else { throw PostgresStoreError.unexpectedReply("event_head has no row") }
+        var numbered = events
+        for index in numbered.indices { numbered[index].seq = head - Int64(events.count) + 1 + Int64(index) }
+        // One INSERT per chunk: PostgreSQL takes at most 65,535 parameters, six per event.
+        for chunk in stride(from: 0, to: numbered.count, by: 1_000) {
+            let slice = numbered[chunk..<min(chunk + 1_000, numbered.count)]
+            var bindings = PostgresBindings(capacity: slice.count * 6)
+            var sql = "INSERT INTO event (seq, topic, kind, audience, body, time) VALUES "
+            for (offset, event) in slice.enumerated() {
+                let base = offset * 6
+                if offset > 0 { sql += ", " }
+                sql += "($\(base + 1), $\(base + 2), $\(base + 3), $\(base + 4), $\(base + 5), $\(base + 6))"
+                bindings.append(event.seq)
+                bindings.append(event.topic.rawValue)
+                bindings.append(event.kind)
+                bindings.append(event.audience)
+                bindings.append(ByteBuffer(bytes: event.body))
+                bindings.append(event.time)
+            }
+            try connection.execute(PostgresQuery(unsafeSQL: sql, binds: bindings))
+        }
+        // Delivered to listeners when (and only if) the transaction commits.
+        try connection.execute("SELECT pg_notify(\(Self.channel), \(String(head)))")
+        return numbered
+    }
+
+    /// Committed events after `after`, in order, at most `limit`.
+    public static func read(after: Int64, limit: Int, on connection: BlockingConnection) throws -> [PostgresEvent] {
+        try connection.query("SELECT seq, topic, kind, audience, body, time FROM event WHERE seq > \(after) ORDER BY seq LIMIT \(limit)")
+            .map(Self.event(from:))
+    }
+
+    /// The last committed sequence number (0 when none yet).
+    public static func head(on connection: BlockingConnection) throws -> Int64 {
+        let rows = try connection.query("SELECT seq FROM event_head")
+        guard let head = try rows.first?.decode(Int64.self) else { throw PostgresStoreError.unexpectedReply("event_head has no row") }
+        return head
+    }
+
+    static func event(from row: PostgresRow) throws -> PostgresEvent {
+        let (seq, topic, kind, audience, body, time) = try row.decode((Int64, String, String, String, ByteBuffer, Int64).self)
+        guard let parsed = EventTopic(topic) else { throw PostgresStoreError.unexpectedReply("event \(seq) has topic \(topic)") }
+        return PostgresEvent(seq: seq, topic: parsed, kind: kind, audience: audience, time: time, body: Array(buffer: body))
+    }
+}

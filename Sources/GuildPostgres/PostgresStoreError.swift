@@ -1,0 +1,30 @@
+/// Every way the PostgreSQL engine refuses to start or to go on, each with a message that says what to change.
+public enum PostgresStoreError: Error, Equatable, CustomStringConvertible {
+    /// `--database` is not a `postgresql://` URL Guild understands.
+    case invalidURL(String)
+    /// The URL carries a password; it would show in `ps` output and logs.
+    case passwordInURL
+    /// The password file named by `passfile=`, `PGPASSFILE` or `~/.pgpass` is readable by others.
+    case passwordFileTooOpen(path: String)
+    /// The database's schema is newer than this build knows: a newer guildd migrated it.
+    case newerSchema(found: Int, known: Int)
+    /// The database did not answer as expected (a missing row the schema guarantees).
+    case unexpectedReply(String)
+
+    public var description: String {
+        switch self {
+        case .invalidURL(let reason):
+            "invalid PostgreSQL URL: \(reason)"
+        case .passwordInURL:
+            "the PostgreSQL URL carries a password, which would show in ps output and logs: put it in a password "
+                + "file (passfile=PATH in the URL, PGPASSFILE, or ~/.pgpass; mode 0600)"
+        case .passwordFileTooOpen(let path):
+            "the password file \(path) is readable by group or others: chmod 0600 it"
+        case .newerSchema(let found, let known):
+            "the database's schema is at version \(found), newer than this guildd knows (\(known)): "
+                + "run the guildd that migrated it, or a newer one"
+        case .unexpectedReply(let what):
+            "PostgreSQL replied unexpectedly: \(what)"
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import GuildPostgres
+import Testing
+
+/// `--database postgresql://...`: what each URL means, and that no password is ever taken from it.
+struct PostgresLocationTests {
+    @Test func aTCPURLNamesHostPortUserAndDatabase() throws {
+        let location = try PostgresLocation(url: "postgresql://guild@db.example:6543/guilddb", environment: [:])
+        #expect(location.endpoint == .tcp(host: "db.example", port: 6543))
+        #expect(location.user == "guild")
+        #expect(location.database == "guilddb")
+        #expect(location.description == "postgresql://guild@db.example:6543/guilddb")
+    }
+
+    @Test func aSocketDirectoryAndDefaults() throws {
+        let location = try PostgresLocation(url: "postgresql://guild@/guild?host=/run/pg", environment: [:])
+        #expect(location.endpoint == .socket(directory: "/run/pg", port: 5432))
+        #expect(location.endpoint.socketPath == "/run/pg/.s.PGSQL.5432")
+        let bare = try PostgresLocation(url: "postgres://guild@", environment: [:])
+        #expect(bare.endpoint == .socket(directory: "/run/postgresql", port: 5432))
+        #expect(bare.database == "guild")
+    }
+
+    @Test func aPasswordInTheURLIsRefused() {
+        #expect(throws: PostgresStoreError.passwordInURL) {
+            try PostgresLocation(url: "postgresql://guild:secret@db.example/guild", environment: [:])
+        }
+        #expect(throws: PostgresStoreError.passwordInURL) {
+            try PostgresLocation(url: "postgresql://guild@db.example/guild?password=secret", environment: [:])
+        }
+        #expect(PostgresStoreError.passwordInURL.description.contains("password file"))
+    }
+
+    @Test func badURLsAreRefusedWithTheirReason() {
+        for url in [
+            "mysql://guild@db/guild", "postgresql://@db/guild", "postgresql://guild@db:99999/guild", "postgresql://guild@db/g?sslmode=require",
+            "postgresql://guild@db/g?bogus=1",
+        ] {
+            #expect(throws: PostgresStoreError.self, "\(url)") { try PostgresLocation(url: url, environment: [:]) }
+        }
+    }
+
+    @Test func thePasswordComesFromThePasswordFile() throws {
+        let path = "/tmp/gpgpass-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let text = """
+            # comment
+            other.example:5432:*:guild:wrong
+            db.example:5432:guild:guild:se\\:cret
+            *:*:*:*:fallback
+
+            """
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+        let location = try PostgresLocation(url: "postgresql://guild@db.example/guild?passfile=\(path)", environment: [:])
+        #expect(try location.password(environment: [:]) == "se:cret")
+        #expect(!location.description.contains("cret"))
+        let viaEnvironment = try PostgresLocation(url: "postgresql://someone@elsewhere/x", environment: [:])
+        #expect(try viaEnvironment.password(environment: ["PGPASSFILE": path]) == "fallback")
+        #expect(try viaEnvironment.password(environment: ["PGPASSFILE": path + ".missing"]) == nil)
+
+        chmod(path, 0o644)
+        #expect(throws: PostgresStoreError.passwordFileTooOpen(path: path)) { try location.password(environment: [:]) }
+    }
+}

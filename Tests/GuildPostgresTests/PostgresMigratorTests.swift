@@ -1,0 +1,62 @@
+import GuildPostgres
+import PostgresNIO
+import Testing
+
+/// Schema migrations at start: once, under an advisory lock, and never onto a newer schema.
+@Suite(.enabled(if: TestPostgres.isConfigured, "needs the throwaway PostgreSQL that scripts/test starts"), .timeLimit(.minutes(2)))
+struct PostgresMigratorTests {
+    @Test func anEmptyDatabaseIsMigratedToTheKnownVersion() async throws {
+        try await TestPostgres.withDatabase { location in
+            let connection = try await TestPostgres.connect(location)
+            defer { connection.close() }
+            let (from, to) = try await TestPostgres.blocking { try PostgresMigrator.migrate(connection) }
+            #expect(from == 0)
+            #expect(to == PostgresMigrator.knownVersion)
+            #expect(try await TestPostgres.blocking { try PostgresEventLog.head(on: connection) } == 0)
+            // Again: nothing to do.
+            let again = try await TestPostgres.blocking { try PostgresMigrator.migrate(connection) }
+            #expect(again.from == PostgresMigrator.knownVersion && again.to == PostgresMigrator.knownVersion)
+        }
+    }
+
+    @Test func hostsStartingTogetherMigrateOnce() async throws {
+        try await TestPostgres.withDatabase { location in
+            let outcomes = try await withThrowingTaskGroup(of: Int.self) { hosts in
+                for _ in 0..<4 {
+                    hosts.addTask {
+                        let connection = try await TestPostgres.connect(location)
+                        defer { connection.close() }
+                        return try await TestPostgres.blocking { try PostgresMigrator.migrate(connection).from }
+                    }
+                }
+                return try await hosts.reduce(into: []) { $0.append($1) }
+            }
+            // One host found the database empty; the others waited on the lock and found it migrated.
+            #expect(outcomes.sorted() == [0] + Array(repeating: PostgresMigrator.knownVersion, count: 3))
+            let connection = try await TestPostgres.connect(location)
+            defer { connection.close() }
+            let rows = try await TestPostgres.blocking { try connection.query("SELECT count(*)::bigint FROM guild_schema_version") }
+            #expect(try rows.first?.decode(Int64.self) == Int64(PostgresMigrator.knownVersion))
+        }
+    }
+
+    @Test func aDatabaseOfANewerSchemaIsRefused() async throws {
+        try await TestPostgres.withDatabase { location in
+            let connection = try await TestPostgres.connect(location)
+            defer { connection.close() }
+            _ = try await TestPostgres.blocking { try PostgresMigrator.migrate(connection) }
+            let newer = PostgresMigrator.knownVersion + 1
+            _ = try await TestPostgres.blocking {
+                try connection.execute("INSERT INTO guild_schema_version (version, name) VALUES (\(newer), 'from the future')")
+            }
+            await #expect(throws: PostgresStoreError.newerSchema(found: newer, known: PostgresMigrator.knownVersion)) {
+                try await TestPostgres.blocking { try PostgresMigrator.migrate(connection) }
+            }
+            // The refusal released the lock: another host is not left waiting on it.
+            let other = try await TestPostgres.connect(location)
+            defer { other.close() }
+            let rows = try await TestPostgres.blocking { try other.query("SELECT pg_try_advisory_lock(\(0x4775_696C_64 as Int64))") }
+            #expect(try rows.first?.decode(Bool.self) == true)
+        }
+    }
+}
