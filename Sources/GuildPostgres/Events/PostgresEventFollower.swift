@@ -77,7 +77,7 @@ public final class PostgresEventFollower: Sendable {
             wake.finish()
             connection.closeKeepingAlive()
         }
-        try await connection.query("LISTEN \(unescaped: PostgresEventLog.channel)", logger: self.logger)
+        _ = try await connection.queryUntilClosed("LISTEN \(unescaped: PostgresEventLog.channel)", timeout: .seconds(10), logger: self.logger)
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask {
                 while true {
@@ -96,25 +96,16 @@ public final class PostgresEventFollower: Sendable {
     private func catchUp(_ connection: PostgresConnection) async throws {
         while true {
             let after = self.cursor
-            var events: [PostgresEvent] = []
-            let rows = try await connection.query(
+            let rows = try await connection.queryUntilClosed(
                 "SELECT seq, topic, kind, audience, body, time FROM event WHERE seq > \(after) ORDER BY seq LIMIT \(self.batchSize)",
+                timeout: .seconds(10),
                 logger: self.logger
             )
-            for try await row in rows { events.append(try PostgresEventLog.event(from: row)) }
+            let events = try rows.map(PostgresEventLog.event(from:))
             guard let last = events.last else { return }
             self.state.withLock { $0.cursor = last.seq }
             self.deliver(events)
             if events.count < self.batchSize { return }
         }
-    }
-}
-
-extension PostgresConnection {
-    /// Closes the connection and keeps it alive until it has closed (postgres-nio requires a connection to be
-    /// closed before it is released), without waiting here.
-    func closeKeepingAlive() {
-        let closing: EventLoopFuture<Void> = self.close()
-        closing.whenComplete { _ in withExtendedLifetime(self) {} }
     }
 }
