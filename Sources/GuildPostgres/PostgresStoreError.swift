@@ -8,6 +8,10 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible {
     case passwordFileTooOpen(path: String)
     /// The database's schema is newer than this build knows: a newer guildd migrated it.
     case newerSchema(found: Int, known: Int)
+    /// The database cannot be reached (stopped, restarting, refusing connections): nothing was written.
+    case unavailable(String)
+    /// The connection dropped while a COMMIT was in flight: the write may or may not have been applied.
+    case commitOutcomeUnknown
     /// The database did not answer as expected (a missing row the schema guarantees).
     case unexpectedReply(String)
 
@@ -23,6 +27,10 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible {
         case .newerSchema(let found, let known):
             "the database's schema is at version \(found), newer than this guildd knows (\(known)): "
                 + "run the guildd that migrated it, or a newer one"
+        case .unavailable(let reason):
+            "the database is unavailable, nothing was written: \(reason)"
+        case .commitOutcomeUnknown:
+            "the connection to the database dropped while committing: the write may or may not have been applied"
         case .unexpectedReply(let what):
             "PostgreSQL replied unexpectedly: \(what)"
         }

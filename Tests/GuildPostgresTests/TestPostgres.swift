@@ -1,5 +1,6 @@
 import Foundation
 import GuildPostgres
+import GuildTestSupport
 import Logging
 import NIOPosix
 import PostgresNIO
@@ -57,4 +58,37 @@ enum TestPostgres {
     static func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await NIOThreadPool.singleton.runIfActive(body)
     }
+}
+
+/// A PostgreSQL server of a test's own (`scripts/postgres`), for faults that would disturb other tests: it
+/// can be crashed and started again.
+final class OwnPostgresServer: Sendable {
+    let directory = "/tmp/gpo-\(UUID().uuidString.prefix(8))"
+    let url: String
+
+    init() throws {
+        try Self.script("start", self.directory)
+        self.url = "postgresql://postgres@/postgres?host=\(self.directory)"
+    }
+
+    /// Stops the server at once, as a crash would; its data stays.
+    func crash() throws { try Self.script("crash", self.directory) }
+
+    /// Starts the crashed server again (PostgreSQL recovers from its WAL).
+    func restart() throws { try Self.script("start", self.directory) }
+
+    /// Stops the server and removes its files.
+    func remove() { try? Self.script("stop", self.directory) }
+
+    /// Runs scripts/postgres and waits for it (`system`, on the calling pool thread). Its output is not read
+    /// through a pipe: the server it starts could inherit the pipe's other end and hold it open.
+    private static func script(_ command: String, _ directory: String) throws {
+        let script = Build.packageRoot.appendingPathComponent("scripts/postgres").path
+        let status = system("'\(script)' \(command) '\(directory)' >/dev/null")
+        guard status == 0 else { throw OwnPostgresError.scriptFailed(command, status) }
+    }
+}
+
+enum OwnPostgresError: Error {
+    case scriptFailed(String, Int32)
 }

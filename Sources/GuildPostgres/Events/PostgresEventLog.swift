@@ -6,7 +6,7 @@ import PostgresNIO
 ///
 /// The outbox problem: with a plain sequence, a transaction that took seq 8 may commit before one that took
 /// seq 7, and a reader that saw 8 and moved its cursor past it would never see 7. Here every append takes
-/// the row lock of the single `event_head` row and holds it until its transaction ends, so the transaction
+/// the row lock of the single `event_head` row (`SELECT ... FOR UPDATE`) and holds it until its transaction ends, so the transaction
 /// with seq 8 cannot even number its events until the one with seq 7 has committed (and is visible: PostgreSQL
 /// makes a commit visible before it releases its locks) or rolled back (and given its numbers back). Readers
 /// therefore only ever see a prefix of the sequence: `seq > cursor` never skips a number. The lock is held
@@ -20,13 +20,28 @@ public enum PostgresEventLog {
     /// sequence numbers. Holds the sequence's lock until the transaction ends: call it last.
     public static func append(_ events: [PostgresEvent], on connection: BlockingConnection) throws -> [PostgresEvent] {
         guard !events.isEmpty else { return [] }
-        let rows = try connection.query("UPDATE event_head SET seq = seq + \(Int64(events.count)) RETURNING seq")
-        guard let head = try rows.first?.decode(Int64.self) else { throw PostgresStoreError.unexpectedReply("event_head has no row") }
+        let head = try self.lockHead(on: connection)
         var numbered = events
-        for index in numbered.indices { numbered[index].seq = head - Int64(events.count) + 1 + Int64(index) }
+        for index in numbered.indices { numbered[index].seq = head + 1 + Int64(index) }
+        try self.insert(numbered, on: connection)
+        return numbered
+    }
+
+    /// Takes the sequence's lock for the caller's open transaction (until it ends) and returns the last number
+    /// used. The caller numbers its events from there and ends with ``insert(_:on:)``.
+    public static func lockHead(on connection: BlockingConnection) throws -> Int64 {
+        let rows = try connection.query("SELECT seq FROM event_head FOR UPDATE")
+        guard let head = try rows.first?.decode(Int64.self) else { throw PostgresStoreError.unexpectedReply("event_head has no row") }
+        return head
+    }
+
+    /// Inserts events numbered after the head ``lockHead(on:)`` returned, moves the head to the last of them,
+    /// and notifies listeners (delivered when, and only if, the transaction commits).
+    public static func insert(_ events: [PostgresEvent], on connection: BlockingConnection) throws {
+        guard let last = events.last?.seq else { return }
         // One INSERT per chunk: PostgreSQL takes at most 65,535 parameters, six per event.
-        for chunk in stride(from: 0, to: numbered.count, by: 1_000) {
-            let slice = numbered[chunk..<min(chunk + 1_000, numbered.count)]
+        for chunk in stride(from: 0, to: events.count, by: 1_000) {
+            let slice = events[chunk..<min(chunk + 1_000, events.count)]
             var bindings = PostgresBindings(capacity: slice.count * 6)
             var sql = "INSERT INTO event (seq, topic, kind, audience, body, time) VALUES "
             for (offset, event) in slice.enumerated() {
@@ -42,9 +57,8 @@ public enum PostgresEventLog {
             }
             try connection.execute(PostgresQuery(unsafeSQL: sql, binds: bindings))
         }
-        // Delivered to listeners when (and only if) the transaction commits.
-        try connection.execute("SELECT pg_notify(\(Self.channel), \(String(head)))")
-        return numbered
+        try connection.execute("UPDATE event_head SET seq = \(last)")
+        try connection.execute("SELECT pg_notify(\(Self.channel), \(String(last)))")
     }
 
     /// Committed events after `after`, in order, at most `limit`.

@@ -1,0 +1,44 @@
+/// What one write operation sees inside the writer's shared transaction: the connection, and the event log
+/// to append to. Used only on the writer's thread, for the length of the operation.
+public final class PostgresWriteContext {
+    /// The writer's connection, inside the open transaction and the operation's savepoint.
+    public let connection: BlockingConnection
+    private let sequence: EventNumbering
+
+    init(connection: BlockingConnection, sequence: EventNumbering) {
+        self.connection = connection
+        self.sequence = sequence
+    }
+
+    /// Appends an event to the log; returns its sequence number, final once the transaction commits. The
+    /// first append of a transaction takes the sequence's lock (protocol/postgresql.md).
+    @discardableResult
+    public func append(_ event: PostgresEvent) throws -> Int64 {
+        try self.sequence.append(event, on: self.connection)
+    }
+}
+
+/// The events of one shared transaction, numbered in order from the head it locked on its first append.
+final class EventNumbering {
+    private(set) var head: Int64?
+    private(set) var events: [PostgresEvent] = []
+
+    func append(_ event: PostgresEvent, on connection: BlockingConnection) throws -> Int64 {
+        let head = try self.head ?? PostgresEventLog.lockHead(on: connection)
+        var numbered = event
+        numbered.seq = head + 1
+        self.head = numbered.seq
+        self.events.append(numbered)
+        return numbered.seq
+    }
+
+    /// Where an operation starts, to give its numbers back if its savepoint rolls back.
+    var mark: (head: Int64?, count: Int) { (self.head, self.events.count) }
+
+    /// Gives back the numbers taken since `mark`. A head first locked inside the rolled-back savepoint was
+    /// unlocked with it (PostgreSQL releases locks taken after a savepoint it rolls back to), so it is read again.
+    func rollBack(to mark: (head: Int64?, count: Int)) {
+        self.head = mark.head
+        self.events.removeSubrange(mark.count...)
+    }
+}

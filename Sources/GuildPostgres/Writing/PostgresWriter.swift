@@ -1,0 +1,182 @@
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+import Synchronization
+
+/// Runs concurrent write operations in shared PostgreSQL transactions ("group commit") on a thread of its
+/// own, over one connection.
+///
+/// Every operation runs in its own SAVEPOINT, so one that throws rolls back alone (and gives back the event
+/// numbers it took); the transaction that holds them appends their events last and commits once. No caller
+/// returns before the commit holding its operation is durable. When the database cannot be reached, callers get
+/// ``PostgresStoreError/unavailable(_:)`` at once instead of waiting: the writer tries to reconnect when a batch
+/// comes, at most once per backoff interval (50 ms doubling to 5 s), and recovers by itself when the database
+/// returns. A connection lost during COMMIT is ``PostgresStoreError/commitOutcomeUnknown``: the write may or may
+/// not have been applied, and the caller is told so.
+public final class PostgresWriter: Sendable {
+    private struct State {
+        var queue: [any PostgresPendingWrite] = []
+        var draining = false
+        var closed = false
+    }
+
+    private struct Link {
+        var connection: BlockingConnection?
+        var nextAttempt: ContinuousClock.Instant = .now
+        var backoff: Duration = .milliseconds(50)
+        var lastError = ""
+    }
+
+    private let location: PostgresLocation
+    private let logger: Logger
+    private let maximumBatch: Int
+    private let connectTimeout: TimeAmount
+    private let thread: NIOThreadPool
+    private let state = Mutex(State())
+    /// Only touched on the writer's thread.
+    private let link = Mutex(Link())
+    private let counts = Mutex((commits: 0, operations: 0))
+    private let committed: @Sendable (_ events: [PostgresEvent]) -> Void
+
+    /// Creates a writer for `location`; it connects when the first write comes.
+    /// - Parameter committed: called on the writer's thread after each commit that appended events, before
+    ///   the operations' callers hear of it.
+    public init(
+        location: PostgresLocation,
+        maximumBatch: Int = 256,
+        connectTimeout: TimeAmount = .seconds(2),
+        logger: Logger,
+        committed: @escaping @Sendable (_ events: [PostgresEvent]) -> Void = { _ in }
+    ) {
+        self.location = location
+        self.maximumBatch = maximumBatch
+        self.connectTimeout = connectTimeout
+        self.logger = logger
+        self.committed = committed
+        self.thread = NIOThreadPool(numberOfThreads: 1)
+        self.thread.start()
+    }
+
+    /// Runs `work` in a savepoint of a shared transaction and returns its result once that transaction is
+    /// committed.
+    public func write<T: Sendable>(_ work: @escaping @Sendable (PostgresWriteContext) throws -> T) async throws -> T {
+        let operation = PostgresTypedWrite(work)
+        let starts = try self.state.withLock { state in
+            guard !state.closed else { throw PostgresStoreError.unavailable("the store is closed") }
+            state.queue.append(operation)
+            if state.draining { return false }
+            state.draining = true
+            return true
+        }
+        if starts { self.thread.submit { _ in self.drain() } }
+        return try await operation.value()
+    }
+
+    /// Transactions committed so far, and the operations they held.
+    public var statistics: (commits: Int, operations: Int) { self.counts.withLock { $0 } }
+
+    /// Whether the writer's connection is open (false before the first write and while the database is away).
+    public var isConnected: Bool { self.link.withLock { $0.connection.map { !$0.isClosed } ?? false } }
+
+    /// Fails writes from now on, closes the connection and stops the writer's thread.
+    public func close() async throws {
+        self.state.withLock { $0.closed = true }
+        try await self.thread.shutdownGracefully()
+        self.link.withLock { $0.connection?.close() }
+    }
+
+    private func drain() {
+        while true {
+            let batch: [any PostgresPendingWrite]? = self.state.withLock { state in
+                if state.queue.isEmpty {
+                    state.draining = false
+                    return nil
+                }
+                let count = min(state.queue.count, self.maximumBatch)
+                let batch = Array(state.queue.prefix(count))
+                state.queue.removeFirst(count)
+                return batch
+            }
+            guard let batch else { return }
+            self.commit(batch)
+        }
+    }
+
+    private func commit(_ batch: [any PostgresPendingWrite]) {
+        let connection: BlockingConnection
+        do {
+            connection = try self.connection()
+        } catch {
+            for operation in batch { operation.failed(error) }
+            return
+        }
+        let numbering = EventNumbering()
+        var committing = false
+        do {
+            try connection.execute("BEGIN")
+            for operation in batch {
+                let mark = numbering.mark
+                try connection.execute("SAVEPOINT operation")
+                if operation.run(PostgresWriteContext(connection: connection, sequence: numbering)) {
+                    try connection.execute("RELEASE SAVEPOINT operation")
+                } else {
+                    numbering.rollBack(to: mark)
+                    try connection.execute("ROLLBACK TO SAVEPOINT operation")
+                    try connection.execute("RELEASE SAVEPOINT operation")
+                }
+            }
+            try PostgresEventLog.insert(numbering.events, on: connection)
+            committing = true
+            try connection.execute("COMMIT")
+        } catch {
+            let reported: any Error
+            if connection.isClosed {
+                self.dropConnection(error)
+                reported =
+                    committing
+                    ? PostgresStoreError.commitOutcomeUnknown
+                    : PostgresStoreError.unavailable("the connection to PostgreSQL dropped: \(error)")
+            } else {
+                _ = try? connection.execute("ROLLBACK")
+                reported = error
+            }
+            for operation in batch { operation.failed(reported) }
+            return
+        }
+        self.counts.withLock {
+            $0.commits += 1
+            $0.operations += batch.count
+        }
+        if !numbering.events.isEmpty { self.committed(numbering.events) }
+        for operation in batch { operation.committed() }
+    }
+
+    /// The open connection, reconnecting if the backoff allows; throws `unavailable` while the database is away.
+    private func connection() throws -> BlockingConnection {
+        try self.link.withLock { link in
+            if let connection = link.connection, !connection.isClosed { return connection }
+            link.connection = nil
+            guard ContinuousClock.now >= link.nextAttempt else {
+                throw PostgresStoreError.unavailable("PostgreSQL is unreachable (\(link.lastError)); retrying")
+            }
+            do {
+                let connection = try BlockingConnection(self.location, connectTimeout: self.connectTimeout, logger: self.logger)
+                link.connection = connection
+                link.backoff = .milliseconds(50)
+                return connection
+            } catch {
+                link.lastError = "\(error)"
+                link.nextAttempt = .now + link.backoff
+                link.backoff = min(link.backoff * 2, .seconds(5))
+                self.logger.warning("PostgreSQL unreachable", metadata: ["database": "\(self.location)", "error": "\(error)"])
+                throw PostgresStoreError.unavailable("PostgreSQL is unreachable: \(error)")
+            }
+        }
+    }
+
+    private func dropConnection(_ error: any Error) {
+        self.logger.warning("PostgreSQL connection lost", metadata: ["database": "\(self.location)", "error": "\(error)"])
+        self.link.withLock { $0.connection = nil }
+    }
+}

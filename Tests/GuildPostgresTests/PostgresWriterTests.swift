@@ -1,0 +1,138 @@
+import Foundation
+import GuildCore
+import GuildPostgres
+import PostgresNIO
+import Synchronization
+import Testing
+
+/// Group commit on PostgreSQL: many callers' writes in few commits, each answered after its commit, one that
+/// fails rolled back alone; an outage is a clear error at once, and the writer recovers by itself.
+@Suite(.enabled(if: TestPostgres.isConfigured, "needs the throwaway PostgreSQL that scripts/test starts"), .timeLimit(.minutes(2)))
+struct PostgresWriterTests {
+    static func writer(_ location: PostgresLocation, committed: @escaping @Sendable ([PostgresEvent]) -> Void = { _ in }) -> PostgresWriter {
+        PostgresWriter(location: location, logger: TestPostgres.logger, committed: committed)
+    }
+
+    static func prepare(_ location: PostgresLocation) async throws {
+        let connection = try await TestPostgres.connect(location)
+        defer { connection.close() }
+        try await TestPostgres.blocking {
+            _ = try PostgresMigrator.migrate(connection)
+            try connection.execute("CREATE TABLE item (id bigint PRIMARY KEY, seq bigint NOT NULL)")
+        }
+    }
+
+    /// Inserts item `id` and appends its event; returns the event's number.
+    static func insertItem(_ id: Int64, failing: Bool = false) -> @Sendable (PostgresWriteContext) throws -> Int64 {
+        { context in
+            let seq = try context.append(PostgresEventLogTests.event(Int(id), host: "w"))
+            try context.connection.execute("INSERT INTO item (id, seq) VALUES (\(id), \(seq))")
+            struct Refused: Error {}
+            if failing { throw Refused() }
+            return seq
+        }
+    }
+
+    @Test func concurrentWritesShareCommitsAndNumberTheirEventsInOrder() async throws {
+        try await TestPostgres.withDatabase { location in
+            try await Self.prepare(location)
+            let published = Mutex<[Int64]>([])
+            let writer = Self.writer(location) { events in published.withLock { $0 += events.map(\.seq) } }
+            let seqs = try await withThrowingTaskGroup(of: Int64.self) { tasks in
+                for id in 1...200 { tasks.addTask { try await writer.write(Self.insertItem(Int64(id))) } }
+                return try await tasks.reduce(into: []) { $0.append($1) }
+            }
+            #expect(seqs.sorted() == Array(1...200))
+            #expect(published.withLock { $0 } == Array(1...200))
+            let (commits, operations) = writer.statistics
+            #expect(operations == 200)
+            #expect(commits < 200, "200 concurrent writes took \(commits) commits")
+            let connection = try await TestPostgres.connect(location)
+            defer { connection.close() }
+            // Every reply came after its commit: each item's row and event are there, with the number it was told.
+            let rows = try await TestPostgres.blocking {
+                try connection.query("SELECT count(*)::bigint FROM item JOIN event USING (seq)").first?.decode(Int64.self)
+            }
+            #expect(rows == 200)
+            try await writer.close()
+        }
+    }
+
+    @Test func aFailingOperationRollsBackAloneAndGivesItsNumberBack() async throws {
+        try await TestPostgres.withDatabase { location in
+            try await Self.prepare(location)
+            let writer = Self.writer(location)
+            // A slow write holds the writer while the next three queue, so they share one transaction; the
+            // middle one fails.
+            let holder = Task { try await writer.write { context in try context.connection.execute("SELECT pg_sleep(0.3)") } }
+            try await Task.sleep(for: .milliseconds(100))
+            let writes = [
+                Task { try await writer.write(Self.insertItem(1)) },
+                Task { try await writer.write(Self.insertItem(2, failing: true)) },
+                Task { try await writer.write(Self.insertItem(3)) },
+            ]
+            _ = try await holder.value
+            var succeeded: [Bool] = []
+            for write in writes { succeeded.append((try? await write.value) != nil) }
+            #expect(succeeded == [true, false, true])
+            let (commits, operations) = writer.statistics
+            #expect(commits == 2 && operations == 4, "the three shared a transaction")
+            let connection = try await TestPostgres.connect(location)
+            defer { connection.close() }
+            let (items, events) = try await TestPostgres.blocking {
+                (
+                    try connection.query("SELECT id FROM item ORDER BY id").map { try $0.decode(Int64.self) },
+                    try PostgresEventLog.read(after: 0, limit: 10, on: connection).map(\.seq)
+                )
+            }
+            #expect(items == [1, 3])
+            #expect(events == [1, 2], "the failed operation's number was given back: no gap")
+            try await writer.close()
+        }
+    }
+
+    @Test func anUnreachableDatabaseIsAnErrorAtOnceNotAHang() async throws {
+        let nowhere = try PostgresLocation(url: "postgresql://guild@/guild?host=/tmp/no-such-postgres", environment: [:])
+        let writer = Self.writer(nowhere)
+        let started = ContinuousClock.now
+        await #expect {
+            _ = try await writer.write(Self.insertItem(1))
+        } throws: { error in
+            guard case .unavailable(let reason)? = error as? PostgresStoreError else { return false }
+            return reason.contains("unreachable")
+        }
+        // Within the backoff, the next write fails without trying again.
+        await #expect(throws: PostgresStoreError.self) { _ = try await writer.write(Self.insertItem(2)) }
+        #expect(ContinuousClock.now - started < .seconds(3))
+        try await writer.close()
+    }
+
+    /// PostgreSQL crashes (immediate stop) and comes back: writes meanwhile fail with a clear error, the writer
+    /// reconnects by itself, and nothing acknowledged before the crash is lost.
+    @Test func aCrashedDatabaseComesBackAndTheWriterRecovers() async throws {
+        let server = try await TestPostgres.blocking { try OwnPostgresServer() }
+        defer { server.remove() }
+        let location = try PostgresLocation(url: server.url)
+        try await Self.prepare(location)
+        let writer = Self.writer(location)
+        for id in 1...20 { _ = try await writer.write(Self.insertItem(Int64(id))) }
+        try await TestPostgres.blocking { try server.crash() }
+        await #expect(throws: PostgresStoreError.self) { _ = try await writer.write(Self.insertItem(21)) }
+        #expect(!writer.isConnected)
+        try await TestPostgres.blocking { try server.restart() }
+        var recovered = false
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !recovered, ContinuousClock.now < deadline {
+            recovered = (try? await writer.write(Self.insertItem(22))) != nil
+            if !recovered { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(recovered)
+        let connection = try await TestPostgres.connect(location)
+        defer { connection.close() }
+        let ids = try await TestPostgres.blocking { try connection.query("SELECT id FROM item ORDER BY id").map { try $0.decode(Int64.self) } }
+        #expect(ids == Array(1...20) + [22])
+        let seqs = try await TestPostgres.blocking { try PostgresEventLog.read(after: 0, limit: 100, on: connection).map(\.seq) }
+        #expect(seqs == Array(1...21), "the events stay gap-free across the crash")
+        try await writer.close()
+    }
+}
