@@ -221,10 +221,13 @@ let package = Package(
                 "GuildCore",
                 "GuildHarness",
                 "GuildJSON",
+                "GuildPostgres",
                 "GuildProtocol",
                 "GuildStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
 

@@ -33,6 +33,7 @@ struct GuildBench: AsyncParsableCommand {
         Hostile(),
         Objects(),
         Things(),
+        PostgresLog(),
         Memory(),
     ]
 
