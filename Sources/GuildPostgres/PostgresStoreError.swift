@@ -12,6 +12,8 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible {
     case unavailable(String)
     /// The connection dropped while a COMMIT was in flight: the write may or may not have been applied.
     case commitOutcomeUnknown
+    /// A write through a read-only transaction.
+    case readOnly
     /// The database did not answer as expected (a missing row the schema guarantees).
     case unexpectedReply(String)
 
@@ -31,6 +33,8 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible {
             "the database is unavailable, nothing was written: \(reason)"
         case .commitOutcomeUnknown:
             "the connection to the database dropped while committing: the write may or may not have been applied"
+        case .readOnly:
+            "a write was attempted through a read-only transaction"
         case .unexpectedReply(let what):
             "PostgreSQL replied unexpectedly: \(what)"
         }
