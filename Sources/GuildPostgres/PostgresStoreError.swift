@@ -6,6 +6,10 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible {
     case passwordInURL
     /// The password file named by `passfile=`, `PGPASSFILE` or `~/.pgpass` is readable by others.
     case passwordFileTooOpen(path: String)
+    /// The server refused the role's credentials (a wrong or missing password in the password file).
+    case authenticationFailed(user: String, database: String, reason: String)
+    /// The server has no database of this name.
+    case databaseMissing(String)
     /// The database's schema is newer than this build knows: a newer guildd migrated it.
     case newerSchema(found: Int, known: Int)
     /// The database cannot be reached (stopped, restarting, refusing connections): nothing was written.
@@ -26,6 +30,11 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible {
                 + "file (passfile=PATH in the URL, PGPASSFILE, or ~/.pgpass; mode 0600)"
         case .passwordFileTooOpen(let path):
             "the password file \(path) is readable by group or others: chmod 0600 it"
+        case .authenticationFailed(let user, let database, let reason):
+            "PostgreSQL refused to let \(user) into \(database): \(reason) (the password comes from the password "
+                + "file: passfile= in the URL, PGPASSFILE or ~/.pgpass)"
+        case .databaseMissing(let name):
+            "PostgreSQL has no database \(name): create it (createdb \(name)) or fix the URL"
         case .newerSchema(let found, let known):
             "the database's schema is at version \(found), newer than this guildd knows (\(known)): "
                 + "run the guildd that migrated it, or a newer one"

@@ -26,12 +26,16 @@ public final class BlockingConnection: Sendable {
         let configuration = try location.connectionConfiguration(connectTimeout: connectTimeout)
         let eventLoop = group.any()
         precondition(!eventLoop.inEventLoop, "a blocking PostgreSQL connection is never opened on an event loop")
-        self.connection = try PostgresConnection.connect(
-            on: eventLoop,
-            configuration: configuration,
-            id: BlockingConnection.nextID.add(1, ordering: .relaxed).newValue,
-            logger: logger
-        ).wait()
+        do {
+            self.connection = try PostgresConnection.connect(
+                on: eventLoop,
+                configuration: configuration,
+                id: BlockingConnection.nextID.add(1, ordering: .relaxed).newValue,
+                logger: logger
+            ).wait()
+        } catch {
+            throw PostgresStoreError.connecting(error, to: location)
+        }
         self.logger = logger
         do {
             let rows = try self.connection.query("SELECT pg_backend_pid()", logger: logger).wait().rows

@@ -1,0 +1,101 @@
+import Foundation
+import GuildPostgres
+import PostgresNIO
+import Testing
+
+/// Connecting with a wrong URL or wrong credentials is a clear error that names what to fix, never the password.
+@Suite(.enabled(if: TestPostgres.isConfigured, "needs the throwaway PostgreSQL that scripts/test starts"), .timeLimit(.minutes(2)))
+struct PostgresConnectingTests {
+    /// A role that must give its password (scripts/postgres makes members of guild_password_users do so), a
+    /// password file holding `filePassword` for it, and the location naming both.
+    @discardableResult
+    static func withPasswordRole<T: Sendable>(
+        filePassword: String?,
+        _ body: @Sendable (PostgresLocation, _ password: String) async throws -> T
+    ) async throws -> T {
+        let role = "guild_pw_\(UUID().uuidString.prefix(8).lowercased())"
+        let password = "right-\(UUID().uuidString.prefix(12))"
+        let server = try PostgresLocation(url: TestPostgres.url ?? "")
+        let admin = try await TestPostgres.connect(server)
+        defer { admin.close() }
+        try await TestPostgres.blocking {
+            if try admin.query("SELECT 1 FROM pg_roles WHERE rolname = 'guild_password_users'").isEmpty {
+                _ = try? admin.execute("CREATE ROLE guild_password_users NOLOGIN")
+            }
+            try admin.execute(PostgresQuery(unsafeSQL: "CREATE ROLE \(role) LOGIN PASSWORD '\(password)' IN ROLE guild_password_users"))
+        }
+        let file = "/tmp/gpw-\(UUID().uuidString.prefix(8))"
+        defer {
+            try? FileManager.default.removeItem(atPath: file)
+            _ = try? admin.execute(PostgresQuery(unsafeSQL: "DROP ROLE \(role)"))
+        }
+        if let filePassword {
+            _ = FileManager.default.createFile(
+                atPath: file,
+                contents: Data("*:*:*:\(role):\(filePassword)\n".utf8),
+                attributes: [.posixPermissions: 0o600]
+            )
+        }
+        var location = server
+        location.user = role
+        location.passwordFile = file
+        return try await body(location, password)
+    }
+
+    @Test func theRightPasswordFromThePasswordFileLetsTheRoleIn() async throws {
+        try await Self.withPasswordRole(filePassword: nil) { location, password in
+            let file = try #require(location.passwordFile)
+            _ = FileManager.default.createFile(
+                atPath: file,
+                contents: Data("*:*:*:\(location.user):\(password)\n".utf8),
+                attributes: [.posixPermissions: 0o600]
+            )
+            let connection = try await TestPostgres.connect(location)
+            defer { connection.close() }
+            let user = try await TestPostgres.blocking { try connection.query("SELECT current_user::text").first?.decode(String.self) }
+            #expect(user == location.user)
+        }
+    }
+
+    @Test func aWrongPasswordIsRefusedAuthenticationSaidPlainly() async throws {
+        try await Self.withPasswordRole(filePassword: "wrong-password") { location, password in
+            await #expect {
+                _ = try await TestPostgres.connect(location)
+            } throws: { error in
+                guard case .authenticationFailed(let user, _, let reason)? = error as? PostgresStoreError else { return false }
+                let text = "\(error)"
+                return user == location.user && reason.contains("password authentication failed")
+                    && !text.contains("wrong-password") && !text.contains(password) && text.contains("password file")
+            }
+        }
+    }
+
+    @Test func noPasswordForARoleThatNeedsOneIsRefusedAuthentication() async throws {
+        try await Self.withPasswordRole(filePassword: nil) { location, _ in
+            await #expect {
+                _ = try await TestPostgres.connect(location)
+            } throws: { error in
+                guard case .authenticationFailed(_, _, let reason)? = error as? PostgresStoreError else { return false }
+                return reason.contains("asks for a password")
+            }
+        }
+    }
+
+    @Test func aMissingDatabaseIsNamed() async throws {
+        var location = try PostgresLocation(url: TestPostgres.url ?? "")
+        location.database = "no_such_guild_database"
+        await #expect(throws: PostgresStoreError.databaseMissing("no_such_guild_database")) {
+            _ = try await TestPostgres.connect(location)
+        }
+    }
+
+    @Test func noServerAtTheURLIsUnavailable() async throws {
+        let location = try PostgresLocation(url: "postgresql://guild@/guild?host=/tmp/no-such-postgres", environment: [:])
+        await #expect {
+            _ = try await TestPostgres.connect(location)
+        } throws: { error in
+            guard case .unavailable(let reason)? = error as? PostgresStoreError else { return false }
+            return reason.contains("/tmp/no-such-postgres")
+        }
+    }
+}
