@@ -42,15 +42,16 @@ struct StartupCodeRelease: Service {
 ///   through the daemon's own socket, a database read and a reply) succeeded, at a third of the interval
 ///   systemd asked for: a daemon that cannot serve requests stops feeding the watchdog and systemd restarts it,
 ///   even while `system.ping` still answers.
-/// - `STOPPING=1` as soon as shutdown begins, and a backstop: if the process is still running
-///   `shutdownTimeout` plus two seconds later (in-flight work that could be neither finished nor cancelled),
-///   it exits with status 1 from a thread of its own.
+/// - `STOPPING=1` as soon as shutdown begins, and the ``ShutdownBackstop`` armed: if the process is still
+///   running `shutdownTimeout` plus two seconds later (in-flight work that could be neither finished nor
+///   cancelled), it exits with status 1 from a thread of its own.
 ///
 /// Registered last, so it is the first service told to stop.
 struct SystemdNotifierService: Service {
     let watchdogInterval: Duration?
     let probe: @Sendable (Duration) async -> Bool
-    let shutdownTimeout: Duration
+    /// Armed when shutdown begins (if the signal that began it has not armed it already).
+    let backstop: ShutdownBackstop
     let logger: Logger
 
     func run() async throws {
@@ -85,19 +86,7 @@ struct SystemdNotifierService: Service {
             }
         } onGracefulShutdown: {
             Systemd.notify("STOPPING=1\nSTATUS=Stopping: finishing in-flight requests")
-            let deadline = self.shutdownTimeout + .seconds(2)
-            let logger = self.logger
-            let seconds = Double(deadline.components.seconds) + Double(deadline.components.attoseconds) / 1e18
-            // A thread of its own, as documented, not a block on `DispatchQueue.global()`: that queue's threads
-            // (one per CPU) are the ones Swift's cooperative pool runs on, so the backstop waited for them. One CI
-            // run under the full suite's load measured a 7.2 s exit for a 3 s backstop (not reproduced alone).
-            let backstop = Thread {
-                Thread.sleep(forTimeInterval: seconds)
-                logger.error("shutdown did not finish in time: exiting", metadata: ["shutdown-timeout": "\(deadline)"])
-                _exit(1)
-            }
-            backstop.name = "guildd-backstop"
-            backstop.start()
+            self.backstop.arm()
         }
     }
 }

@@ -278,12 +278,14 @@ struct GuildDaemon: AsyncParsableCommand {
             )
         }
         let shutdownTimeout = Duration.milliseconds(Int64(self.shutdownTimeout * 1000))
+        let backstop = ShutdownBackstop(deadline: shutdownTimeout + .seconds(2), logger: logger)
+        backstop.watch([SIGTERM, SIGINT])
         services.append(
             .init(
                 service: SystemdNotifierService(
                     watchdogInterval: Systemd.watchdogInterval(),
                     probe: { timeout in await server.probe(timeout: timeout) },
-                    shutdownTimeout: shutdownTimeout,
+                    backstop: backstop,
                     logger: logger
                 ),
                 serviceName: "SystemdNotifierService"
