@@ -1,0 +1,78 @@
+import Foundation
+import GuildPostgres
+import PostgresNIO
+import Testing
+
+/// The read pool: snapshots that cannot write, reads in parallel up to the pool's size, reconnection after a
+/// dropped connection, and a clear error when there is no server.
+@Suite(.enabled(if: TestPostgres.isConfigured, "needs the throwaway PostgreSQL that scripts/test starts"), .timeLimit(.minutes(2)))
+struct PostgresReadersTests {
+    @Test func aReadSeesCommittedRowsAndCannotWrite() async throws {
+        try await TestPostgres.withDatabase { location in
+            let setup = try await TestPostgres.connect(location)
+            defer { setup.close() }
+            try await TestPostgres.blocking {
+                try setup.execute("CREATE TABLE item (id bigint PRIMARY KEY)")
+                try setup.execute("INSERT INTO item VALUES (1), (2)")
+            }
+            let readers = PostgresReaders(location: location, count: 2, logger: TestPostgres.logger)
+            let count = try await readers.read { try $0.query("SELECT count(*)::bigint FROM item").first?.decode(Int64.self) }
+            #expect(count == 2)
+            await #expect {
+                try await readers.read { try $0.execute("INSERT INTO item VALUES (3)") }
+            } throws: { error in
+                (error as? PSQLError)?.serverInfo?[.sqlState] == "25006"  // read_only_sql_transaction
+            }
+            // The failed read's connection went back to the pool, still usable.
+            #expect(try await readers.read { try $0.query("SELECT count(*)::bigint FROM item").first?.decode(Int64.self) } == 2)
+            try await readers.close()
+        }
+    }
+
+    @Test func readsRunInParallelUpToThePoolsSize() async throws {
+        try await TestPostgres.withDatabase { location in
+            let readers = PostgresReaders(location: location, count: 4, logger: TestPostgres.logger)
+            let started = ContinuousClock.now
+            try await withThrowingTaskGroup(of: Void.self) { reads in
+                for _ in 0..<8 { reads.addTask { _ = try await readers.read { try $0.execute("SELECT pg_sleep(0.3)") } } }
+                try await reads.waitForAll()
+            }
+            let took = ContinuousClock.now - started
+            // Eight 0.3 s reads on four connections: two rounds, not one (eight connections) nor eight (one).
+            #expect(took >= .milliseconds(600) && took < .milliseconds(2_000), "took \(took)")
+            #expect(readers.idleCount == 4)
+            try await readers.close()
+        }
+    }
+
+    @Test func aDroppedReadConnectionIsReopened() async throws {
+        try await TestPostgres.withDatabase { location in
+            var named = location
+            named.applicationName = "guild-readers-test-\(UUID().uuidString.prefix(6))"
+            let readers = PostgresReaders(location: named, count: 1, logger: TestPostgres.logger)
+            let first = try await readers.read { $0.backendPID }
+            let admin = try await TestPostgres.connect(location)
+            defer { admin.close() }
+            _ = try await TestPostgres.blocking { try admin.execute("SELECT pg_terminate_backend(\(first))") }
+            var pid: Int32?
+            for _ in 0..<3 where pid == nil {
+                pid = try? await readers.read { $0.backendPID }
+                if pid == nil { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(pid != nil && pid != first, "a new connection serves reads after the old one was killed")
+            try await readers.close()
+        }
+    }
+
+    @Test func noServerIsUnavailable() async throws {
+        let nowhere = try PostgresLocation(url: "postgresql://guild@/guild?host=/tmp/no-such-postgres", environment: [:])
+        let readers = PostgresReaders(location: nowhere, count: 1, logger: TestPostgres.logger)
+        await #expect {
+            try await readers.read { _ in 1 }
+        } throws: { error in
+            if case .unavailable? = error as? PostgresStoreError { return true }
+            return false
+        }
+        try await readers.close()
+    }
+}
