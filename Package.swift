@@ -109,8 +109,13 @@ let package = Package(
         .testTarget(
             name: "GuildPostgresTests",
             dependencies: [
+                "GuildClient",
                 "GuildCore",
+                "GuildHarness",
+                "GuildJSON",
                 "GuildPostgres",
+                "GuildProtocol",
+                "GuildStore",
                 "GuildTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -184,6 +189,7 @@ let package = Package(
                 "CSystemd",
                 "GuildCore",
                 "GuildJSON",
+                "GuildPostgres",
                 "GuildProtocol",
                 "GuildServer",
                 "GuildStore",

@@ -44,6 +44,34 @@ struct PostgresEventLogTests {
         }
     }
 
+    /// Every host rebuilds who receives an event written through another from its row alone.
+    @Test func anEventsRoutingTravelsWithItsRow() async throws {
+        try await Self.withLog(connections: 1) { connections, _ in
+            let connection = connections[0]
+            var routing = EventRouting(
+                addressees: ["u1"],
+                joining: ["u2", "u3"],
+                leaving: [],
+                followersSee: true,
+                excluded: ["u4"],
+                followersOf: [EventTopic(area: "group", id: "g1")],
+                everyone: false
+            )
+            routing.installations = ["i1"]
+            var event = Self.event(0, host: "a")
+            event.routing = routing
+            _ = try await TestPostgres.blocking { [event] in try connection.transaction { try PostgresEventLog.append([event], on: connection) } }
+            let read = try #require(try await TestPostgres.blocking { try PostgresEventLog.read(after: 0, limit: 1, on: connection) }.first)
+            let committed = read.committed
+            #expect(committed.seq == 1 && committed.topic == event.topic && committed.kind == event.kind)
+            #expect(committed.json == read.json)
+            #expect(committed.routing.addressees == ["u1"] && committed.routing.joining == ["u2", "u3"])
+            #expect(committed.routing.followersSee && !committed.routing.everyone && committed.routing.excluded == ["u4"])
+            #expect(committed.routing.followersOf == [EventTopic(area: "group", id: "g1")])
+            #expect(committed.routing.installations == ["i1"])
+        }
+    }
+
     @Test func aRolledBackAppendGivesItsNumbersBack() async throws {
         try await Self.withLog(connections: 1) { connections, _ in
             let connection = connections[0]

@@ -1,6 +1,7 @@
-import GuildPostgres
 import PostgresNIO
 import Testing
+
+@testable import GuildPostgres
 
 /// Schema migrations at start: once, under an advisory lock, and never onto a newer schema.
 @Suite(.enabled(if: TestPostgres.isConfigured, "needs the throwaway PostgreSQL that scripts/test starts"), .timeLimit(.minutes(2)))
@@ -36,7 +37,29 @@ struct PostgresMigratorTests {
             let connection = try await TestPostgres.connect(location)
             defer { connection.close() }
             let rows = try await TestPostgres.blocking { try connection.query("SELECT count(*)::bigint FROM guild_schema_version") }
-            #expect(try rows.first?.decode(Int64.self) == Int64(PostgresMigrator.knownVersion))
+            #expect(try rows.first?.decode(Int64.self) == Int64(PostgresMigrator.knownVersions.count))
+        }
+    }
+
+    /// Versions are blocks per area: an area's new migration may be numbered below another area's applied one,
+    /// and is applied all the same.
+    @Test func aLaterMigrationWithALowerVersionIsStillApplied() async throws {
+        try await TestPostgres.withDatabase { location in
+            let connection = try await TestPostgres.connect(location)
+            defer { connection.close() }
+            @Sendable func table(_ version: Int) -> PostgresMigration {
+                PostgresMigration(version: version, name: "table \(version)", statements: ["CREATE TABLE t\(version) (id int)"])
+            }
+            let first = try await TestPostgres.blocking { try PostgresMigrator.migrate(connection, migrations: [table(1), table(10)]) }
+            #expect(first.from == 0 && first.to == 10)
+            let second = try await TestPostgres.blocking {
+                try PostgresMigrator.migrate(connection, migrations: [table(1), table(3), table(10)])
+            }
+            #expect(second.from == 10 && second.to == 10)
+            let tables = try await TestPostgres.blocking {
+                try connection.query("SELECT count(*)::bigint FROM pg_tables WHERE tablename IN ('t1', 't3', 't10')").first?.decode(Int64.self)
+            }
+            #expect(tables == 3)
         }
     }
 

@@ -19,6 +19,8 @@ public final class PostgresEventFollower: Sendable {
     private let logger: Logger
     private let deliver: @Sendable ([PostgresEvent]) -> Void
     private let state: Mutex<(cursor: Int64, connects: Int)>
+    /// Wakes the current connection's loop to read at once.
+    private let waker = Mutex<AsyncStream<Void>.Continuation?>(nil)
 
     /// Creates a follower that delivers the events after `after`.
     public init(
@@ -45,6 +47,11 @@ public final class PostgresEventFollower: Sendable {
     /// How many times it has connected (more than once after a dropped connection).
     public var connects: Int { self.state.withLock { $0.connects } }
 
+    /// Reads the log now instead of at the next notification or poll (this host just committed).
+    public func wake() {
+        _ = self.waker.withLock { $0 }?.yield()
+    }
+
     /// Follows the log until the task is cancelled.
     public func run() async {
         var backoff = Duration.milliseconds(50)
@@ -70,6 +77,7 @@ public final class PostgresEventFollower: Sendable {
         self.state.withLock { $0.connects += 1 }
         connected()
         let (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        self.waker.withLock { $0 = wake }
         let listener = connection.addListener(channel: PostgresEventLog.channel) { _, _ in wake.yield() }
         connection.closeFuture.whenComplete { _ in wake.finish() }
         defer {
@@ -97,7 +105,7 @@ public final class PostgresEventFollower: Sendable {
         while true {
             let after = self.cursor
             let rows = try await connection.queryUntilClosed(
-                "SELECT seq, topic, kind, audience, body, time FROM event WHERE seq > \(after) ORDER BY seq LIMIT \(self.batchSize)",
+                "SELECT \(unescaped: PostgresEventLog.columns) FROM event WHERE seq > \(after) ORDER BY seq LIMIT \(self.batchSize)",
                 timeout: .seconds(10),
                 logger: self.logger
             )

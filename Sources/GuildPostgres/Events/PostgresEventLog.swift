@@ -6,12 +6,12 @@ import PostgresNIO
 ///
 /// The outbox problem: with a plain sequence, a transaction that took seq 8 may commit before one that took
 /// seq 7, and a reader that saw 8 and moved its cursor past it would never see 7. Here every append takes
-/// the row lock of the single `event_head` row (`SELECT ... FOR UPDATE`) and holds it until its transaction ends, so the transaction
-/// with seq 8 cannot even number its events until the one with seq 7 has committed (and is visible: PostgreSQL
-/// makes a commit visible before it releases its locks) or rolled back (and given its numbers back). Readers
-/// therefore only ever see a prefix of the sequence: `seq > cursor` never skips a number. The lock is held
-/// only from the append to the commit, so a transaction appends last, once per commit (the group commit's
-/// batch appends all its operations' events at once).
+/// the row lock of the single `event_head` row (`SELECT ... FOR UPDATE`) and holds it until its transaction
+/// ends, so the transaction with seq 8 cannot even number its events until the one with seq 7 has committed
+/// (and is visible: PostgreSQL makes a commit visible before it releases its locks) or rolled back (and given
+/// its numbers back). Readers therefore only ever see a prefix of the sequence: `seq > cursor` never skips a
+/// number. The lock is held from a transaction's first append to its commit (the group commit's batch takes it
+/// once, at its first operation's first event, and inserts every event of the batch just before COMMIT).
 public enum PostgresEventLog {
     /// The channel hosts `LISTEN` on; each commit that appended events notifies it with its new head.
     public static let channel = "guild_events"
@@ -39,21 +39,22 @@ public enum PostgresEventLog {
     /// and notifies listeners (delivered when, and only if, the transaction commits).
     public static func insert(_ events: [PostgresEvent], on connection: BlockingConnection) throws {
         guard let last = events.last?.seq else { return }
-        // One INSERT per chunk: PostgreSQL takes at most 65,535 parameters, six per event.
+        // One INSERT per chunk: PostgreSQL takes at most 65,535 parameters, seven per event.
         for chunk in stride(from: 0, to: events.count, by: 1_000) {
             let slice = events[chunk..<min(chunk + 1_000, events.count)]
-            var bindings = PostgresBindings(capacity: slice.count * 6)
-            var sql = "INSERT INTO event (seq, topic, kind, audience, body, time) VALUES "
+            var bindings = PostgresBindings(capacity: slice.count * 7)
+            var sql = "INSERT INTO event (seq, topic, kind, audience, body, time, routing) VALUES "
             for (offset, event) in slice.enumerated() {
-                let base = offset * 6
+                let base = offset * 7
                 if offset > 0 { sql += ", " }
-                sql += "($\(base + 1), $\(base + 2), $\(base + 3), $\(base + 4), $\(base + 5), $\(base + 6))"
+                sql += "($\(base + 1), $\(base + 2), $\(base + 3), $\(base + 4), $\(base + 5), $\(base + 6), $\(base + 7))"
                 bindings.append(event.seq)
                 bindings.append(event.topic.rawValue)
                 bindings.append(event.kind)
                 bindings.append(event.audience)
                 bindings.append(ByteBuffer(bytes: event.body))
                 bindings.append(event.time)
+                bindings.append(try StoredRouting.encode(event.routing))
             }
             try connection.execute(PostgresQuery(unsafeSQL: sql, binds: bindings))
         }
@@ -63,7 +64,7 @@ public enum PostgresEventLog {
 
     /// Committed events after `after`, in order, at most `limit`.
     public static func read(after: Int64, limit: Int, on connection: BlockingConnection) throws -> [PostgresEvent] {
-        try connection.query("SELECT seq, topic, kind, audience, body, time FROM event WHERE seq > \(after) ORDER BY seq LIMIT \(limit)")
+        try connection.query("SELECT \(unescaped: Self.columns) FROM event WHERE seq > \(after) ORDER BY seq LIMIT \(limit)")
             .map(Self.event(from:))
     }
 
@@ -74,9 +75,20 @@ public enum PostgresEventLog {
         return head
     }
 
+    /// The columns ``event(from:)`` reads, in its order.
+    static let columns = "seq, topic, kind, audience, body, time, routing"
+
     static func event(from row: PostgresRow) throws -> PostgresEvent {
-        let (seq, topic, kind, audience, body, time) = try row.decode((Int64, String, String, String, ByteBuffer, Int64).self)
+        let (seq, topic, kind, audience, body, time, routing) = try row.decode((Int64, String, String, String, ByteBuffer, Int64, String).self)
         guard let parsed = EventTopic(topic) else { throw PostgresStoreError.unexpectedReply("event \(seq) has topic \(topic)") }
-        return PostgresEvent(seq: seq, topic: parsed, kind: kind, audience: audience, time: time, body: Array(buffer: body))
+        return PostgresEvent(
+            seq: seq,
+            topic: parsed,
+            kind: kind,
+            audience: audience,
+            time: time,
+            body: Array(buffer: body),
+            routing: try StoredRouting.decode(routing)
+        )
     }
 }

@@ -9,15 +9,22 @@ public enum PostgresMigrator {
     /// The advisory lock key every guildd takes while it migrates ("Guild" in ASCII).
     static let lockKey: Int64 = 0x4775_696C_64
 
-    /// The schema version this build knows.
-    public static var knownVersion: Int { PostgresMigration.all.last?.version ?? 0 }
+    /// The newest schema version this build knows.
+    public static var knownVersion: Int { PostgresMigration.all.map(\.version).max() ?? 0 }
 
-    /// Applies the migrations the database lacks; returns the versions before and after.
+    /// Every schema version this build knows.
+    public static var knownVersions: Set<Int> { Set(PostgresMigration.all.map(\.version)) }
+
+    /// Applies the migrations the database lacks; returns its newest version before and after.
     @discardableResult
     public static func migrate(_ connection: BlockingConnection) throws -> (from: Int, to: Int) {
         try self.migrate(connection, migrations: PostgresMigration.all)
     }
 
+    /// Applies, in `migrations`' order, each one whose version the database has not recorded: an area's later
+    /// migration may carry a lower version than another area's applied one (versions are blocks per area), so
+    /// what was applied is a set, not a high-water mark. A recorded version this build does not know means a
+    /// newer guildd migrated the database.
     static func migrate(_ connection: BlockingConnection, migrations: [PostgresMigration]) throws -> (from: Int, to: Int) {
         try connection.execute("SELECT pg_advisory_lock(\(Self.lockKey))")
         defer { _ = try? connection.execute("SELECT pg_advisory_unlock(\(Self.lockKey))") }
@@ -30,21 +37,28 @@ public enum PostgresMigrator {
             )
             """
         )
-        let current = try self.version(connection)
-        let known = migrations.last?.version ?? 0
-        guard current <= known else { throw PostgresStoreError.newerSchema(found: current, known: known) }
-        for migration in migrations where migration.version > current {
+        let applied = try self.appliedVersions(connection)
+        let known = Set(migrations.map(\.version))
+        let newest = migrations.map(\.version).max() ?? 0
+        if let unknown = applied.subtracting(known).max() {
+            throw PostgresStoreError.newerSchema(found: unknown, known: newest)
+        }
+        for migration in migrations where !applied.contains(migration.version) {
             try connection.transaction {
                 for statement in migration.statements { try connection.execute(PostgresQuery(unsafeSQL: statement)) }
                 try connection.execute("INSERT INTO guild_schema_version (version, name) VALUES (\(migration.version), \(migration.name))")
             }
         }
-        return (current, max(current, known))
+        return (applied.max() ?? 0, max(applied.max() ?? 0, newest))
     }
 
-    /// The database's schema version (0 for an empty database).
+    /// The database's newest schema version (0 for an empty database).
     public static func version(_ connection: BlockingConnection) throws -> Int {
-        let rows = try connection.query("SELECT coalesce(max(version), 0)::bigint FROM guild_schema_version")
-        return Int(try rows.first?.decode(Int64.self) ?? 0)
+        try self.appliedVersions(connection).max() ?? 0
+    }
+
+    static func appliedVersions(_ connection: BlockingConnection) throws -> Set<Int> {
+        let rows = try connection.query("SELECT version::bigint FROM guild_schema_version")
+        return Set(try rows.map { Int(try $0.decode(Int64.self)) })
     }
 }

@@ -10,8 +10,7 @@ public final class PostgresTransaction {
     /// The connection, inside the open transaction.
     public let connection: BlockingConnection
     private let context: PostgresWriteContext?
-    /// The records the transaction changed, for the store's after-commit hooks.
-    public private(set) var changedRecords: Set<RecordKey> = []
+    private var readChanges: Set<RecordKey> = []
 
     /// A write transaction: an operation of the writer's shared transaction.
     public init(_ context: PostgresWriteContext) {
@@ -25,15 +24,39 @@ public final class PostgresTransaction {
         self.context = nil
     }
 
+    /// Whether this is a writer's transaction (``init(_:)``), whose reads of rows it may change take row locks.
+    public var isWriteTransaction: Bool { self.context != nil }
+
+    /// `FOR NO KEY UPDATE` in a write transaction, nothing in a read-only one (which cannot lock rows): appended
+    /// to a read of a row the transaction may change, so that a check made on it holds until the commit while
+    /// other hosts write too.
+    var rowLock: String { self.isWriteTransaction ? "FOR NO KEY UPDATE" : "" }
+
     /// Names a record the operation changed (see ``GuildCore/Transaction/changed(_:)``).
     public func changed(_ record: RecordKey) {
-        self.changedRecords.insert(record)
+        if let context = self.context {
+            context.changed.insert(record)
+        } else {
+            self.readChanges.insert(record)
+        }
     }
+
+    /// The records the transaction changed, for the store's after-commit hooks (the writer collects those of a
+    /// write transaction).
+    public var changedRecords: Set<RecordKey> { self.context?.changed ?? self.readChanges }
 
     /// Appends an area's event to the log; returns its sequence number (see ``GuildCore/EventRecords``).
     @discardableResult
     public func append(_ event: some LoggableEvent) throws -> Int64 {
         guard let context = self.context else { throw PostgresStoreError.readOnly }
-        return try context.append(try PostgresEvent(event))
+        // Every area whose events the PostgreSQL log holds records their audience (``PostgresLoggedEvent``).
+        guard let logged = event as? any PostgresLoggedEvent else {
+            preconditionFailure("\(type(of: event)) has no PostgreSQL side: conform it to PostgresLoggedEvent in its area")
+        }
+        let seq = try context.append(try PostgresEvent(event))
+        try logged.recordAudience(seq: seq, on: self.connection)
+        return seq
     }
 }
+
+extension PostgresTransaction: Transaction {}

@@ -1,9 +1,14 @@
+import GuildCore
+
 /// What one write operation sees inside the writer's shared transaction: the connection, and the event log
 /// to append to. Used only on the writer's thread, for the length of the operation.
 public final class PostgresWriteContext {
     /// The writer's connection, inside the open transaction and the operation's savepoint.
     public let connection: BlockingConnection
     private let sequence: EventNumbering
+    /// The records the operation changed, for the after-commit hooks (kept even when it fails: dropping a cache
+    /// entry is always safe).
+    public var changed: Set<RecordKey> = []
 
     init(connection: BlockingConnection, sequence: EventNumbering) {
         self.connection = connection

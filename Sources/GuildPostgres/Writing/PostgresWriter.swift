@@ -1,3 +1,4 @@
+import GuildCore
 import Logging
 import NIOCore
 import NIOPosix
@@ -39,17 +40,17 @@ public final class PostgresWriter: Sendable {
     /// Only touched on the writer's thread.
     private let link = Mutex(Link())
     private let counts = Mutex((commits: 0, operations: 0))
-    private let committed: @Sendable (_ events: [PostgresEvent]) -> Void
+    private let committed: @Sendable (_ events: [PostgresEvent], _ changed: Set<RecordKey>) -> Void
 
     /// Creates a writer for `location`; it connects when the first write comes.
-    /// - Parameter committed: called on the writer's thread after each commit that appended events, before
-    ///   the operations' callers hear of it.
+    /// - Parameter committed: called on the writer's thread after each commit, with the events it appended and
+    ///   the records its operations changed, before the operations' callers hear of it.
     public init(
         location: PostgresLocation,
         maximumBatch: Int = 256,
         connectTimeout: TimeAmount = .seconds(2),
         logger: Logger,
-        committed: @escaping @Sendable (_ events: [PostgresEvent]) -> Void = { _ in }
+        committed: @escaping @Sendable (_ events: [PostgresEvent], _ changed: Set<RecordKey>) -> Void = { _, _ in }
     ) {
         self.location = location
         self.maximumBatch = maximumBatch
@@ -121,12 +122,12 @@ public final class PostgresWriter: Sendable {
             outcome = self.attempt(batch, on: connection, savepoints: true)
         }
         switch outcome {
-        case .committed(let events):
+        case .committed(let events, let changed):
             self.counts.withLock {
                 $0.commits += 1
                 $0.operations += batch.count
             }
-            if !events.isEmpty { self.committed(events) }
+            self.committed(events, changed)
             for operation in batch { operation.committed() }
         case .failed(let error), .operationFailed(let error):
             for operation in batch { operation.failed(error) }
@@ -134,7 +135,7 @@ public final class PostgresWriter: Sendable {
     }
 
     private enum Attempt {
-        case committed([PostgresEvent])
+        case committed([PostgresEvent], Set<RecordKey>)
         /// An operation failed without savepoints: the transaction was rolled back.
         case operationFailed(any Error)
         case failed(any Error)
@@ -142,11 +143,13 @@ public final class PostgresWriter: Sendable {
 
     private func attempt(_ batch: [any PostgresPendingWrite], on connection: BlockingConnection, savepoints: Bool) -> Attempt {
         let numbering = EventNumbering()
+        var changed = Set<RecordKey>()
         var committing = false
         do {
             try connection.execute("BEGIN")
             for operation in batch {
                 let context = PostgresWriteContext(connection: connection, sequence: numbering)
+                defer { changed.formUnion(context.changed) }
                 guard savepoints else {
                     if !operation.run(context) {
                         try connection.execute("ROLLBACK")
@@ -167,7 +170,7 @@ public final class PostgresWriter: Sendable {
             try PostgresEventLog.insert(numbering.events, on: connection)
             committing = true
             try connection.execute("COMMIT")
-            return .committed(numbering.events)
+            return .committed(numbering.events, changed)
         } catch {
             if connection.isClosed {
                 self.dropConnection(error)

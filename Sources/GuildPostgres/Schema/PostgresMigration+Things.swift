@@ -1,0 +1,124 @@
+extension PostgresMigration {
+    /// The things area's migrations (things, owners, commands, states, installations), versions 20-29: SQLite's
+    /// final schema of the same tables (GuildStore's `things-1` and `things-2`), in snake_case.
+    ///
+    /// SQLite's rowids, which order owners, commands, states and triggers and page through them, are identity
+    /// columns. JSON (properties, command requests and results, states, triggers) is stored as the same compact
+    /// UTF-8 text SQLite stores, in `bytea`: its strings may hold U+0000, which PostgreSQL's text cannot, and so
+    /// may an installation's registration id. The audience tables have no foreign key to `event(seq)`: the log's
+    /// rows are inserted when the writer's shared transaction commits (``PostgresLoggedEvent``).
+    static let things: [PostgresMigration] = [
+        PostgresMigration(
+            version: 20,
+            name: "things, tokens, owners, commands, states, installations, triggers and who may replay their events",
+            statements: [
+                """
+                CREATE TABLE thing (
+                    thing_id text PRIMARY KEY,
+                    vendor_thing_id text NOT NULL UNIQUE,
+                    password_hash text NOT NULL,
+                    thing_type text,
+                    firmware_version text,
+                    properties bytea NOT NULL,
+                    created bigint NOT NULL,
+                    modified bigint NOT NULL,
+                    online boolean NOT NULL DEFAULT false,
+                    online_modified bigint,
+                    has_state boolean NOT NULL DEFAULT false
+                )
+                """,
+                "CREATE INDEX thing_online ON thing (online) WHERE online",
+                // The SHA-256 of each access token of a thing, never the token.
+                """
+                CREATE TABLE thing_token (
+                    hash bytea PRIMARY KEY CHECK (octet_length(hash) = 32),
+                    thing_id text NOT NULL REFERENCES thing (thing_id) ON DELETE CASCADE,
+                    created_at bigint NOT NULL
+                )
+                """,
+                "CREATE INDEX thing_token_thing ON thing_token (thing_id)",
+                // Owners are users or groups, with no foreign key (as in SQLite): deleting one removes its ownerships.
+                """
+                CREATE TABLE thing_owner (
+                    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    thing_id text NOT NULL REFERENCES thing (thing_id) ON DELETE CASCADE,
+                    kind text NOT NULL CHECK (kind IN ('user', 'group')),
+                    owner_id text NOT NULL,
+                    added bigint NOT NULL,
+                    UNIQUE (thing_id, kind, owner_id)
+                )
+                """,
+                "CREATE INDEX thing_owner_owner ON thing_owner (kind, owner_id)",
+                // The request holds the actions, schema, schemaVersion, title, description and metadata.
+                """
+                CREATE TABLE thing_command (
+                    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    command_id text NOT NULL UNIQUE,
+                    thing_id text NOT NULL REFERENCES thing (thing_id) ON DELETE CASCADE,
+                    issuer text NOT NULL,
+                    request bytea NOT NULL,
+                    sender_user_id text,
+                    sender_installation_id text,
+                    sender_is_pseudo boolean NOT NULL,
+                    action_results bytea,
+                    state text NOT NULL CHECK (state IN ('SENDING', 'DELIVERED', 'DONE', 'INCOMPLETE')),
+                    fired_by_trigger_id text,
+                    created bigint NOT NULL,
+                    modified bigint NOT NULL
+                )
+                """,
+                "CREATE INDEX thing_command_thing ON thing_command (thing_id, id)",
+                """
+                CREATE TABLE thing_state (
+                    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    thing_id text NOT NULL REFERENCES thing (thing_id) ON DELETE CASCADE,
+                    timestamp bigint NOT NULL,
+                    state bytea NOT NULL
+                )
+                """,
+                "CREATE INDEX thing_state_thing ON thing_state (thing_id, id)",
+                """
+                CREATE TABLE installation (
+                    installation_id text PRIMARY KEY,
+                    user_id text NOT NULL,
+                    device_type text NOT NULL,
+                    registration_id bytea,
+                    development boolean NOT NULL,
+                    created bigint NOT NULL
+                )
+                """,
+                "CREATE INDEX installation_user ON installation (user_id, device_type, registration_id)",
+                """
+                CREATE TABLE thing_trigger (
+                    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    trigger_id text NOT NULL UNIQUE,
+                    thing_id text NOT NULL REFERENCES thing (thing_id) ON DELETE CASCADE,
+                    condition bytea NOT NULL,
+                    command bytea NOT NULL,
+                    enabled boolean NOT NULL,
+                    last_value boolean NOT NULL,
+                    creator text,
+                    created bigint NOT NULL
+                )
+                """,
+                "CREATE INDEX thing_trigger_thing ON thing_trigger (thing_id, id)",
+                // Who may replay a thing event: principals (users, things, `installation:<id>`) and owner groups,
+                // keyed in seq order as SQLite's `things-2` left them.
+                """
+                CREATE TABLE thing_event_reader (
+                    seq bigint NOT NULL,
+                    principal text NOT NULL,
+                    PRIMARY KEY (seq, principal)
+                )
+                """,
+                """
+                CREATE TABLE thing_event_group (
+                    seq bigint NOT NULL,
+                    group_id text NOT NULL,
+                    PRIMARY KEY (seq, group_id)
+                )
+                """,
+            ]
+        )
+    ]
+}
