@@ -1,5 +1,6 @@
 import Foundation
 import GuildPostgres
+import GuildStore
 import GuildTestSupport
 import Logging
 import NIOPosix
@@ -49,6 +50,31 @@ enum TestPostgres {
         }
     }
 
+    /// A migrated, fresh database with `count` writers on it, as that many hosts would hold, and a read
+    /// connection; closes them afterwards.
+    static func withHosts<T: Sendable>(
+        _ count: Int,
+        _ body: (_ hosts: [PostgresWriter], _ reader: BlockingConnection) async throws -> T
+    ) async throws -> T {
+        try await withDatabase { location in
+            let reader = try await connect(location)
+            let hosts = (0..<count).map { _ in PostgresWriter(location: location, logger: logger) }
+            func close() async {
+                for host in hosts { try? await host.close() }
+                try? await blocking { reader.close() }
+            }
+            do {
+                _ = try await blocking { try PostgresMigrator.migrate(reader) }
+                let value = try await body(hosts, reader)
+                await close()
+                return value
+            } catch {
+                await close()
+                throw error
+            }
+        }
+    }
+
     /// Opens a connection to `location` (on a pool thread: it waits for the server).
     static func connect(_ location: PostgresLocation) async throws -> BlockingConnection {
         try await blocking { try BlockingConnection(location, logger: logger) }
@@ -91,4 +117,23 @@ final class OwnPostgresServer: Sendable {
 
 enum OwnPostgresError: Error {
     case scriptFailed(String, Int32)
+}
+
+extension Engine {
+    /// Runs `body` with a fresh, empty store of this engine, schema migrated, seen through `sqlite`'s or
+    /// `postgres`'s wrapper (one writer and a read connection); removes the store afterwards.
+    func withFreshStore<Store, T: Sendable>(
+        sqlite: (SQLiteStore) -> Store,
+        postgres: (PostgresWriter, BlockingConnection) -> Store,
+        _ body: (Store) async throws -> T
+    ) async throws -> T {
+        switch self {
+        case .sqlite:
+            let temp = try TemporaryStore()
+            defer { temp.remove() }
+            return try await body(sqlite(temp.store))
+        case .postgres:
+            return try await TestPostgres.withHosts(1) { hosts, reader in try await body(postgres(hosts[0], reader)) }
+        }
+    }
 }

@@ -1,0 +1,583 @@
+import GuildCore
+import GuildJSON
+import NIOCore
+import PostgresNIO
+
+/// The things area on PostgreSQL (schema version 20), answering as `GuildStore`'s SQLite version does: the same
+/// rows in the same orders, JSON stored as the same compact text (in `bytea`, since its strings may hold U+0000).
+///
+/// Several hosts may write at once, each through its own ``PostgresWriter``, where SQLite has a single writer. So
+/// in a write transaction, a thing or a command read to be changed is locked (`FOR NO KEY UPDATE`) until the
+/// transaction ends: of two hosts posting a command's results at once, the second reads it once the first has
+/// committed, finished. Looking a thing up by its vendor's id takes a transaction-scoped advisory lock on that
+/// id first, so of two hosts onboarding the same new thing, the second finds the first's thing instead of
+/// inserting a second one.
+///
+/// A key holding U+0000 (an id, ...) names no row, since no stored key can hold one.
+extension PostgresTransaction: ThingRecords {
+    // MARK: - Things
+
+    /// A thing by id; locked until the transaction ends in a write transaction.
+    public func thing(id: String) throws -> Thing? {
+        guard Self.isStorableThingKey(id) else { return nil }
+        let rows = try self.connection.query(
+            """
+            SELECT \(unescaped: Self.thingColumns) FROM thing WHERE thing_id = \(id) \(unescaped: self.rowLock)
+            """
+        )
+        return try rows.first.map { try Self.thing(from: $0.makeRandomAccess()) }
+    }
+
+    /// A thing by its vendor's id. In a write transaction, first waits for any other transaction that looked the
+    /// same id up to end, so a thing another host is onboarding is found once committed.
+    public func thing(vendorThingID: String) throws -> Thing? {
+        guard Self.isStorableThingKey(vendorThingID) else { return nil }
+        if !self.rowLock.isEmpty {
+            try self.connection.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended(\("thing.vendor:" + vendorThingID), 0))"
+            )
+        }
+        let rows = try self.connection.query(
+            "SELECT \(unescaped: Self.thingColumns) FROM thing WHERE vendor_thing_id = \(vendorThingID)"
+        )
+        return try rows.first.map { try Self.thing(from: $0.makeRandomAccess()) }
+    }
+
+    /// Whether the thing has uploaded a state; nil when there is no such thing.
+    public func thingHasState(id: String) throws -> Bool? {
+        guard Self.isStorableThingKey(id) else { return nil }
+        return try self.connection.query("SELECT has_state FROM thing WHERE thing_id = \(id)").first?.decode(Bool.self)
+    }
+
+    /// Records that the thing has uploaded a state.
+    public func markThingHasState(id: String) throws {
+        guard Self.isStorableThingKey(id) else { return }
+        try self.connection.execute("UPDATE thing SET has_state = true WHERE thing_id = \(id)")
+    }
+
+    /// Stores a new thing.
+    public func insertThing(_ thing: Thing) throws {
+        try self.connection.execute(
+            """
+            INSERT INTO thing (\(unescaped: Self.thingColumns)) VALUES (
+                \(thing.thingID), \(thing.vendorThingID), \(thing.passwordHash), \(thing.thingType),
+                \(thing.firmwareVersion), \(Self.json(.object(thing.properties))), \(thing.created), \(thing.modified),
+                \(thing.online), \(thing.onlineModified), \(thing.hasState)
+            )
+            """
+        )
+    }
+
+    /// Writes a thing's password, type, firmware, properties, times, online status and state flag.
+    public func updateThing(_ thing: Thing) throws {
+        guard Self.isStorableThingKey(thing.thingID) else { return }
+        try self.connection.execute(
+            """
+            UPDATE thing SET password_hash = \(thing.passwordHash), thing_type = \(thing.thingType),
+                firmware_version = \(thing.firmwareVersion), properties = \(Self.json(.object(thing.properties))),
+                modified = \(thing.modified), online = \(thing.online), online_modified = \(thing.onlineModified),
+                has_state = \(thing.hasState)
+            WHERE thing_id = \(thing.thingID)
+            """
+        )
+    }
+
+    /// Deletes a thing; its tokens, owners, commands, states and triggers go by `ON DELETE CASCADE`.
+    public func deleteThing(id: String) throws {
+        guard Self.isStorableThingKey(id) else { return }
+        try self.connection.execute("DELETE FROM thing WHERE thing_id = \(id)")
+    }
+
+    /// Stores the hash of an access token of a thing.
+    public func insertThingToken(hash: [UInt8], thingID: String, now: Int64) throws {
+        try self.connection.execute(
+            """
+            INSERT INTO thing_token (hash, thing_id, created_at) VALUES (\(ByteBuffer(bytes: hash)), \(thingID), \(now))
+            """
+        )
+    }
+
+    /// The session of a thing's access token, as SQLite's store resolves one after finding no user's token: the
+    /// thing acts as a user named by its vendor's id, with a token that never expires.
+    public func resolveThingToken(hash: [UInt8]) throws -> ResolvedSession? {
+        let rows = try self.connection.query(
+            """
+            SELECT t.thing_id, t.vendor_thing_id, t.created, t.modified
+            FROM thing_token k JOIN thing t ON t.thing_id = k.thing_id WHERE k.hash = \(ByteBuffer(bytes: hash))
+            """
+        )
+        guard let row = rows.first else { return nil }
+        let (id, vendorThingID, created, modified) = try row.decode((String, String, Int64, Int64).self)
+        let user = User(id: id, username: vendorThingID, isPseudo: false, createdAt: created, modifiedAt: modified)
+        return ResolvedSession(user: user, tokenHash: hash, expiresAt: nil, isThing: true)
+    }
+
+    /// The things marked online.
+    public func onlineThingIDs() throws -> [String] {
+        try self.connection.query("SELECT thing_id FROM thing WHERE online").map { try $0.decode(String.self) }
+    }
+
+    // MARK: - Owners
+
+    /// A thing's owners, in the order they were added.
+    public func thingOwners(thingID: String) throws -> [ThingOwner] {
+        guard Self.isStorableThingKey(thingID) else { return [] }
+        return try self.connection.query(
+            "SELECT kind, owner_id FROM thing_owner WHERE thing_id = \(thingID) ORDER BY id"
+        ).map { try Self.owner(from: $0) }
+    }
+
+    /// Adds an owner; false when it was one (or another transaction added it meanwhile).
+    public func insertThingOwner(thingID: String, owner: ThingOwner, now: Int64) throws -> Bool {
+        try self.connection.execute(
+            """
+            INSERT INTO thing_owner (thing_id, kind, owner_id, added)
+            VALUES (\(thingID), \(owner.kind), \(owner.id), \(now))
+            ON CONFLICT (thing_id, kind, owner_id) DO NOTHING
+            """
+        ) > 0
+    }
+
+    /// Removes an owner; false when it was not one.
+    public func deleteThingOwner(thingID: String, owner: ThingOwner) throws -> Bool {
+        guard Self.isStorableThingKey(thingID), Self.isStorableThingKey(owner.id) else { return false }
+        return try self.connection.execute(
+            "DELETE FROM thing_owner WHERE thing_id = \(thingID) AND kind = \(owner.kind) AND owner_id = \(owner.id)"
+        ) > 0
+    }
+
+    /// Removes every ownership of a user or group; returns the things they owned, in the order they were added.
+    public func deleteThingOwnerships(of owner: ThingOwner) throws -> [String] {
+        guard Self.isStorableThingKey(owner.id) else { return [] }
+        return try self.connection.query(
+            """
+            WITH deleted AS (
+                DELETE FROM thing_owner WHERE kind = \(owner.kind) AND owner_id = \(owner.id) RETURNING id, thing_id
+            )
+            SELECT thing_id FROM deleted ORDER BY id
+            """
+        ).map { try $0.decode(String.self) }
+    }
+
+    /// The things any of `owners` owns, by id.
+    public func things(ownedBy owners: [ThingOwner]) throws -> [Thing] {
+        let owners = owners.filter { Self.isStorableThingKey($0.id) }
+        guard !owners.isEmpty else { return [] }
+        let rows = try self.connection.query(
+            """
+            SELECT \(unescaped: Self.thingColumns) FROM thing WHERE thing_id IN (
+                SELECT o.thing_id FROM thing_owner o
+                JOIN unnest(\(owners.map(\.kind))::text[], \(owners.map(\.id))::text[]) AS w (kind, owner_id)
+                    ON o.kind = w.kind AND o.owner_id = w.owner_id
+            )
+            """
+        )
+        // Sorted as SQLite's store sorts them: by Swift's order of the ids, whatever the database's collation.
+        return try rows.map { try Self.thing(from: $0.makeRandomAccess()) }.sorted { $0.thingID < $1.thingID }
+    }
+
+    // MARK: - Commands
+
+    /// Stores a new command.
+    public func insertCommand(_ command: ThingCommand) throws {
+        try self.connection.execute(
+            """
+            INSERT INTO thing_command (
+                command_id, thing_id, issuer, request, sender_user_id, sender_installation_id, sender_is_pseudo,
+                action_results, state, fired_by_trigger_id, created, modified
+            ) VALUES (
+                \(command.commandID), \(command.thingID), \(command.request.issuer.description),
+                \(Self.json(.object(Self.requestJSON(command.request)))), \(command.senderUserID),
+                \(command.senderInstallationID), \(command.senderIsPseudo),
+                \(command.actionResults.map { Self.json(.array($0)) }), \(command.state.rawValue),
+                \(command.firedByTriggerID), \(command.created), \(command.modified)
+            )
+            """
+        )
+    }
+
+    /// A thing's command by id; locked until the transaction ends in a write transaction, so that of two hosts
+    /// posting its results, the second sees the first's.
+    public func command(thingID: String, commandID: String) throws -> ThingCommand? {
+        guard Self.isStorableThingKey(thingID), Self.isStorableThingKey(commandID) else { return nil }
+        let rows = try self.connection.query(
+            """
+            SELECT \(unescaped: Self.commandColumns) FROM thing_command
+            WHERE command_id = \(commandID) AND thing_id = \(thingID) \(unescaped: self.rowLock)
+            """
+        )
+        return try rows.first.map { try Self.command(from: $0.makeRandomAccess()) }
+    }
+
+    /// Writes a command's results, state and modification time.
+    public func updateCommand(_ command: ThingCommand) throws {
+        guard Self.isStorableThingKey(command.commandID) else { return }
+        try self.connection.execute(
+            """
+            UPDATE thing_command SET action_results = \(command.actionResults.map { Self.json(.array($0)) }),
+                state = \(command.state.rawValue), modified = \(command.modified)
+            WHERE command_id = \(command.commandID)
+            """
+        )
+    }
+
+    /// A page of a thing's commands, newest first, older than `before` when given; each with its position.
+    public func commands(
+        thingID: String,
+        before: Int64?,
+        limit: Int
+    ) throws
+        -> [(command: ThingCommand, position: Int64)]
+    {
+        guard Self.isStorableThingKey(thingID) else { return [] }
+        return try self.connection.query(
+            """
+            SELECT \(unescaped: Self.commandColumns) FROM thing_command
+            WHERE thing_id = \(thingID) AND id < \(before ?? Int64.max) ORDER BY id DESC LIMIT \(Int64(limit))
+            """
+        ).map { row in
+            let row = row.makeRandomAccess()
+            return (try Self.command(from: row), try row[0].decode(Int64.self))
+        }
+    }
+
+    /// Moves the named commands of a thing from SENDING to DELIVERED; returns how many moved.
+    public func markCommandsDelivered(thingID: String, commandIDs: [String], now: Int64) throws -> Int {
+        let commandIDs = commandIDs.filter(Self.isStorableThingKey)
+        guard Self.isStorableThingKey(thingID), !commandIDs.isEmpty else { return 0 }
+        return try self.connection.execute(
+            """
+            UPDATE thing_command SET state = 'DELIVERED', modified = \(now)
+            WHERE command_id = ANY(\(commandIDs)::text[]) AND thing_id = \(thingID) AND state = 'SENDING'
+            """
+        )
+    }
+
+    // MARK: - States
+
+    /// Stores a state (the latest from now on, and part of the history).
+    public func insertState(thingID: String, state: ThingState) throws {
+        try self.connection.execute(
+            """
+            INSERT INTO thing_state (thing_id, timestamp, state)
+            VALUES (\(thingID), \(state.timestamp), \(Self.json(.object(state.state))))
+            """
+        )
+    }
+
+    /// The latest state.
+    public func latestState(thingID: String) throws -> ThingState? {
+        guard Self.isStorableThingKey(thingID) else { return nil }
+        let rows = try self.connection.query(
+            "SELECT timestamp, state FROM thing_state WHERE thing_id = \(thingID) ORDER BY id DESC LIMIT 1"
+        )
+        guard let row = rows.first else { return nil }
+        let (timestamp, state) = try row.decode((Int64, ByteBuffer).self)
+        return ThingState(state: try Self.object(state), timestamp: timestamp)
+    }
+
+    /// A page of states with `from <= timestamp <= to`, oldest first, after position `after`; each with its
+    /// position.
+    public func states(
+        thingID: String,
+        from: Int64,
+        to: Int64,
+        after: Int64?,
+        limit: Int
+    ) throws
+        -> [(state: ThingState, position: Int64)]
+    {
+        guard Self.isStorableThingKey(thingID) else { return [] }
+        return try self.connection.query(
+            """
+            SELECT id, timestamp, state FROM thing_state
+            WHERE thing_id = \(thingID) AND id > \(after ?? 0) AND timestamp >= \(from) AND timestamp <= \(to)
+            ORDER BY id LIMIT \(Int64(limit))
+            """
+        ).map { row in
+            let (id, timestamp, state) = try row.decode((Int64, Int64, ByteBuffer).self)
+            return (ThingState(state: try Self.object(state), timestamp: timestamp), id)
+        }
+    }
+
+    // MARK: - Installations
+
+    /// Stores a new installation.
+    public func insertInstallation(_ installation: Installation) throws {
+        try self.connection.execute(
+            """
+            INSERT INTO installation (\(unescaped: Self.installationColumns)) VALUES (
+                \(installation.installationID), \(installation.userID), \(installation.deviceType),
+                \(installation.registrationID.map { ByteBuffer(string: $0) }), \(installation.development),
+                \(installation.created)
+            )
+            """
+        )
+    }
+
+    /// An installation by id.
+    public func installation(id: String) throws -> Installation? {
+        guard Self.isStorableThingKey(id) else { return nil }
+        let rows = try self.connection.query(
+            "SELECT \(unescaped: Self.installationColumns) FROM installation WHERE installation_id = \(id)"
+        )
+        return try rows.first.map(Self.installation(from:))
+    }
+
+    /// The user's installation of a device type with a registration id.
+    public func installation(userID: String, deviceType: String, registrationID: String) throws -> Installation? {
+        guard Self.isStorableThingKey(userID), Self.isStorableThingKey(deviceType) else { return nil }
+        let rows = try self.connection.query(
+            """
+            SELECT \(unescaped: Self.installationColumns) FROM installation
+            WHERE user_id = \(userID) AND device_type = \(deviceType)
+                AND registration_id = \(ByteBuffer(string: registrationID))
+            """
+        )
+        return try rows.first.map(Self.installation(from:))
+    }
+
+    /// A user's installations, oldest first (ids in byte order among those created at once, as in SQLite).
+    public func installations(userID: String) throws -> [Installation] {
+        guard Self.isStorableThingKey(userID) else { return [] }
+        return try self.connection.query(
+            """
+            SELECT \(unescaped: Self.installationColumns) FROM installation
+            WHERE user_id = \(userID) ORDER BY created, installation_id COLLATE "C"
+            """
+        ).map(Self.installation(from:))
+    }
+
+    /// Deletes an installation; false when there was none.
+    public func deleteInstallation(id: String) throws -> Bool {
+        guard Self.isStorableThingKey(id) else { return false }
+        return try self.connection.execute("DELETE FROM installation WHERE installation_id = \(id)") > 0
+    }
+
+    /// Deletes a user's installations.
+    public func deleteInstallations(userID: String) throws {
+        guard Self.isStorableThingKey(userID) else { return }
+        try self.connection.execute("DELETE FROM installation WHERE user_id = \(userID)")
+    }
+
+    // MARK: - Triggers
+
+    /// Stores a new trigger; its command is stored with its issuer, as in SQLite.
+    public func insertTrigger(_ trigger: ThingTrigger) throws {
+        var command = Self.requestJSON(trigger.command)
+        command["issuer"] = .string(trigger.command.issuer.description)
+        try self.connection.execute(
+            """
+            INSERT INTO thing_trigger (trigger_id, thing_id, condition, command, enabled, last_value, creator, created)
+            VALUES (
+                \(trigger.triggerID), \(trigger.thingID), \(Self.json(trigger.condition)),
+                \(Self.json(.object(command))),
+                \(trigger.enabled), \(trigger.lastValue), \(trigger.creator), \(trigger.created)
+            )
+            """
+        )
+    }
+
+    /// A thing's triggers, oldest first.
+    public func triggers(thingID: String) throws -> [ThingTrigger] {
+        guard Self.isStorableThingKey(thingID) else { return [] }
+        return try self.connection.query(
+            """
+            SELECT trigger_id, thing_id, condition, command, enabled, last_value, creator, created
+            FROM thing_trigger WHERE thing_id = \(thingID) ORDER BY id
+            """
+        ).map { row in
+            let row = row.makeRandomAccess()
+            let command = try Self.object(try row[3].decode(ByteBuffer.self))
+            return ThingTrigger(
+                triggerID: try row[0].decode(String.self),
+                thingID: try row[1].decode(String.self),
+                condition: try Self.value(try row[2].decode(ByteBuffer.self)),
+                command: try Self.request(issuer: command["issuer"]?.stringValue ?? "", command),
+                enabled: try row[4].decode(Bool.self),
+                lastValue: try row[5].decode(Bool.self),
+                creator: try row[6].decode(String?.self),
+                created: try row[7].decode(Int64.self)
+            )
+        }
+    }
+
+    /// Writes a trigger's enabled flag and last condition value.
+    public func updateTrigger(_ trigger: ThingTrigger) throws {
+        guard Self.isStorableThingKey(trigger.triggerID) else { return }
+        try self.connection.execute(
+            """
+            UPDATE thing_trigger SET enabled = \(trigger.enabled), last_value = \(trigger.lastValue)
+            WHERE trigger_id = \(trigger.triggerID)
+            """
+        )
+    }
+
+    /// Deletes a trigger; false when there was none.
+    public func deleteTrigger(thingID: String, triggerID: String) throws -> Bool {
+        guard Self.isStorableThingKey(thingID), Self.isStorableThingKey(triggerID) else { return false }
+        return try self.connection.execute(
+            "DELETE FROM thing_trigger WHERE thing_id = \(thingID) AND trigger_id = \(triggerID)"
+        ) > 0
+    }
+
+    // MARK: - Invariants
+
+    /// Checks the things area's invariants, as SQLite's store does; returns a description of each violation.
+    public func thingInvariantViolations() throws -> [String] {
+        var violations: [String] = []
+        let orphans = try self.thingCount(
+            """
+            SELECT count(*) FROM thing_owner o
+            WHERE (o.kind = 'user' AND NOT EXISTS (SELECT 1 FROM "user" u WHERE u.id = o.owner_id))
+                OR (o.kind = 'group' AND NOT EXISTS (SELECT 1 FROM "group" g WHERE g.id = o.owner_id))
+            """
+        )
+        if orphans > 0 { violations.append("\(orphans) thing ownerships name a user or group that does not exist") }
+        let finishedWithoutResults = try self.thingCount(
+            "SELECT count(*) FROM thing_command WHERE state IN ('DONE', 'INCOMPLETE') AND action_results IS NULL"
+        )
+        if finishedWithoutResults > 0 {
+            violations.append("\(finishedWithoutResults) finished commands have no results")
+        }
+        let stateless = try self.thingCount(
+            """
+            SELECT count(*) FROM thing t
+            WHERE NOT t.has_state AND EXISTS (SELECT 1 FROM thing_state s WHERE s.thing_id = t.thing_id)
+            """
+        )
+        if stateless > 0 { violations.append("\(stateless) things have states but are marked as having none") }
+        return violations
+    }
+}
+
+extension PostgresTransaction {
+    private static let thingColumns = """
+        thing_id, vendor_thing_id, password_hash, thing_type, firmware_version, properties, created, modified, online, \
+        online_modified, has_state
+        """
+
+    private static let commandColumns = """
+        id, command_id, thing_id, issuer, request, sender_user_id, sender_installation_id, sender_is_pseudo, \
+        action_results, state, fired_by_trigger_id, created, modified
+        """
+
+    private static let installationColumns =
+        "installation_id, user_id, device_type, registration_id, development, created"
+
+    /// Whether PostgreSQL text can hold `text` (it cannot hold U+0000): a key that cannot names no row.
+    private static func isStorableThingKey(_ text: String) -> Bool {
+        !text.utf8.contains(0)
+    }
+
+    private func thingCount(_ query: PostgresQuery) throws -> Int64 {
+        try self.connection.query(query).first?.decode(Int64.self) ?? 0
+    }
+
+    private static func thing(from row: PostgresRandomAccessRow) throws -> Thing {
+        Thing(
+            thingID: try row[0].decode(String.self),
+            vendorThingID: try row[1].decode(String.self),
+            passwordHash: try row[2].decode(String.self),
+            thingType: try row[3].decode(String?.self),
+            firmwareVersion: try row[4].decode(String?.self),
+            properties: try Self.object(try row[5].decode(ByteBuffer.self)),
+            created: try row[6].decode(Int64.self),
+            modified: try row[7].decode(Int64.self),
+            online: try row[8].decode(Bool.self),
+            onlineModified: try row[9].decode(Int64?.self),
+            hasState: try row[10].decode(Bool.self)
+        )
+    }
+
+    private static func owner(from row: PostgresRow) throws -> ThingOwner {
+        let (kind, id) = try row.decode((String, String).self)
+        return kind == "group" ? .group(id) : .user(id)
+    }
+
+    private static func command(from row: PostgresRandomAccessRow) throws -> ThingCommand {
+        let results = try row[8].decode(ByteBuffer?.self)
+        return ThingCommand(
+            commandID: try row[1].decode(String.self),
+            thingID: try row[2].decode(String.self),
+            request: try Self.request(
+                issuer: try row[3].decode(String.self),
+                try Self.object(try row[4].decode(ByteBuffer.self))
+            ),
+            senderUserID: try row[5].decode(String?.self),
+            senderInstallationID: try row[6].decode(String?.self),
+            senderIsPseudo: try row[7].decode(Bool.self),
+            actionResults: try results.map { bytes in
+                guard case .array(let items) = try Self.value(bytes) else { return [] }
+                return items
+            },
+            state: CommandState(rawValue: try row[9].decode(String.self)) ?? .sending,
+            firedByTriggerID: try row[10].decode(String?.self),
+            created: try row[11].decode(Int64.self),
+            modified: try row[12].decode(Int64.self)
+        )
+    }
+
+    private static func installation(from row: PostgresRow) throws -> Installation {
+        let (id, userID, deviceType, registrationID, development, created) = try row.decode(
+            (String, String, String, ByteBuffer?, Bool, Int64).self
+        )
+        return Installation(
+            installationID: id,
+            userID: userID,
+            deviceType: deviceType,
+            registrationID: registrationID.map { String(buffer: $0) },
+            development: development,
+            created: created
+        )
+    }
+
+    /// A command request's stored JSON, as SQLite's store writes it (its issuer is a column of its own).
+    private static func requestJSON(_ request: CommandRequest) -> [String: JSONValue] {
+        var json: [String: JSONValue] = [
+            "actions": .array(request.actions),
+            "schema": .string(request.schema),
+            "schemaVersion": .int(Int64(request.schemaVersion)),
+        ]
+        if let title = request.title { json["title"] = .string(title) }
+        if let description = request.description { json["description"] = .string(description) }
+        if let metadata = request.metadata { json["metadata"] = .object(metadata) }
+        return json
+    }
+
+    /// A command request from its stored JSON and issuer.
+    private static func request(issuer: String, _ json: [String: JSONValue]) throws -> CommandRequest {
+        guard case .array(let actions) = json["actions"] else {
+            throw GuildError(.invalidInput, "a stored command has no actions")
+        }
+        return CommandRequest(
+            actions: actions,
+            issuer: try ThingOwner(typedID: issuer, field: "issuer"),
+            schema: json["schema"]?.stringValue ?? "",
+            schemaVersion: Int(json["schemaVersion"]?.intValue ?? 1),
+            title: json["title"]?.stringValue,
+            description: json["description"]?.stringValue,
+            metadata: json["metadata"]?.objectValue
+        )
+    }
+
+    /// A value's compact JSON text, as SQLite's store keeps it.
+    private static func json(_ value: JSONValue) -> ByteBuffer {
+        var bytes: [UInt8] = []
+        value.writeJSON(to: &bytes)
+        return ByteBuffer(bytes: bytes)
+    }
+
+    /// A stored value.
+    private static func value(_ bytes: ByteBuffer) throws -> JSONValue {
+        try bytes.withUnsafeReadableBytes { try JSONValue(parsing: $0) }
+    }
+
+    /// A stored object.
+    private static func object(_ bytes: ByteBuffer) throws -> [String: JSONValue] {
+        guard case .object(let members) = try Self.value(bytes) else {
+            throw GuildError(.invalidInput, "a stored JSON object is not an object")
+        }
+        return members
+    }
+}

@@ -1,0 +1,810 @@
+import Foundation
+import GuildCore
+import GuildPostgres
+import GuildStore
+import PostgresNIO
+import Testing
+
+/// The records a things test works with: the things area's, and the users area's to make owners exist.
+typealias ThingTestRecords = ThingRecords & UserRecords
+
+/// A store seen through its things area's records, on the engine stores ``Engine/withStore(_:)`` opens.
+struct ThingRecordsStore: Sendable {
+    let base: any UserRecordsStore
+
+    func write<T: Sendable>(_ body: @escaping @Sendable (any ThingTestRecords) throws -> T) async throws -> T {
+        switch self.base {
+        case let sqlite as SQLiteUserRecordsStore:
+            return try await sqlite.store.write { transaction in try body(transaction) }
+        case let postgres as PostgresUserRecordsStore:
+            return try await postgres.writer.write { context in try body(PostgresTransaction(context)) }
+        default:
+            preconditionFailure("unknown engine store \(type(of: self.base))")
+        }
+    }
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (any ThingTestRecords) throws -> T) async throws -> T {
+        switch self.base {
+        case let sqlite as SQLiteUserRecordsStore:
+            return try await sqlite.store.read { transaction in try body(transaction) }
+        case let postgres as PostgresUserRecordsStore:
+            let reader = postgres.reader
+            return try await TestPostgres.blocking { try body(PostgresTransaction(reading: reader)) }
+        default:
+            preconditionFailure("unknown engine store \(type(of: self.base))")
+        }
+    }
+}
+
+extension Engine {
+    /// Runs `body` with a fresh, empty store of this engine seen through its things area's records.
+    func withThingStore<T: Sendable>(_ body: (ThingRecordsStore) async throws -> T) async throws -> T {
+        try await self.withStore { store in try await body(ThingRecordsStore(base: store)) }
+    }
+}
+
+/// The things area's records behave the same on every engine: the same rows in the same orders, the same
+/// answers for what is missing, and (through the checks ``ThingService`` makes on them) the same errors.
+@Suite(.timeLimit(.minutes(2)))
+struct ThingRecordsConformanceTests {
+    // MARK: - Fixtures
+
+    /// A value decoded from JSON text, its type inferred (this target does not import GuildJSON).
+    static func json<T: Decodable>(_ text: String) throws -> T {
+        try JSONDecoder().decode(T.self, from: Data(text.utf8))
+    }
+
+    static func thing(_ id: String, vendor: String? = nil, at time: Int64 = 10) throws -> Thing {
+        Thing(
+            thingID: id,
+            vendorThingID: vendor ?? "vendor-" + id,
+            passwordHash: "hash-" + id,
+            thingType: "LED",
+            firmwareVersion: nil,
+            properties: try Self.json(#"{"_x": 1, "name": "lamp\u0000 / é", "nested": {"a": [1, 2.5, null, true]}}"#),
+            created: time,
+            modified: time
+        )
+    }
+
+    static func request(issuer: ThingOwner = .user("u1"), full: Bool = false) throws -> CommandRequest {
+        CommandRequest(
+            actions: try Self.json(#"[{"turnPower": {"power": true}}, {"setBrightness": {"b\u0000": 50}}]"#),
+            issuer: issuer,
+            schema: "SmartLight",
+            schemaVersion: 2,
+            title: full ? "Title\u{0}" : nil,
+            description: full ? "desc / é" : nil,
+            metadata: full ? try Self.json(#"{"m": [1, "two"]}"#) : nil
+        )
+    }
+
+    static func command(
+        _ id: String,
+        thingID: String = "th.1",
+        state: CommandState = .sending,
+        full: Bool = false,
+        at time: Int64 = 20
+    ) throws -> ThingCommand {
+        ThingCommand(
+            commandID: id,
+            thingID: thingID,
+            request: try Self.request(full: full),
+            senderUserID: full ? "u1" : nil,
+            senderInstallationID: full ? "in.1" : nil,
+            senderIsPseudo: full,
+            state: state,
+            firedByTriggerID: full ? "tr.1" : nil,
+            created: time,
+            modified: time
+        )
+    }
+
+    static func state(_ text: String, at timestamp: Int64) throws -> ThingState {
+        ThingState(state: try Self.json(text), timestamp: timestamp)
+    }
+
+    /// `ThingService.putResults`'s checks and write, over the records: `thingNotFound`, `commandNotFound`,
+    /// `commandAlreadyDone`, or the command's new state.
+    static func putResults(
+        _ tx: any ThingRecords,
+        thingID: String,
+        commandID: String,
+        succeeded: Bool,
+        now: Int64
+    ) throws -> ThingCommand {
+        guard try tx.thingHasState(id: thingID) != nil else {
+            throw GuildError(.thingNotFound, "no thing with id \(thingID)", field: "thingID")
+        }
+        guard var command = try tx.command(thingID: thingID, commandID: commandID) else {
+            throw GuildError(.commandNotFound, "no command \(commandID) on thing \(thingID)", field: "commandID")
+        }
+        guard !command.state.isFinished else {
+            throw GuildError(.commandAlreadyDone, "command \(commandID) already has its results")
+        }
+        command.actionResults = try Self.json(
+            #"[{"turnPower": {"succeeded": true}}, "#
+                + #"{"setBrightness": {"succeeded": \#(succeeded), "errorMessage": "x"}}]"#
+        )
+        command.state = succeeded ? .done : .incomplete
+        command.modified = now
+        try tx.updateCommand(command)
+        return command
+    }
+
+    /// Expects `body` to throw a `GuildError` with this code.
+    static func expectError(
+        _ code: GuildError.Code,
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: () async throws -> Void
+    ) async {
+        do {
+            try await body()
+            Issue.record("expected \(code), nothing was thrown", sourceLocation: sourceLocation)
+        } catch let error as GuildError {
+            #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
+        } catch {
+            Issue.record("expected \(code), got \(error)", sourceLocation: sourceLocation)
+        }
+    }
+
+    // MARK: - Things
+
+    @Test(arguments: Engine.available)
+    func aThingIsFoundByIdAndVendorIDAndUpdated(engine: Engine) async throws {
+        try await engine.withThingStore { store in
+            let thing = try Self.thing("th.1")
+            try await store.write { try $0.insertThing(thing) }
+            #expect(try await store.read { try $0.thing(id: "th.1") } == thing)
+            #expect(try await store.read { try $0.thing(vendorThingID: "vendor-th.1") } == thing)
+            #expect(try await store.write { try $0.thing(vendorThingID: "vendor-th.1") } == thing)
+            for missing in ["th.2", "th.1\u{0}", ""] {
+                #expect(try await store.read { try $0.thing(id: missing) } == nil)
+                #expect(try await store.read { try $0.thing(vendorThingID: "vendor-" + missing) } == nil)
+                #expect(try await store.read { try $0.thingHasState(id: missing) } == nil)
+            }
+            #expect(try await store.read { try $0.thingHasState(id: "th.1") } == false)
+            try await store.write { try $0.markThingHasState(id: "th.1") }
+            #expect(try await store.read { try $0.thingHasState(id: "th.1") } == true)
+            #expect(try await store.read { try $0.onlineThingIDs() } == [])
+
+            var updated = try #require(try await store.write { try $0.thing(id: "th.1") })
+            updated.passwordHash = "new-hash"
+            updated.thingType = nil
+            updated.firmwareVersion = "1.2"
+            updated.properties = try Self.json(#"{"k": "v"}"#)
+            updated.modified = 30
+            updated.online = true
+            updated.onlineModified = 31
+            // The vendor's id and the creation time are not written.
+            updated.vendorThingID = "changed"
+            updated.created = 99
+            try await store.write { [updated] in try $0.updateThing(updated) }
+            var expected = updated
+            expected.vendorThingID = "vendor-th.1"
+            expected.created = 10
+            #expect(try await store.read { try $0.thing(id: "th.1") } == expected)
+            #expect(try await store.read { try $0.onlineThingIDs() } == ["th.1"])
+            updated.online = false
+            try await store.write { [updated] in try $0.updateThing(updated) }
+            #expect(try await store.read { try $0.onlineThingIDs() } == [])
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func aTakenThingIDOrVendorIDIsRefused(engine: Engine) async throws {
+        try await engine.withThingStore { store in
+            try await store.write { try $0.insertThing(try Self.thing("th.1")) }
+            let sameID = try Self.thing("th.1", vendor: "other")
+            await #expect(throws: (any Error).self) { try await store.write { try $0.insertThing(sameID) } }
+            let sameVendor = try Self.thing("th.2", vendor: "vendor-th.1")
+            await #expect(throws: (any Error).self) { try await store.write { try $0.insertThing(sameVendor) } }
+            #expect(try await store.read { try $0.thing(id: "th.2") } == nil)
+            #expect(try await store.read { try $0.thing(vendorThingID: "other") } == nil)
+            // A token needs its thing, and a hash is stored once.
+            let hash = Token.generate().hash
+            try await store.write { try $0.insertThingToken(hash: hash, thingID: "th.1", now: 20) }
+            await #expect(throws: (any Error).self) {
+                try await store.write { try $0.insertThingToken(hash: hash, thingID: "th.1", now: 21) }
+            }
+            await #expect(throws: (any Error).self) {
+                try await store.write { try $0.insertThingToken(hash: Token.generate().hash, thingID: "th.9", now: 21) }
+            }
+            // The store goes on writing after a refusal.
+            try await store.write { try $0.insertThing(try Self.thing("th.3")) }
+            #expect(try await store.read { try $0.thing(id: "th.3") } != nil)
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func deletingAThingDeletesItsOwnersCommandsStatesAndTriggers(engine: Engine) async throws {
+        try await engine.withThingStore { store in
+            for id in ["th.1", "th.2"] {
+                try await store.write { tx in
+                    try tx.insertThing(try Self.thing(id))
+                    try tx.insertThingToken(hash: Token.generate().hash, thingID: id, now: 20)
+                    _ = try tx.insertThingOwner(thingID: id, owner: .user("u1"), now: 20)
+                    try tx.insertCommand(try Self.command("c-" + id, thingID: id))
+                    try tx.insertState(thingID: id, state: try Self.state(#"{"power": true}"#, at: 5))
+                    try tx.insertTrigger(try Self.trigger("tr-" + id, thingID: id))
+                }
+            }
+            try await store.write { try $0.deleteThing(id: "th.1") }
+            try await store.write { try $0.deleteThing(id: "th.9") }
+            try await store.read { tx throws in
+                #expect(try tx.thing(id: "th.1") == nil)
+                #expect(try tx.thingOwners(thingID: "th.1") == [])
+                #expect(try tx.command(thingID: "th.1", commandID: "c-th.1") == nil)
+                #expect(try tx.commands(thingID: "th.1", before: nil, limit: 10).isEmpty)
+                #expect(try tx.latestState(thingID: "th.1") == nil)
+                #expect(try tx.triggers(thingID: "th.1") == [])
+                #expect(try tx.things(ownedBy: [.user("u1")]).map(\.thingID) == ["th.2"])
+                #expect(try tx.command(thingID: "th.2", commandID: "c-th.2") != nil)
+                #expect(try tx.latestState(thingID: "th.2") != nil)
+                #expect(try tx.triggers(thingID: "th.2").count == 1)
+            }
+            // The vendor's id is free again.
+            try await store.write { try $0.insertThing(try Self.thing("th.3", vendor: "vendor-th.1")) }
+        }
+    }
+
+    // MARK: - Owners
+
+    @Test(arguments: Engine.available)
+    func ownersAreAddedOnceInOrderAndRemoved(engine: Engine) async throws {
+        try await engine.withThingStore { store in
+            for id in ["th.b", "th.a", "th.c"] { try await store.write { try $0.insertThing(try Self.thing(id)) } }
+            let owners: [ThingOwner] = [.user("u2"), .group("g1"), .user("u1"), .group("u1")]
+            for (index, owner) in owners.enumerated() {
+                #expect(try await store.write { try $0.insertThingOwner(thingID: "th.b", owner: owner, now: 20) })
+                // Ownership exists: added once.
+                #expect(
+                    try await store.write { try $0.insertThingOwner(thingID: "th.b", owner: owner, now: 21) } == false,
+                    "\(index)"
+                )
+            }
+            #expect(try await store.read { try $0.thingOwners(thingID: "th.b") } == owners)
+            #expect(try await store.read { try $0.thingOwners(thingID: "th.a") } == [])
+            #expect(try await store.read { try $0.thingOwners(thingID: "th.x\u{0}") } == [])
+            // An owner of a thing that does not exist is refused.
+            await #expect(throws: (any Error).self) {
+                try await store.write { try $0.insertThingOwner(thingID: "th.none", owner: .user("u1"), now: 20) }
+            }
+
+            // Ownership not found: false.
+            #expect(try await store.write { try $0.deleteThingOwner(thingID: "th.b", owner: .user("g1")) } == false)
+            #expect(try await store.write { try $0.deleteThingOwner(thingID: "th.a", owner: .user("u1")) } == false)
+            #expect(try await store.write { try $0.deleteThingOwner(thingID: "th.b", owner: .user("u\u{0}")) } == false)
+            #expect(try await store.write { try $0.deleteThingOwner(thingID: "th.b", owner: .group("g1")) })
+            #expect(try await store.write { try $0.deleteThingOwner(thingID: "th.b", owner: .group("g1")) } == false)
+            #expect(
+                try await store.read { try $0.thingOwners(thingID: "th.b") } == [.user("u2"), .user("u1"), .group("u1")]
+            )
+            // Re-added, it comes last.
+            #expect(try await store.write { try $0.insertThingOwner(thingID: "th.b", owner: .group("g1"), now: 30) })
+            #expect(try await store.read { try $0.thingOwners(thingID: "th.b") }.last == .group("g1"))
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func thingsOwnedByAndOwnershipsOfADeletedOwner(engine: Engine) async throws {
+        try await engine.withThingStore { store in
+            for id in ["th.c", "th.a", "th.b", "th.d"] {
+                try await store.write { try $0.insertThing(try Self.thing(id)) }
+            }
+            try await store.write { tx in
+                for (thing, owner) in [
+                    ("th.c", ThingOwner.user("u1")), ("th.a", .user("u1")), ("th.b", .group("g1")),
+                    ("th.a", .group("g1")), ("th.d", .user("u2")), ("th.b", .user("u1")),
+                ] {
+                    _ = try tx.insertThingOwner(thingID: thing, owner: owner, now: 20)
+                }
+            }
+            let ids = { @Sendable (owners: [ThingOwner]) in
+                try await store.read { try $0.things(ownedBy: owners).map(\.thingID) }
+            }
+            #expect(try await ids([.user("u1")]) == ["th.a", "th.b", "th.c"])
+            #expect(try await ids([.group("g1")]) == ["th.a", "th.b"])
+            #expect(try await ids([.user("u1"), .group("g1"), .user("u2")]) == ["th.a", "th.b", "th.c", "th.d"])
+            #expect(try await ids([.user("g1"), .group("u1"), .user("u1\u{0}")]) == [])
+            #expect(try await ids([]) == [])
+            let full = try await store.read { try $0.things(ownedBy: [.user("u2")]) }
+            #expect(full == [try Self.thing("th.d")])
+
+            // The things a deleted owner had, in the order it got them.
+            #expect(try await store.write { try $0.deleteThingOwnerships(of: .user("u1")) } == ["th.c", "th.a", "th.b"])
+            #expect(try await store.write { try $0.deleteThingOwnerships(of: .user("u1")) } == [])
+            #expect(try await store.write { try $0.deleteThingOwnerships(of: .user("g1")) } == [])
+            #expect(try await ids([.user("u1")]) == [])
+            #expect(try await store.read { try $0.thingOwners(thingID: "th.a") } == [.group("g1")])
+            #expect(try await store.write { try $0.deleteThingOwnerships(of: .group("g1")) } == ["th.b", "th.a"])
+            #expect(try await store.read { try $0.thingOwners(thingID: "th.d") } == [.user("u2")])
+        }
+    }
+
+    // MARK: - Commands
+
+    @Test(arguments: Engine.available)
+    func commandsAreStoredPagedNewestFirstAndDelivered(engine: Engine) async throws {
+        try await engine.withThingStore { store in
+            try await store.write { try $0.insertThing(try Self.thing("th.1")) }
+            try await store.write { try $0.insertThing(try Self.thing("th.2")) }
+            let full = try Self.command("c1", full: true)
+            try await store.write { try $0.insertCommand(full) }
+            #expect(try await store.read { try $0.command(thingID: "th.1", commandID: "c1") } == full)
+            #expect(try await store.write { try $0.command(thingID: "th.1", commandID: "c1") } == full)
+            // Not found: another thing's, unknown, or a key no row can hold.
+            #expect(try await store.read { try $0.command(thingID: "th.2", commandID: "c1") } == nil)
+            #expect(try await store.read { try $0.command(thingID: "th.1", commandID: "c9") } == nil)
+            #expect(try await store.read { try $0.command(thingID: "th.1", commandID: "c1\u{0}") } == nil)
+            // A taken command id, or a thing that does not exist, is refused.
+            let sameID = try Self.command("c1", thingID: "th.2")
+            await #expect(throws: (any Error).self) { try await store.write { try $0.insertCommand(sameID) } }
+            let noThing = try Self.command("c0", thingID: "th.9")
+            await #expect(throws: (any Error).self) { try await store.write { try $0.insertCommand(noThing) } }
+
+            for index in 2...5 {
+                let command = try Self.command("c\(index)", at: Int64(20 + index))
+                try await store.write { try $0.insertCommand(command) }
+            }
+            try await store.write { try $0.insertCommand(try Self.command("other", thingID: "th.2")) }
+            let page = try await store.read { try $0.commands(thingID: "th.1", before: nil, limit: 3) }
+            #expect(page.map(\.command.commandID) == ["c5", "c4", "c3"])
+            #expect(page.map(\.position) == page.map(\.position).sorted(by: >))
+            let rest = try await store.read { [page] in
+                try $0.commands(thingID: "th.1", before: page[2].position, limit: 3)
+            }
+            #expect(rest.map(\.command.commandID) == ["c2", "c1"])
+            #expect(rest.last?.command == full)
+            #expect(try await store.read { try $0.commands(thingID: "th.1", before: 0, limit: 3) }.isEmpty)
+            #expect(try await store.read { try $0.commands(thingID: "th.9", before: nil, limit: 3) }.isEmpty)
+
+            // Only SENDING commands of that thing move, each once.
+            let moved = try await store.write {
+                try $0.markCommandsDelivered(thingID: "th.1", commandIDs: ["c2", "c3", "c3", "other", "c9"], now: 40)
+            }
+            #expect(moved == 2)
+            let again = try await store.write {
+                try $0.markCommandsDelivered(thingID: "th.1", commandIDs: ["c2"], now: 41)
+            }
+            #expect(again == 0)
+            let noIDs = try await store.write { try $0.markCommandsDelivered(thingID: "th.1", commandIDs: [], now: 41) }
+            #expect(noIDs == 0)
+            let c3 = try #require(try await store.read { try $0.command(thingID: "th.1", commandID: "c3") })
+            #expect(c3.state == .delivered)
+            #expect(c3.modified == 40)
+            #expect(try await store.read { try $0.command(thingID: "th.2", commandID: "other") }?.state == .sending)
+            #expect(try await store.read { try $0.command(thingID: "th.1", commandID: "c4") }?.state == .sending)
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func resultsArePostedOnceAndMissingOnesAreErrors(engine: Engine) async throws {
+        try await engine.withThingStore { store in
+            try await store.write { try $0.insertThing(try Self.thing("th.1")) }
+            try await store.write { try $0.insertCommand(try Self.command("c1", state: .delivered, full: true)) }
+            try await store.write { try $0.insertCommand(try Self.command("c2")) }
+            let done = try await store.write {
+                try Self.putResults($0, thingID: "th.1", commandID: "c1", succeeded: true, now: 50)
+            }
+            #expect(done.state == .done)
+            #expect(try await store.read { try $0.command(thingID: "th.1", commandID: "c1") } == done)
+            let incomplete = try await store.write {
+                try Self.putResults($0, thingID: "th.1", commandID: "c2", succeeded: false, now: 51)
+            }
+            let stored = try await store.read { try $0.command(thingID: "th.1", commandID: "c2") }
+            #expect(stored == incomplete)
+            #expect(stored?.state == .incomplete)
+            #expect(stored?.actionResults?.count == 2)
+
+            await Self.expectError(.commandAlreadyDone) {
+                _ = try await store.write {
+                    try Self.putResults($0, thingID: "th.1", commandID: "c1", succeeded: false, now: 60)
+                }
+            }
+            await Self.expectError(.commandNotFound) {
+                _ = try await store.write {
+                    try Self.putResults($0, thingID: "th.1", commandID: "c9", succeeded: true, now: 60)
+                }
+            }
+            await Self.expectError(.thingNotFound) {
+                _ = try await store.write {
+                    try Self.putResults($0, thingID: "th.9", commandID: "c1", succeeded: true, now: 60)
+                }
+            }
+            // The refused posts changed nothing.
+            #expect(try await store.read { try $0.command(thingID: "th.1", commandID: "c1") } == done)
+        }
+    }
+
+    // MARK: - States
+
+    @Test(arguments: Engine.available)
+    func statesAreKeptInOrderAndPagedByTime(engine: Engine) async throws {
+        try await engine.withThingStore { store in
+            try await store.write { try $0.insertThing(try Self.thing("th.1")) }
+            try await store.write { try $0.insertThing(try Self.thing("th.2")) }
+            // No state yet (the service's stateNotFound).
+            #expect(try await store.read { try $0.latestState(thingID: "th.1") } == nil)
+            let none = try await store.read { try $0.states(thingID: "th.1", from: 0, to: 100, after: nil, limit: 9) }
+            #expect(none.isEmpty)
+            let states = try [
+                Self.state(#"{"power": true, "b": 1}"#, at: 30),
+                Self.state(#"{"power": false, "s": "x\u0000y"}"#, at: 10),
+                Self.state(#"{"power": true, "nested": {"a": [1, 2]}}"#, at: 20),
+                Self.state(#"{}"#, at: 40),
+            ]
+            for state in states { try await store.write { try $0.insertState(thingID: "th.1", state: state) } }
+            try await store.write { try $0.insertState(thingID: "th.2", state: try Self.state(#"{"o": 1}"#, at: 25)) }
+            await #expect(throws: (any Error).self) {
+                try await store.write { try $0.insertState(thingID: "th.9", state: try Self.state("{}", at: 1)) }
+            }
+            // The latest is the last stored, whatever its timestamp.
+            #expect(try await store.read { try $0.latestState(thingID: "th.1") } == states[3])
+            #expect(try await store.read { try $0.latestState(thingID: "th.2") }?.timestamp == 25)
+
+            let inRange = try await store.read {
+                try $0.states(thingID: "th.1", from: 15, to: 35, after: nil, limit: 5)
+            }
+            #expect(inRange.map(\.state) == [states[0], states[2]])
+            let all = try await store.read { try $0.states(thingID: "th.1", from: 0, to: 100, after: nil, limit: 3) }
+            #expect(all.map(\.state) == Array(states.prefix(3)))
+            #expect(all.map(\.position) == all.map(\.position).sorted())
+            let next = try await store.read { [all] in
+                try $0.states(thingID: "th.1", from: 0, to: 100, after: all[2].position, limit: 3)
+            }
+            #expect(next.map(\.state) == [states[3]])
+            let exact = try await store.read { try $0.states(thingID: "th.1", from: 10, to: 10, after: nil, limit: 5) }
+            #expect(exact.map(\.state.timestamp) == [10])
+            #expect(exact.first?.state == states[1])
+        }
+    }
+
+    // MARK: - Installations
+
+    @Test(arguments: Engine.available)
+    func installationsAreFoundListedAndDeleted(engine: Engine) async throws {
+        try await engine.withThingStore { store in
+            let installations = [
+                Installation(
+                    installationID: "in.b",
+                    userID: "u1",
+                    deviceType: "ANDROID",
+                    registrationID: "reg\u{0}1",
+                    development: true,
+                    created: 20
+                ),
+                Installation(
+                    installationID: "in.a",
+                    userID: "u1",
+                    deviceType: "MQTT",
+                    registrationID: "mqtt.1",
+                    development: false,
+                    created: 20
+                ),
+                Installation(
+                    installationID: "in.0",
+                    userID: "u1",
+                    deviceType: "IOS",
+                    registrationID: nil,
+                    development: false,
+                    created: 10
+                ),
+                Installation(
+                    installationID: "in.c",
+                    userID: "u2",
+                    deviceType: "ANDROID",
+                    registrationID: "reg\u{0}1",
+                    development: false,
+                    created: 5
+                ),
+            ]
+            for installation in installations { try await store.write { try $0.insertInstallation(installation) } }
+            let taken = installations[0]
+            await #expect(throws: (any Error).self) { try await store.write { try $0.insertInstallation(taken) } }
+            #expect(try await store.read { try $0.installation(id: "in.b") } == installations[0])
+            #expect(try await store.read { try $0.installation(id: "in.0") } == installations[2])
+            #expect(try await store.read { try $0.installation(id: "in.x") } == nil)
+            #expect(try await store.read { try $0.installation(id: "in.b\u{0}") } == nil)
+            #expect(
+                try await store.read {
+                    try $0.installation(userID: "u1", deviceType: "ANDROID", registrationID: "reg\u{0}1")
+                } == installations[0]
+            )
+            #expect(
+                try await store.read {
+                    try $0.installation(userID: "u2", deviceType: "ANDROID", registrationID: "reg\u{0}1")
+                } == installations[3]
+            )
+            for (user, type, registration) in [
+                ("u1", "ANDROID", "reg"), ("u1", "IOS", "reg\u{0}1"), ("u3", "ANDROID", "reg\u{0}1"), ("u1", "IOS", ""),
+            ] {
+                #expect(
+                    try await store.read {
+                        try $0.installation(userID: user, deviceType: type, registrationID: registration)
+                    } == nil
+                )
+            }
+            // Oldest first, then by id.
+            #expect(
+                try await store.read { try $0.installations(userID: "u1") }.map(\.installationID)
+                    == ["in.0", "in.a", "in.b"]
+            )
+            #expect(try await store.read { try $0.installations(userID: "u9") } == [])
+            #expect(try await store.write { try $0.deleteInstallation(id: "in.a") })
+            #expect(try await store.write { try $0.deleteInstallation(id: "in.a") } == false)
+            #expect(try await store.write { try $0.deleteInstallation(id: "in.\u{0}") } == false)
+            try await store.write { try $0.deleteInstallations(userID: "u1") }
+            try await store.write { try $0.deleteInstallations(userID: "u9") }
+            #expect(try await store.read { try $0.installations(userID: "u1") } == [])
+            #expect(try await store.read { try $0.installations(userID: "u2") } == [installations[3]])
+        }
+    }
+
+    // MARK: - Triggers
+
+    static func trigger(_ id: String, thingID: String = "th.1", at time: Int64 = 20) throws -> ThingTrigger {
+        ThingTrigger(
+            triggerID: id,
+            thingID: thingID,
+            condition: try Self.json(#"{"type": "eq", "field": "power", "value": true}"#),
+            command: try Self.request(issuer: .group("g1"), full: true),
+            enabled: true,
+            lastValue: false,
+            creator: "u1",
+            created: time
+        )
+    }
+
+    @Test(arguments: Engine.available)
+    func triggersAreListedInOrderUpdatedAndDeleted(engine: Engine) async throws {
+        try await engine.withThingStore { store in
+            try await store.write { try $0.insertThing(try Self.thing("th.1")) }
+            try await store.write { try $0.insertThing(try Self.thing("th.2")) }
+            var triggers = [try Self.trigger("tr.b", at: 30), try Self.trigger("tr.a", at: 10)]
+            triggers[1].creator = nil
+            triggers[1].command = try Self.request(issuer: .user("u1"))
+            for trigger in triggers { try await store.write { try $0.insertTrigger(trigger) } }
+            let other = try Self.trigger("tr.c", thingID: "th.2")
+            try await store.write { try $0.insertTrigger(other) }
+            let taken = try Self.trigger("tr.b", thingID: "th.2")
+            await #expect(throws: (any Error).self) { try await store.write { try $0.insertTrigger(taken) } }
+            #expect(try await store.read { try $0.triggers(thingID: "th.1") } == triggers)
+            #expect(try await store.read { try $0.triggers(thingID: "th.9") } == [])
+
+            var changed = triggers[0]
+            changed.enabled = false
+            changed.lastValue = true
+            changed.creator = "someone else"
+            try await store.write { [changed] in try $0.updateTrigger(changed) }
+            var expected = triggers[0]
+            expected.enabled = false
+            expected.lastValue = true
+            #expect(try await store.read { try $0.triggers(thingID: "th.1") }.first == expected)
+
+            #expect(try await store.write { try $0.deleteTrigger(thingID: "th.2", triggerID: "tr.b") } == false)
+            #expect(try await store.write { try $0.deleteTrigger(thingID: "th.1", triggerID: "tr.b") })
+            #expect(try await store.write { try $0.deleteTrigger(thingID: "th.1", triggerID: "tr.b") } == false)
+            #expect(try await store.read { try $0.triggers(thingID: "th.1") } == [triggers[1]])
+            #expect(try await store.read { try $0.triggers(thingID: "th.2") } == [other])
+        }
+    }
+
+    // MARK: - Invariants
+
+    @Test(arguments: Engine.available)
+    func invariantViolationsAreFoundAndTheSame(engine: Engine) async throws {
+        try await engine.withThingStore { store in
+            #expect(try await store.read { try $0.thingInvariantViolations() } == [])
+            let user = UserRecordsConformanceTests.user("u1", username: "alice")
+            let session = UserRecordsConformanceTests.session()
+            try await store.write { tx in
+                try tx.insertUser(user, passwordHash: "h", session: session)
+                try tx.insertThing(try Self.thing("th.1"))
+                _ = try tx.insertThingOwner(thingID: "th.1", owner: .user("u1"), now: 20)
+            }
+            #expect(try await store.read { try $0.thingInvariantViolations() } == [])
+            try await store.write { tx in
+                _ = try tx.insertThingOwner(thingID: "th.1", owner: .user("ghost"), now: 20)
+                _ = try tx.insertThingOwner(thingID: "th.1", owner: .group("no-group"), now: 20)
+                try tx.insertCommand(try Self.command("c1", state: .done))
+                try tx.insertState(thingID: "th.1", state: try Self.state("{}", at: 1))
+            }
+            #expect(
+                try await store.read { try $0.thingInvariantViolations() } == [
+                    "2 thing ownerships name a user or group that does not exist",
+                    "1 finished commands have no results",
+                    "1 things have states but are marked as having none",
+                ]
+            )
+            try await store.write { tx in
+                _ = try tx.deleteThingOwnerships(of: .user("ghost"))
+                _ = try tx.deleteThingOwnerships(of: .group("no-group"))
+                try tx.markThingHasState(id: "th.1")
+                var command = try #require(try tx.command(thingID: "th.1", commandID: "c1"))
+                command.actionResults = []
+                try tx.updateCommand(command)
+            }
+            #expect(try await store.read { try $0.thingInvariantViolations() } == [])
+        }
+    }
+
+    // MARK: - Several hosts (PostgreSQL)
+
+    /// Runs `body` with a migrated database, a reader and two writers on it, as two hosts would have.
+    static func withTwoHosts(
+        _ body: (_ hosts: [PostgresWriter], _ reader: BlockingConnection) async throws -> Void
+    ) async throws {
+        try await TestPostgres.withHosts(2, body)
+    }
+
+    /// Runs `work` on both hosts at once; returns each host's outcome.
+    static func race<T: Sendable>(
+        _ hosts: [PostgresWriter],
+        _ work: @escaping @Sendable (_ host: Int, _ tx: PostgresTransaction) throws -> T
+    ) async -> [Result<T, any Error>] {
+        await withTaskGroup(of: (Int, Result<T, any Error>).self) { group in
+            for host in 0..<2 {
+                group.addTask {
+                    do {
+                        let value = try await hosts[host].write { context in
+                            try work(host, PostgresTransaction(context))
+                        }
+                        return (host, .success(value))
+                    } catch {
+                        return (host, .failure(error))
+                    }
+                }
+            }
+            let outcomes = await group.reduce(into: [Int: Result<T, any Error>]()) { $0[$1.0] = $1.1 }
+            return [outcomes[0]!, outcomes[1]!]
+        }
+    }
+
+    /// Two hosts post the same command's results at the same moment: every time, exactly one succeeds and the
+    /// other is `commandAlreadyDone`, and the stored results are the winner's. Each post keeps its transaction
+    /// open a moment after reading the command, so the other host's post meets it uncommitted.
+    @Test(.enabled(if: TestPostgres.isConfigured, "needs the throwaway PostgreSQL that scripts/test starts"))
+    func aCommandIsCompletedOnceAcrossHosts() async throws {
+        try await Self.withTwoHosts { hosts, reader in
+            let store = PostgresUserRecordsStore(writer: hosts[0], reader: reader)
+            let things = ThingRecordsStore(base: store)
+            try await things.write { try $0.insertThing(try Self.thing("th.1")) }
+            for round in 0..<20 {
+                let commandID = "c\(round)"
+                try await things.write { try $0.insertCommand(try Self.command(commandID, state: .delivered)) }
+                let outcomes = await Self.race(hosts) { host, tx in
+                    guard var command = try tx.command(thingID: "th.1", commandID: commandID) else {
+                        throw GuildError(.commandNotFound, "no command \(commandID)")
+                    }
+                    try tx.connection.execute("SELECT pg_sleep(0.02)")
+                    guard !command.state.isFinished else {
+                        throw GuildError(.commandAlreadyDone, "command \(commandID) already has its results")
+                    }
+                    command.actionResults = try Self.json(#"[{"host": {"succeeded": true, "data": \#(host)}}]"#)
+                    command.state = host == 0 ? .done : .incomplete
+                    command.modified = Int64(100 + host)
+                    try tx.updateCommand(command)
+                    return command
+                }
+                let winners = outcomes.indices.filter { (try? outcomes[$0].get()) != nil }
+                try #require(winners.count == 1, "round \(round): \(outcomes)")
+                let winner = winners[0]
+                #expect(throws: GuildError(.commandAlreadyDone, "")) { try outcomes[1 - winner].get() }
+                let stored = try await things.read { try $0.command(thingID: "th.1", commandID: commandID) }
+                #expect(stored == (try outcomes[winner].get()), "round \(round)")
+            }
+        }
+    }
+
+    /// Two hosts onboard the same new thing at the same moment, as `ThingService.onboard` does over the records:
+    /// there is one thing. With the same password hash both succeed and both owners are added; with different
+    /// ones (each host hashed the password itself) the second is `invalidCredentials`, as on SQLite's single
+    /// writer.
+    @Test(.enabled(if: TestPostgres.isConfigured, "needs the throwaway PostgreSQL that scripts/test starts"))
+    func onboardingTheSameThingAcrossHostsMakesOneThing() async throws {
+        try await Self.withTwoHosts { hosts, reader in
+            let things = ThingRecordsStore(base: PostgresUserRecordsStore(writer: hosts[0], reader: reader))
+            for round in 0..<20 {
+                let vendor = "vendor-\(round)"
+                let sameHash = round.isMultiple(of: 2)
+                let outcomes = await Self.race(hosts) { host, tx in
+                    let hash = sameHash ? "hash" : "hash-\(host)"
+                    var thing: Thing
+                    if let known = try tx.thing(vendorThingID: vendor) {
+                        guard known.passwordHash == hash else {
+                            throw GuildError(.invalidCredentials, "wrong vendorThingID or thing password")
+                        }
+                        thing = known
+                    } else {
+                        thing = try Self.thing("th.\(round).\(host)", vendor: vendor)
+                        thing.passwordHash = hash
+                        try tx.insertThing(thing)
+                        try tx.connection.execute("SELECT pg_sleep(0.02)")
+                    }
+                    try tx.insertThingToken(hash: Token.generate().hash, thingID: thing.thingID, now: 20)
+                    _ = try tx.insertThingOwner(thingID: thing.thingID, owner: .user("u\(host)"), now: 20)
+                    return thing.thingID
+                }
+                let stored = try #require(
+                    try await things.read { try $0.thing(vendorThingID: vendor) },
+                    "round \(round): \(outcomes)"
+                )
+                let ids = outcomes.compactMap { try? $0.get() }
+                let owners = try await things.read { try $0.thingOwners(thingID: stored.thingID) }
+                if sameHash {
+                    #expect(ids == [stored.thingID, stored.thingID], "round \(round): \(outcomes)")
+                    #expect(Set(owners) == [.user("u0"), .user("u1")], "round \(round)")
+                } else {
+                    #expect(ids == [stored.thingID], "round \(round): \(outcomes)")
+                    #expect(owners.count == 1, "round \(round)")
+                    let loser = outcomes.first { (try? $0.get()) == nil }
+                    #expect(throws: GuildError(.invalidCredentials, "")) { try loser?.get() }
+                }
+                let count = try await TestPostgres.blocking {
+                    try reader.query("SELECT count(*) FROM thing WHERE vendor_thing_id = \(vendor)").first?
+                        .decode(Int64.self)
+                }
+                #expect(count == 1, "round \(round)")
+            }
+        }
+    }
+
+    /// A thing event records whom it names, as SQLite's store does: principals (`installation:<id>` for a
+    /// command's result) and owner groups; replay shows it to them and to the members of those groups at the time.
+    @Test(.enabled(if: TestPostgres.isConfigured, "needs the throwaway PostgreSQL that scripts/test starts"))
+    func thingEventsRecordTheirAudienceForReplay() async throws {
+        try await Self.withTwoHosts { hosts, reader in
+            let owners = ThingEvent(
+                kind: .thingOwnerAdded,
+                thingID: "th.1",
+                time: 10,
+                audience: .owners([.user("u1"), .group("g1"), .user("u1")], plus: ["th.1"]),
+                members: try Self.json(#"{"owner": "user:u1"}"#)
+            )
+            let result = ThingEvent(
+                kind: .commandResult,
+                thingID: "th.1",
+                time: 11,
+                audience: ThingAudience(installations: ["i1", "i2"], installationUsers: ["u1"]),
+                members: try Self.json(#"{"commandID": "c1"}"#)
+            )
+            let seqs = try await hosts[1].write { context in
+                let tx = PostgresTransaction(context)
+                return [try tx.append(owners), try tx.append(result)]
+            }
+            let readers = try await TestPostgres.blocking {
+                try reader.query("SELECT seq, principal FROM thing_event_reader ORDER BY seq, principal")
+                    .map { try $0.decode((Int64, String).self) }
+            }
+            #expect(readers.map(\.0) == [seqs[0], seqs[0], seqs[1], seqs[1]])
+            #expect(readers.map(\.1) == ["th.1", "u1", "installation:i1", "installation:i2"])
+            let groups = try await TestPostgres.blocking {
+                try reader.query("SELECT seq, group_id FROM thing_event_group")
+                    .map { try $0.decode((Int64, String).self) }
+            }
+            #expect(groups.map(\.0) == [seqs[0]])
+            #expect(groups.map(\.1) == ["g1"])
+
+            _ = try await TestPostgres.blocking {
+                try reader.execute(
+                    """
+                    INSERT INTO membership_history (group_id, user_id, from_seq, to_seq)
+                    VALUES ('g1', 'member', \(seqs[0]), NULL), ('g1', 'former', 0, \(seqs[0] - 1))
+                    """
+                )
+            }
+            let replay = { @Sendable (user: String, installation: String?) in
+                try await TestPostgres.blocking {
+                    try ThingPostgresEventArea.replayable(by: user, installationID: installation, on: reader)
+                }
+            }
+            #expect(try await replay("u1", nil) == [seqs[0]])
+            #expect(try await replay("th.1", nil) == [seqs[0]])
+            #expect(try await replay("u1", "i2") == seqs)
+            #expect(try await replay("member", nil) == [seqs[0]])
+            #expect(try await replay("former", nil) == [])
+            #expect(try await replay("u2", "i3") == [])
+        }
+    }
+}
