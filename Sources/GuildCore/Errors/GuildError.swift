@@ -65,6 +65,10 @@ public struct GuildError: Error, Sendable, Hashable, CustomStringConvertible {
         case attributeConflict
         /// The database's file system is full: nothing was written.
         case storageFull
+        /// The database cannot be reached: nothing was written.
+        case storageUnavailable
+        /// The connection to the database dropped while committing: the write may or may not be stored.
+        case writeOutcomeUnknown
         /// The sender sent too many messages this second (Tencent's 10023).
         case sendRateLimited
         /// No such message in the group, or it was recalled (Tencent's 10030).

@@ -155,4 +155,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
 
     /// The database's file system is full: the write was not stored (reads still work). Retry once space is freed.
     public static let storageFull = ErrorCode(rawValue: 50701)
+    /// The database cannot be reached (a PostgreSQL server stopped or restarting): nothing was written. Retry.
+    public static let storageUnavailable = ErrorCode(rawValue: 50301)
+    /// The connection to the database dropped while the write was committing: it may or may not be stored.
+    public static let writeOutcomeUnknown = ErrorCode(rawValue: 50302)
 }

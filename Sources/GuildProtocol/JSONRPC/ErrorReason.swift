@@ -46,6 +46,8 @@ public enum ErrorReason: Sendable {
     public static let attributeRateLimited = "ATTRIBUTE_RATE_LIMITED"
     public static let attributeConflict = "ATTRIBUTE_CONFLICT"
     public static let storageFull = "STORAGE_FULL"
+    public static let storageUnavailable = "STORAGE_UNAVAILABLE"
+    public static let writeOutcomeUnknown = "WRITE_OUTCOME_UNKNOWN"
     public static let objectNotFound = "OBJECT_NOT_FOUND"
     public static let bucketNotFound = "BUCKET_NOT_FOUND"
     public static let aclNotFound = "ACL_NOT_FOUND"

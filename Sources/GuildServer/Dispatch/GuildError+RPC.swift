@@ -37,6 +37,8 @@ extension GuildError {
             case .attributeRateLimited: (.attributeRateLimited, ErrorReason.attributeRateLimited)
             case .attributeConflict: (.attributeConflict, ErrorReason.attributeConflict)
             case .storageFull: (.storageFull, ErrorReason.storageFull)
+            case .storageUnavailable: (.storageUnavailable, ErrorReason.storageUnavailable)
+            case .writeOutcomeUnknown: (.writeOutcomeUnknown, ErrorReason.writeOutcomeUnknown)
             case .objectNotFound: (.objectNotFound, ErrorReason.objectNotFound)
             case .bucketNotFound: (.bucketNotFound, ErrorReason.bucketNotFound)
             case .objectAlreadyExists: (.objectAlreadyExists, ErrorReason.objectAlreadyExists)

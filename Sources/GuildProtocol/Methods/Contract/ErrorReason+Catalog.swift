@@ -212,6 +212,20 @@ extension ErrorReason {
                     when:
                         "The database's file system is full (SQLite's `SQLITE_FULL`; HTTP's 507). The write was not stored, and neither was any other write of the same group commit: nothing answered before is lost, reads keep working. Retry once space is freed; no restart is needed. The daemon logs one line per burst (at most one per 10 s, with how many failures it did not log)."
                 ),
+                ErrorEntry(
+                    .storageUnavailable,
+                    storageUnavailable,
+                    summary: "The database cannot be reached: nothing was written; retry",
+                    when:
+                        "guildd runs on a PostgreSQL database (`--database postgresql://...`) that it cannot reach: the server is stopped, restarting or refusing connections, or the connection dropped before the write committed (HTTP's 503). Nothing of the call was stored. The daemon reconnects by itself (backoff from 50 ms to 5 s) and answers normally once the database is back; reads fail the same way meanwhile. Never on the embedded SQLite store."
+                ),
+                ErrorEntry(
+                    .writeOutcomeUnknown,
+                    writeOutcomeUnknown,
+                    summary: "The connection to the database dropped while the write committed: it may or may not be stored",
+                    when:
+                        "guildd runs on PostgreSQL and the connection dropped while COMMIT was in flight, so the daemon cannot know whether the write was stored. Read back what the call would have changed before retrying a write that must not happen twice. Never on the embedded SQLite store."
+                ),
             ],
             closing: #"""
 

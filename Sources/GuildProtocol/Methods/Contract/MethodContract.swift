@@ -67,7 +67,8 @@ public struct MethodContract: Sendable {
     public var result: JSONValue
     /// The `data.reason` of each error the method itself may return (``ErrorReason``), in the order documented.
     public var errors: [String]
-    /// Whether a call writes to the database (and so may answer `STORAGE_FULL`).
+    /// Whether a call writes to the database (and so may answer `STORAGE_FULL`, `STORAGE_UNAVAILABLE` and
+    /// `WRITE_OUTCOME_UNKNOWN`).
     public var writes: Bool
     /// One example call.
     public var example: Example

@@ -64,7 +64,9 @@ public enum OpenRPCContract: Sendable {
         var reasons = contract.errors
         if bounded { reasons.append(ErrorReason.tooManyItems) }
         if method.isExpensive { reasons.append(ErrorReason.serverBusy) }
-        if contract.writes { reasons.append(ErrorReason.storageFull) }
+        if contract.writes {
+            reasons += [ErrorReason.storageFull, ErrorReason.storageUnavailable, ErrorReason.writeOutcomeUnknown]
+        }
         var entry: [String: JSONValue] = [
             "name": .string(method.name),
             "summary": .string(contract.summary),
