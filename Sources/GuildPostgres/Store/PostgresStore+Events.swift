@@ -1,0 +1,69 @@
+import GuildCore
+import NIOCore
+import PostgresNIO
+import Synchronization
+
+extension PostgresStore: EventRepository {
+    public func eventSnapshot(userID: String?) async throws -> EventSnapshot {
+        let areas = Self.areas
+        return try await self.readers.read { connection in
+            let head = try PostgresEventLog.head(on: connection)
+            let oldest = try connection.query("SELECT min(seq) FROM event").first?.decode(Int64?.self) ?? nil
+            var following = Set<EventTopic>()
+            if let userID {
+                for area in areas { following.formUnion(try area.following(userID: userID, on: connection)) }
+            }
+            return EventSnapshot(head: head, oldest: oldest ?? (head + 1), following: following)
+        }
+    }
+
+    /// One indexed query per page: the log's range by `seq`, each row checked by its area's replay condition.
+    public func replay(userID: String?, installationID: String?, after: Int64, through: Int64, limit: Int) async throws -> [StoredEvent] {
+        let areas = Self.areas
+        return try await self.readers.read { connection in
+            var bindings = PostgresBindings()
+            bindings.append(after)
+            bindings.append(through)
+            bindings.append(Int64(limit))
+            var condition = "true"
+            if let userID {
+                bindings.append(userID)
+                bindings.append(installationID.map { "installation:" + $0 })
+                condition = areas.map { area in
+                    let prefix = area.area + ":"
+                    return "(substr(e.topic, 1, \(prefix.utf8.count)) = '\(prefix)' AND (\(area.replayCondition(user: "$4", installation: "$5"))))"
+                }.joined(separator: "\n OR ")
+            }
+            let sql = """
+                SELECT e.seq, e.topic, e.kind, e.body FROM event e
+                WHERE e.seq > $1 AND e.seq <= $2 AND (\(condition))
+                ORDER BY e.seq LIMIT $3
+                """
+            return try connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings)).map { row in
+                let (seq, topic, kind, body) = try row.decode((Int64, String, String, ByteBuffer).self)
+                return StoredEvent(
+                    seq: seq,
+                    topic: EventTopic(topic) ?? EventTopic(area: "unknown", id: topic),
+                    kind: kind,
+                    json: CommittedEvent.json(seq: seq, body: Array(buffer: body))
+                )
+            }
+        }
+    }
+
+    public func pruneEvents(keepCount: Int64, maxAgeMilliseconds: Int64, now: Int64) async throws -> Int {
+        let areas = Self.areas
+        return try await self.writer.write { context in
+            let connection = context.connection
+            let removed = try connection.execute(
+                "DELETE FROM event WHERE seq <= (SELECT max(seq) FROM event) - \(keepCount) OR time < \(now - maxAgeMilliseconds)"
+            )
+            if removed > 0 { for area in areas { try area.pruned(on: connection) } }
+            return removed
+        }
+    }
+
+    public func onCommittedEvents(_ sink: @escaping @Sendable ([CommittedEvent]) -> Void) {
+        self.listeners.sinks.withLock { $0.append(sink) }
+    }
+}

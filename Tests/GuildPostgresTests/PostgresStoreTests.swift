@@ -1,0 +1,117 @@
+import Foundation
+import GuildCore
+import GuildPostgres
+import GuildTestSupport
+import Synchronization
+import Testing
+
+/// The PostgreSQL store as the domain services use it, with two hosts (two stores, each with its own writer,
+/// readers and follower) on one database: what one host writes, the other reads, replays and hears of, in
+/// sequence order, exactly once.
+@Suite(.enabled(if: TestPostgres.isConfigured, "needs the throwaway PostgreSQL that scripts/test starts"), .timeLimit(.minutes(2)))
+struct PostgresStoreTests {
+    /// Two stores on a fresh database.
+    static func withTwoHosts<T: Sendable>(_ body: @Sendable (PostgresStore, PostgresStore) async throws -> T) async throws -> T {
+        try await TestPostgres.withDatabase { location in
+            let configuration = PostgresStore.Configuration(location: location, readers: 2, pollInterval: .milliseconds(100))
+            let a = try await TestPostgres.blocking { try PostgresStore(configuration: configuration, logger: TestPostgres.logger) }
+            let b = try await TestPostgres.blocking { try PostgresStore(configuration: configuration, logger: TestPostgres.logger) }
+            do {
+                let value = try await body(a, b)
+                try await a.close()
+                try await b.close()
+                return value
+            } catch {
+                try? await a.close()
+                try? await b.close()
+                throw error
+            }
+        }
+    }
+
+    static func users(_ store: PostgresStore) async throws -> UserService {
+        try await UserService(
+            store: store,
+            hasher: PasswordHasher(logN: 4),
+            deletionSteps: [GroupService.removeDeletedUser, ObjectService.removeDeletedUser, ThingService.removeDeletedUser]
+        )
+    }
+
+    @Test func aUserRegisteredThroughOneHostLogsInThroughTheOther() async throws {
+        try await Self.withTwoHosts { a, b in
+            let (usersA, usersB) = (try await Self.users(a), try await Self.users(b))
+            let (alice, session) = try await usersA.register(
+                identity: LoginIdentity(username: "alice"),
+                password: "correct horse",
+                displayName: "Alice",
+                fields: nil
+            )
+            let (again, _) = try await usersB.login(identity: LoginIdentity(username: "ALICE"), password: "correct horse")
+            #expect(again.id == alice.id && again.displayName == "Alice")
+            // The session host A opened is valid on host B.
+            #expect(try await usersB.resolve(accessToken: session.accessToken.text).user.id == alice.id)
+            await #expect(throws: GuildError.self) {
+                _ = try await usersB.register(identity: LoginIdentity(username: "alice"), password: "x", displayName: nil, fields: nil)
+            }
+        }
+    }
+
+    @Test func eachHostHearsEveryHostsEventsInSequenceOrderExactlyOnce() async throws {
+        try await Self.withTwoHosts { a, b in
+            let heardA = Mutex<[Int64]>([])
+            let heardB = Mutex<[Int64]>([])
+            a.onCommittedEvents { events in heardA.withLock { $0 += events.map(\.seq) } }
+            b.onCommittedEvents { events in heardB.withLock { $0 += events.map(\.seq) } }
+            let (usersA, usersB) = (try await Self.users(a), try await Self.users(b))
+            let (groupsA, groupsB) = (GroupService(store: a), GroupService(store: b))
+            // Both hosts create groups and add members at once.
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                for (host, (users, groups)) in [(usersA, groupsA), (usersB, groupsB)].enumerated() {
+                    tasks.addTask {
+                        for index in 0..<10 {
+                            let (owner, session) = try await users.registerPseudo(displayName: "o\(host)-\(index)", fields: nil)
+                            let (member, _) = try await users.registerPseudo(displayName: "m\(host)-\(index)", fields: nil)
+                            let (group, _) = try await groups.create(
+                                caller: caller(session, owner),
+                                name: "g\(host)-\(index)",
+                                groupID: nil,
+                                type: .basic,
+                                members: []
+                            )
+                            _ = try await groups.addMembers(caller: caller(session, owner), groupID: group.id, userIDs: [member.id])
+                        }
+                    }
+                }
+                try await tasks.waitForAll()
+            }
+            let head = try await a.eventSnapshot(userID: nil).head
+            #expect(head > 0)
+            let deadline = ContinuousClock.now + .seconds(10)
+            func heardAll() -> Bool { heardA.withLock({ $0.count }) >= head && heardB.withLock({ $0.count }) >= head }
+            while !heardAll(), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(heardA.withLock { $0 } == Array(1...head))
+            #expect(heardB.withLock { $0 } == Array(1...head))
+        }
+    }
+
+    @Test func replayThroughOneHostShowsAMemberWhatTheOtherWrote() async throws {
+        try await Self.withTwoHosts { a, b in
+            let users = try await Self.users(a)
+            let (owner, session) = try await users.registerPseudo(displayName: "owner", fields: nil)
+            let (member, _) = try await users.registerPseudo(displayName: "member", fields: nil)
+            let (stranger, _) = try await users.registerPseudo(displayName: "stranger", fields: nil)
+            let groups = GroupService(store: a)
+            let (group, _) = try await groups.create(caller: caller(session, owner), name: "g", groupID: nil, type: .basic, members: [])
+            _ = try await groups.addMembers(caller: caller(session, owner), groupID: group.id, userIDs: [member.id])
+            let snapshot = try await b.eventSnapshot(userID: member.id)
+            #expect(snapshot.following.contains(EventTopic.group(group.id)))
+            let seen = try await b.replay(userID: member.id, after: 0, through: snapshot.head, limit: 100)
+            #expect(!seen.isEmpty && seen.allSatisfy { $0.topic == EventTopic.group(group.id) })
+            let unseen = try await b.replay(userID: stranger.id, after: 0, through: snapshot.head, limit: 100)
+            #expect(unseen.isEmpty)
+            #expect(try await b.integrityCheck() == ["ok"])
+        }
+    }
+}
