@@ -1,22 +1,24 @@
 import Foundation
+import GuildCore
 import GuildServer
 import GuildStore
 import Logging
 import NIOPosix
 import ServiceLifecycle
 
-/// Keeps the store open while the daemon runs; closes it (checkpointing the WAL) last on shutdown.
+/// Keeps the store open while the daemon runs; closes it last on shutdown (SQLite checkpoints its WAL;
+/// PostgreSQL's connections are closed).
 struct StoreService: Service {
-    let store: SQLiteStore
+    /// What the store is, for the log.
+    let name: String
+    let close: @Sendable () async throws -> Void
     let logger: Logger
 
     func run() async throws {
         try? await gracefulShutdown()
         do {
-            // Closing checkpoints the WAL: file I/O, kept off the cooperative threads.
-            let store = self.store
-            try await NIOThreadPool.singleton.runIfActive { try store.close() }
-            self.logger.info("database closed", metadata: ["path": "\(self.store.configuration.path)"])
+            try await self.close()
+            self.logger.info("database closed", metadata: ["path": "\(self.name)"])
         } catch {
             self.logger.error("closing the database failed", metadata: ["error": "\(error)"])
         }
@@ -118,7 +120,7 @@ struct IdleExitService: Service {
 /// Prunes the event log to its retention (count and age), and group messages to theirs, at start and every
 /// minute.
 struct RetentionService: Service {
-    let store: SQLiteStore
+    let store: any EventRepository
     let keepCount: Int64
     let maxAge: Duration
     /// Deletes group messages past their retention; how many.

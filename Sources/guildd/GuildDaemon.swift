@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GuildCore
+import GuildPostgres
 import GuildProtocol
 import GuildServer
 import GuildStore
@@ -34,7 +35,14 @@ struct GuildDaemon: AsyncParsableCommand {
     @Option(help: "Mode of the bound socket file, in octal.")
     var socketMode: String = "0660"
 
-    @Option(help: "SQLite database file (default: $STATE_DIRECTORY/guild.sqlite, else $XDG_STATE_HOME or ~/.local/state, /guild/guild.sqlite).")
+    @Option(
+        help: """
+            SQLite database file (default: $STATE_DIRECTORY/guild.sqlite, else $XDG_STATE_HOME or ~/.local/state, /guild/guild.sqlite), \
+            or a PostgreSQL database shared by several hosts: postgresql://USER@HOST[:PORT]/DATABASE, or \
+            postgresql://USER@/DATABASE?host=/socket/dir; the password comes from a password file (passfile=PATH, \
+            PGPASSFILE or ~/.pgpass), never the URL.
+            """
+    )
     var database: String?
 
     @Option(help: "SQLite synchronous mode: FULL (every acknowledged write survives power loss) or NORMAL.")
@@ -175,21 +183,37 @@ struct GuildDaemon: AsyncParsableCommand {
         let descriptors = Descriptors.raiseSoftLimit()
         let maxConnections = try Descriptors.connectionLimit(requested: self.maxConnections, descriptors: descriptors, logger: logger)
 
+        let usesPostgres = DaemonStore.isPostgres(self.database)
         let databasePath = self.database ?? Self.defaultDatabasePath(environment)
         if let backup = self.restore {
+            if usesPostgres {
+                throw ValidationError("--restore replaces a SQLite file; restore a PostgreSQL database with PostgreSQL's own tools")
+            }
             try Self.restore(backup: backup, to: databasePath, socket: self.socket ?? Self.defaultSocketPath(environment))
             return
         }
         let exposition = DaemonMetrics.bootstrap()
-        let store = try SQLiteStore(
-            configuration: .init(
-                path: databasePath,
-                synchronous: self.synchronous,
-                maximumReaders: self.readers,
-                // The default state directory is Guild's own (under systemd, StateDirectoryMode= decides).
-                ownsDirectory: self.database == nil && environment["STATE_DIRECTORY"] == nil
+        let opened: DaemonStore
+        if usesPostgres {
+            do {
+                opened = try await DaemonStore.postgres(url: databasePath, readers: self.readers, logger: logger)
+            } catch let error as PostgresStoreError {
+                // A wrong URL, refused credentials or a newer schema: said plainly, and guildd does not start.
+                throw ValidationError("--database: \(error)")
+            }
+        } else {
+            opened = try DaemonStore.sqlite(
+                .init(
+                    path: databasePath,
+                    synchronous: self.synchronous,
+                    maximumReaders: self.readers,
+                    // The default state directory is Guild's own (under systemd, StateDirectoryMode= decides).
+                    ownsDirectory: self.database == nil && environment["STATE_DIRECTORY"] == nil
+                )
             )
-        )
+        }
+        let store = opened.store
+        let databaseName = opened.name
 
         let listen: ListenSource =
             if let descriptor = Systemd.listenDescriptor() {
@@ -205,7 +229,7 @@ struct GuildDaemon: AsyncParsableCommand {
             maximumConnections: maxConnections,
             writeStallTimeoutSeconds: self.writeStallTimeout,
             adminUIDs: self.adminUIDs.isEmpty ? [getuid()] : Set(self.adminUIDs),
-            databasePath: databasePath
+            databasePath: databaseName
         )
         configuration.accessTokenLifetimeSeconds = self.tokenLifetime > 0 ? self.tokenLifetime : nil
         configuration.subscriptionQueueLimit = self.subscriptionQueue
@@ -224,35 +248,27 @@ struct GuildDaemon: AsyncParsableCommand {
             messagesPerUserPerSecond: self.messageRatePerUser,
             liveRoomMessagesPerSecond: self.avchatroomMessagesPerSecond
         )
-        let failpoints: (@Sendable (String, Int) throws -> Void)? =
-            if self.testFailpoints {
-                { name, milliseconds in try store.setFailpoint(name, milliseconds: milliseconds) }
-            } else {
-                nil
-            }
+        let failpoints = self.testFailpoints ? opened.setFailpoint : nil
         let server = try await GuildServer.make(
             configuration: configuration,
             store: store,
             hasher: OffloadedPasswordHasher(PasswordHasher(logN: self.scryptLogN)),
-            writeStatistics: {
-                let (commits, operations) = store.writeStatistics
-                return SystemStatus.Writes(commits: commits, operations: operations)
-            },
+            writeStatistics: opened.writeStatistics,
             failpoints: failpoints,
             operations: SystemOperations(
                 exposition: exposition,
-                backup: { path in try await store.backup(to: path) },
+                backup: opened.backup,
                 measuresRequests: !self.noRequestMetrics
             ),
             logger: logger
         ) {
-            Systemd.notify("READY=1\nSTATUS=Serving JSON-RPC (\(listen.activation.rawValue)), database \(databasePath)")
+            Systemd.notify("READY=1\nSTATUS=Serving JSON-RPC (\(listen.activation.rawValue)), database \(databaseName)")
         }
 
         // Each service is named: without a name, ServiceLifecycle describes the service with "\(service)", a
         // reflection of its whole object graph that cost start-up 1.5 ms of scanning protocol conformances.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: StoreService(store: store, logger: logger), serviceName: "StoreService"),
+            .init(service: StoreService(name: databaseName, close: opened.close, logger: logger), serviceName: "StoreService"),
             .init(service: server, serviceName: "GuildServer"),
             .init(
                 service: RetentionService(

@@ -1,0 +1,68 @@
+import Foundation
+import GuildCore
+import GuildPostgres
+import GuildProtocol
+import GuildServer
+import GuildStore
+import Logging
+import NIOPosix
+
+/// The store `--database` names, with what the daemon needs of it besides ``GuildCore/Store``: a SQLite file
+/// (the embedded default) or, for `postgresql://` URLs, a PostgreSQL database shared with other hosts
+/// (protocol/postgresql.md).
+struct DaemonStore: Sendable {
+    let store: any Store
+    /// The file, or the URL without any secret: for logs and `system.status`.
+    let name: String
+    let close: @Sendable () async throws -> Void
+    let writeStatistics: @Sendable () -> SystemStatus.Writes?
+    let backup: @Sendable (_ path: String) async throws -> Int64
+    /// `--test-failpoints` (SQLite's store only).
+    let setFailpoint: (@Sendable (_ name: String, _ milliseconds: Int) throws -> Void)?
+
+    /// Whether `database` names a PostgreSQL database rather than a SQLite file.
+    static func isPostgres(_ database: String?) -> Bool {
+        guard let database else { return false }
+        return database.hasPrefix("postgresql://") || database.hasPrefix("postgres://")
+    }
+
+    static func sqlite(_ configuration: SQLiteStore.Configuration) throws -> DaemonStore {
+        let store = try SQLiteStore(configuration: configuration)
+        return DaemonStore(
+            store: store,
+            name: configuration.path,
+            close: { try await NIOThreadPool.singleton.runIfActive { try store.close() } },
+            writeStatistics: {
+                let (commits, operations) = store.writeStatistics
+                return SystemStatus.Writes(commits: commits, operations: operations)
+            },
+            backup: { path in try await store.backup(to: path) },
+            setFailpoint: { name, milliseconds in try store.setFailpoint(name, milliseconds: milliseconds) }
+        )
+    }
+
+    /// Connects and migrates (on a pool thread: it waits for the server).
+    static func postgres(url: String, readers: Int, logger: Logger) async throws -> DaemonStore {
+        let location = try PostgresLocation(url: url)
+        let store = try await NIOThreadPool.singleton.runIfActive {
+            try PostgresStore(configuration: .init(location: location, readers: readers), logger: logger)
+        }
+        return DaemonStore(
+            store: store,
+            name: location.description,
+            close: { try await store.close() },
+            writeStatistics: {
+                let (commits, operations) = store.writeStatistics
+                return SystemStatus.Writes(commits: commits, operations: operations)
+            },
+            backup: { _ in
+                throw GuildError(
+                    .unsupported,
+                    "a PostgreSQL database is backed up with PostgreSQL's own tools (pg_dump, base backups), not guildctl",
+                    field: "path"
+                )
+            },
+            setFailpoint: nil
+        )
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import GuildClient
+import GuildHarness
+import GuildJSON
+import GuildPostgres
+import GuildProtocol
+import GuildTestSupport
+import Synchronization
+import Testing
+
+/// Real guildd processes on one PostgreSQL database, driven through their sockets: two hosts share users,
+/// groups and events; a host killed mid-write loses nothing it acknowledged; a stopped database is a clear
+/// error, not a hang, and the host recovers by itself; a wrong URL stops guildd with a plain message.
+@Suite(.enabled(if: TestPostgres.isConfigured, "needs the throwaway PostgreSQL that scripts/test starts"), .timeLimit(.minutes(2)))
+struct PostgresHostsEndToEndTests {
+    /// A guildd on `url`, on a socket of its own under `directory`.
+    static func host(_ name: String, url: String, in directory: String) async throws -> (socket: String, daemon: Child) {
+        let socket = directory + "/\(name).sock"
+        let daemon = try Child(
+            Build.guildd,
+            ["--socket", socket, "--database", url, "--scrypt-log-n", "4", "--log-level", "warning"]
+        )
+        do {
+            try await RealDaemon.waitUntilServing(socket) {
+                guard daemon.process.isRunning else { throw DaemonError("guildd exited: \(daemon.stderrTail())") }
+            }
+        } catch {
+            await daemon.stop()
+            throw error
+        }
+        return (socket, daemon)
+    }
+
+    static func withDirectory<T>(_ body: (String) async throws -> T) async throws -> T {
+        let directory = "/tmp/gph-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        return try await body(directory)
+    }
+
+    @Test func twoHostsShareUsersAndGroupsAndEachHearsTheOthersWrites() async throws {
+        try await TestPostgres.withDatabase { location in
+            try await Self.withDirectory { directory in
+                let (socketA, hostA) = try await Self.host("a", url: location.description, in: directory)
+                let (socketB, hostB) = try await Self.host("b", url: location.description, in: directory)
+                defer {
+                    hostA.terminate()
+                    hostB.terminate()
+                }
+                // Alice registers through A and logs in through B.
+                let aliceA = try await GuildClient.connect(path: socketA)
+                let registered = try await aliceA.call("user.register", params: ["username": "alice", "password": "correct horse"])
+                let aliceID = try #require(registered["user"]?["userID"]?.stringValue)
+                let aliceB = try await GuildClient.connect(path: socketB)
+                let login = try await aliceB.call("user.login", params: ["username": "alice", "password": "correct horse"])
+                #expect(login["user"]?["userID"]?.stringValue == aliceID)
+
+                // Bob is on B and subscribed there; Alice makes a group with him through A.
+                let bob = try await GuildClient.connect(path: socketB)
+                let bobID = try #require(try await bob.call("user.registerPseudo", params: [:])["user"]?["userID"]?.stringValue)
+                let live = try await bob.subscribe()
+                _ = try await aliceA.call(
+                    "group.create",
+                    params: ["name": "Across", "groupID": "across", "type": "Public", "members": [.string(bobID)]]
+                )
+                _ = try await aliceA.call("group.setInfo", params: ["groupID": "across", "introduction": "hello from A"])
+                var kinds: [String] = []
+                var seqs: [Int64] = []
+                for try await event in live.events {
+                    kinds.append(event.kind)
+                    seqs.append(event.seq)
+                    if event.kind == "groupInfoChanged" { break }
+                }
+                #expect(kinds.first == "groupCreated" && kinds.contains("groupInfoChanged"), "\(kinds)")
+                #expect(seqs == seqs.sorted() && Set(seqs).count == seqs.count, "in sequence order, once each")
+
+                // A new subscriber on B replays what A wrote.
+                let replayer = try await GuildClient.connect(path: socketB)
+                _ = try await replayer.call("session.authenticate", params: ["accessToken": login["accessToken"] ?? .null])
+                let replay = try await replayer.subscribe(since: 0)
+                var replayed: [String] = []
+                for try await event in replay.events {
+                    replayed.append(event.kind)
+                    if event.kind == "groupInfoChanged" { break }
+                }
+                #expect(replayed.first == "groupCreated")
+                // Each host reads what the other wrote.
+                let info = try await bob.call("group.getInfo", params: ["groupIDs": ["across"]])
+                guard case .array(let groups)? = info["groups"] else {
+                    Issue.record("group.getInfo: \(info)")
+                    return
+                }
+                #expect(groups.first?["introduction"]?.stringValue == "hello from A", "\(info)")
+            }
+        }
+    }
+
+    @Test func aHostKilledMidWriteLosesNothingItAcknowledged() async throws {
+        try await TestPostgres.withDatabase { location in
+            try await Self.withDirectory { directory in
+                let (socketA, hostA) = try await Self.host("a", url: location.description, in: directory)
+                let (socketB, hostB) = try await Self.host("b", url: location.description, in: directory)
+                defer { hostB.terminate() }
+                let writer = try await GuildClient.connect(path: socketA)
+                let acknowledged = Mutex<[String]>([])
+                let writing = Task {
+                    while !Task.isCancelled {
+                        guard let id = try? await writer.call("user.registerPseudo", params: [:])["user"]?["userID"]?.stringValue else {
+                            return
+                        }
+                        acknowledged.withLock { $0.append(id) }
+                    }
+                }
+                try await Task.sleep(for: .milliseconds(400))
+                hostA.signal(SIGKILL)
+                _ = await writing.value
+                let ids = acknowledged.withLock { $0 }
+                #expect(ids.count > 0)
+                let reader = try await GuildClient.connect(path: socketB)
+                for id in ids {
+                    let user = try await reader.call("user.get", params: ["userID": .string(id)])
+                    #expect(user["userID"]?.stringValue == id)
+                }
+            }
+        }
+    }
+
+    @Test func aStoppedDatabaseIsAClearErrorAndTheHostRecoversWhenItReturns() async throws {
+        let server = try await TestPostgres.blocking { try OwnPostgresServer() }
+        defer { server.remove() }
+        try await Self.withDirectory { directory in
+            let (socket, host) = try await Self.host("a", url: server.url, in: directory)
+            defer { host.terminate() }
+            let client = try await GuildClient.connect(path: socket)
+            _ = try await client.call("user.registerPseudo", params: [:])
+            try await TestPostgres.blocking { try server.crash() }
+            let started = ContinuousClock.now
+            do {
+                _ = try await client.call("user.registerPseudo", params: [:])
+                Issue.record("a write with the database stopped succeeded")
+            } catch let error as RPCError {
+                #expect(error.reason == "STORAGE_UNAVAILABLE", "\(error)")
+            }
+            #expect(ContinuousClock.now - started < .seconds(5), "answered, not hung")
+            try await TestPostgres.blocking { try server.restart() }
+            var recovered = false
+            let deadline = ContinuousClock.now + .seconds(20)
+            while !recovered, ContinuousClock.now < deadline {
+                recovered = (try? await client.call("user.registerPseudo", params: [:])) != nil
+                if !recovered { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(recovered, "the host writes again once the database is back, with no restart")
+        }
+    }
+
+    @Test func aWrongDatabaseURLStopsGuilddWithAPlainMessage() async throws {
+        var location = try PostgresLocation(url: TestPostgres.url ?? "")
+        location.database = "no_such_guild_database"
+        try await Self.withDirectory { directory in
+            let daemon = try Child(Build.guildd, ["--socket", directory + "/a.sock", "--database", location.description])
+            let status = await daemon.wait(timeout: 20)
+            #expect(status != nil && status != 0)
+            #expect(daemon.stderrTail().contains("no database no_such_guild_database"), "\(daemon.stderrTail())")
+        }
+    }
+}
