@@ -96,6 +96,28 @@ struct PostgresStoreTests {
         }
     }
 
+    /// A cache on one host drops what another host changed: the store's after-commit hooks hear of every host's
+    /// commits, through their events.
+    @Test func afterCommitHooksHearOfTheOtherHostsChanges() async throws {
+        try await Self.withTwoHosts { a, b in
+            let dropped = Mutex<Set<RecordKey>>([])
+            b.afterCommit { changed in dropped.withLock { $0.formUnion(changed) } }
+            let users = try await Self.users(a)
+            let (owner, session) = try await users.registerPseudo(displayName: "owner", fields: nil)
+            let (group, _) = try await GroupService(store: a).create(
+                caller: caller(session, owner),
+                name: "g",
+                groupID: nil,
+                type: .basic,
+                members: []
+            )
+            let key = RecordKey(area: "group", id: group.id)
+            let deadline = ContinuousClock.now + .seconds(10)
+            while !dropped.withLock({ $0.contains(key) }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(dropped.withLock { $0.contains(key) }, "host B's hooks heard of the group host A created")
+        }
+    }
+
     @Test func replayThroughOneHostShowsAMemberWhatTheOtherWrote() async throws {
         try await Self.withTwoHosts { a, b in
             let users = try await Self.users(a)

@@ -52,6 +52,9 @@ public final class PostgresStore: Store, Sendable {
             pollInterval: configuration.pollInterval,
             logger: logger
         ) { events in
+            // Caches first: every host's commits name what they changed through their events' topics (a group's
+            // events for the group), so a cache here drops an entry another host changed before anyone is told.
+            listeners.committed(changing: Set(events.map { RecordKey(area: String($0.topic.area), id: String($0.topic.id)) }))
             listeners.deliver(events.map(\.committed))
         }
         self.follower = follower
