@@ -16,6 +16,7 @@ struct DaemonStore: Sendable {
     let name: String
     let close: @Sendable () async throws -> Void
     let writeStatistics: @Sendable () -> SystemStatus.Writes?
+    let status: @Sendable () -> SystemStatus.Database
     let backup: @Sendable (_ path: String) async throws -> Int64
     /// `--test-failpoints` (SQLite's store only).
     let setFailpoint: (@Sendable (_ name: String, _ milliseconds: Int) throws -> Void)?
@@ -36,6 +37,7 @@ struct DaemonStore: Sendable {
                 let (commits, operations) = store.writeStatistics
                 return SystemStatus.Writes(commits: commits, operations: operations)
             },
+            status: { SystemStatus.Database(engine: "sqlite", connected: true) },
             backup: { path in try await store.backup(to: path) },
             setFailpoint: { name, milliseconds in try store.setFailpoint(name, milliseconds: milliseconds) }
         )
@@ -54,6 +56,15 @@ struct DaemonStore: Sendable {
             writeStatistics: {
                 let (commits, operations) = store.writeStatistics
                 return SystemStatus.Writes(commits: commits, operations: operations)
+            },
+            status: {
+                let health = store.health
+                return SystemStatus.Database(
+                    engine: "postgresql",
+                    connected: health.writerConnected,
+                    eventCursor: health.followerCursor,
+                    followerConnects: health.followerConnects
+                )
             },
             backup: { _ in
                 throw GuildError(

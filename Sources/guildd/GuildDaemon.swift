@@ -254,6 +254,7 @@ struct GuildDaemon: AsyncParsableCommand {
             store: store,
             hasher: OffloadedPasswordHasher(PasswordHasher(logN: self.scryptLogN)),
             writeStatistics: opened.writeStatistics,
+            databaseStatus: opened.status,
             failpoints: failpoints,
             operations: SystemOperations(
                 exposition: exposition,

@@ -54,6 +54,11 @@ struct PostgresHostsEndToEndTests {
                 let aliceB = try await GuildClient.connect(path: socketB)
                 let login = try await aliceB.call("user.login", params: ["username": "alice", "password": "correct horse"])
                 #expect(login["user"]?["userID"]?.stringValue == aliceID)
+                // system.status names the engine and the URL without secrets, and says the host is connected.
+                let status = try await aliceB.call("system.status")
+                #expect(status["database"]?["engine"]?.stringValue == "postgresql", "\(status)")
+                #expect(status["database"]?["connected"] == .bool(true), "\(status)")
+                #expect(status["databasePath"]?.stringValue == location.description)
 
                 // Bob is on B and subscribed there; Alice makes a group with him through A.
                 let bob = try await GuildClient.connect(path: socketB)
@@ -142,6 +147,8 @@ struct PostgresHostsEndToEndTests {
                 #expect(error.reason == "STORAGE_UNAVAILABLE", "\(error)")
             }
             #expect(ContinuousClock.now - started < .seconds(5), "answered, not hung")
+            let down = try await client.call("system.status")
+            #expect(down["database"]?["connected"] == .bool(false), "\(down)")
             try await TestPostgres.blocking { try server.restart() }
             var recovered = false
             let deadline = ContinuousClock.now + .seconds(20)
@@ -150,6 +157,7 @@ struct PostgresHostsEndToEndTests {
                 if !recovered { try await Task.sleep(for: .milliseconds(100)) }
             }
             #expect(recovered, "the host writes again once the database is back, with no restart")
+            #expect(try await client.call("system.status")["database"]?["connected"] == .bool(true))
         }
     }
 

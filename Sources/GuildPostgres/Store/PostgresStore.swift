@@ -68,6 +68,7 @@ public final class PostgresStore: Store, Sendable {
             if !changed.isEmpty { listeners.committed(changing: changed) }
             if !events.isEmpty { follower.wake() }
         }
+        try self.writer.connect()
         self.readers = PostgresReaders(location: configuration.location, count: configuration.readers, logger: logger)
         self.following = Mutex(Task { await follower.run() })
     }

@@ -82,6 +82,12 @@ public final class PostgresWriter: Sendable {
     /// Whether the writer's connection is open (false before the first write and while the database is away).
     public var isConnected: Bool { self.link.withLock { $0.connection.map { !$0.isClosed } ?? false } }
 
+    /// Opens the write connection now rather than at the first write, on the calling thread (which waits for
+    /// the server): a store that starts connected reports so, and a wrong URL fails at start.
+    public func connect() throws {
+        _ = try self.connection()
+    }
+
     /// Fails writes from now on, closes the connection and stops the writer's thread.
     public func close() async throws {
         self.state.withLock { $0.closed = true }

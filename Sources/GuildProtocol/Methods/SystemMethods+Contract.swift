@@ -57,7 +57,8 @@ extension SystemMethods.Ping {
 extension SystemMethods.Status {
     public static let access: AccessRequirement = .anyone
     public static let contract = MethodContract(
-        summary: "Version, uptime, activation mode, open connections, database path, and how many transactions and writes the store has committed.",
+        summary:
+            "Version, uptime, activation mode, open connections, database path, how many transactions and writes the store has committed, and the database engine's health.",
         tags: ["system"],
         result: "status",
         JSONSchema.ref("SystemStatus"),
@@ -69,6 +70,7 @@ extension SystemMethods.Status {
             "databasePath": "/var/lib/guild/guild.sqlite",
             "pid": 4242,
             "writes": ["commits": 1830, "operations": 9544],
+            "database": ["engine": "sqlite", "connected": true],
         ])
     )
 }

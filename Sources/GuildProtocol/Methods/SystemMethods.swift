@@ -142,6 +142,29 @@ public struct SystemStatus: Codable, Hashable, Sendable {
     public var pid: Int32
     /// Writes since the daemon started (absent from daemons that do not count them).
     public var writes: Writes?
+    /// The database engine and its health (absent from daemons that do not report it).
+    public var database: Database?
+
+    /// The database engine and its health.
+    public struct Database: Codable, Hashable, Sendable {
+        /// `sqlite` (the embedded file) or `postgresql` (a database shared by several hosts).
+        public var engine: String
+        /// Whether the daemon's write connection is open (always for SQLite; for PostgreSQL, false while the
+        /// server cannot be reached, until a write reconnects).
+        public var connected: Bool
+        /// PostgreSQL: the last event of any host this host has read from the shared log.
+        public var eventCursor: Int64?
+        /// PostgreSQL: how many times the log's follower has connected (more than once after drops).
+        public var followerConnects: Int?
+
+        /// Creates a database status.
+        public init(engine: String, connected: Bool, eventCursor: Int64? = nil, followerConnects: Int? = nil) {
+            self.engine = engine
+            self.connected = connected
+            self.eventCursor = eventCursor
+            self.followerConnects = followerConnects
+        }
+    }
 
     /// How the store's group commit has gone since the daemon started.
     public struct Writes: Codable, Hashable, Sendable {
@@ -165,7 +188,8 @@ public struct SystemStatus: Codable, Hashable, Sendable {
         connections: Int,
         databasePath: String,
         pid: Int32,
-        writes: Writes? = nil
+        writes: Writes? = nil,
+        database: Database? = nil
     ) {
         self.version = version
         self.uptimeSeconds = uptimeSeconds
@@ -174,5 +198,6 @@ public struct SystemStatus: Codable, Hashable, Sendable {
         self.databasePath = databasePath
         self.pid = pid
         self.writes = writes
+        self.database = database
     }
 }

@@ -14,6 +14,7 @@ extension GuildServer {
         store: any Store,
         hasher: any PasswordHashing,
         writeStatistics: @escaping @Sendable () -> SystemStatus.Writes? = { nil },
+        databaseStatus: @escaping @Sendable () -> SystemStatus.Database? = { nil },
         failpoints: (@Sendable (_ name: String, _ milliseconds: Int) throws -> Void)? = nil,
         operations: SystemOperations = .init(),
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
@@ -49,6 +50,7 @@ extension GuildServer {
             hub: hub,
             connections: ConnectionRegistry(probePID: configuration.probePID),
             writeStatistics: writeStatistics,
+            databaseStatus: databaseStatus,
             failpoints: failpoints,
             operations: operations
         )

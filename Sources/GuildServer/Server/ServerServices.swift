@@ -12,6 +12,7 @@ struct ServerServices: Sendable {
     var hub: EventHub
     var connections: ConnectionRegistry
     var writeStatistics: @Sendable () -> SystemStatus.Writes?
+    var databaseStatus: @Sendable () -> SystemStatus.Database?
     var failpoints: (@Sendable (_ name: String, _ milliseconds: Int) throws -> Void)?
     var operations = SystemOperations()
 }

@@ -56,6 +56,18 @@ extension OpenRPCContract {
                     "required": ["commits", "operations"],
                     "properties": ["commits": JSONSchema.integer, "operations": JSONSchema.integer],
                 ],
+                "database": [
+                    "type": "object",
+                    "description":
+                        "The engine (sqlite or postgresql) and its health: whether the write connection is open; for PostgreSQL, the last event of any host read from the shared log and how often its follower connected",
+                    "required": ["engine", "connected"],
+                    "properties": [
+                        "engine": JSONSchema.oneOf(["sqlite", "postgresql"]),
+                        "connected": JSONSchema.boolean,
+                        "eventCursor": JSONSchema.integer,
+                        "followerConnects": JSONSchema.integer,
+                    ],
+                ],
             ]
         ),
         "GroupInfo": JSONSchema.object(

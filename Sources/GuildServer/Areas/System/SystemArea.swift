@@ -13,7 +13,8 @@ struct SystemArea: FeatureArea {
             configuration: self.services.configuration,
             connections: self.services.connections,
             started: self.started,
-            writes: self.services.writeStatistics
+            writes: self.services.writeStatistics,
+            database: self.services.databaseStatus
         )
         registry.registerHealthMethod(events: self.services.store)
         registry.registerOperationsMethods(

@@ -8,7 +8,8 @@ extension MethodRegistry {
         configuration: ServerConfiguration,
         connections: ConnectionRegistry,
         started: ContinuousClock.Instant,
-        writes: @escaping @Sendable () -> SystemStatus.Writes?
+        writes: @escaping @Sendable () -> SystemStatus.Writes?,
+        database: @escaping @Sendable () -> SystemStatus.Database?
     ) {
         self.registerConstant(SystemMethods.Ping.self, json: Array(#""pong""#.utf8))
         // Built on first use: parsing the 69 KB document at start-up would cost every idle daemon its memory.
@@ -23,7 +24,8 @@ extension MethodRegistry {
                 connections: connections.count,
                 databasePath: configuration.databasePath,
                 pid: pid,
-                writes: writes()
+                writes: writes(),
+                database: database()
             )
         }
     }
