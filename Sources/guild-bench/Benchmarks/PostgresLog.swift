@@ -2,6 +2,7 @@ import Foundation
 import GuildCore
 import GuildHarness
 import GuildPostgres
+import GuildProtocol
 import Logging
 import PostgresNIO
 import Synchronization
@@ -12,11 +13,12 @@ import Synchronization
 /// a `SQLiteStore`, ``StoreFloor``) and PostgreSQL's own floor, `pgbench`'s simple-update rate with 16 clients;
 /// and how long an event written through host A takes to reach a follower on host B (LISTEN/NOTIFY).
 ///
-/// "Hosts" here are separate connections and writers in the bench's process, each what one guildd would hold;
-/// the daemon does not serve PostgreSQL yet (protocol/postgresql.md).
+/// The same through real guildd processes: `user.update` from 16 bound clients through one PostgreSQL host, two
+/// hosts (8 clients each), and the SQLite daemon. Elsewhere "hosts" are separate connections and writers in the
+/// bench's process, each what one guildd holds.
 struct PostgresLog: Benchmark {
     let name = "postgres"
-    let summary = "PostgreSQL: durable writes through one and two hosts vs pgbench and SQLite, cross-host event latency"
+    let summary = "PostgreSQL: durable writes through one and two hosts (guildd and the store) vs pgbench and SQLite, cross-host event latency"
 
     static let writers = 16
 
@@ -57,6 +59,9 @@ struct PostgresLog: Benchmark {
             sqlite.append(try await floor.measure(tasks: Self.writers, duration: context.duration))
         }
 
+        context.progress("  through guildd: user.update from \(Self.writers) clients, one PostgreSQL host and two, and SQLite")
+        let throughDaemons = try await Self.throughDaemons(context, url: server.url)
+
         context.progress("  cross-host event latency: writes through A, a follower on B")
         let latencies = try await Self.crossHostLatency(
             location: location,
@@ -71,6 +76,24 @@ struct PostgresLog: Benchmark {
         let medianPGBench = Stats.median(pgbenchRates)
         func spread(_ values: [Double]) -> String { "runs \(values.map { Format.grouped($0) }.joined(separator: ", "))" }
         return [
+            Measurement(
+                benchmark: self.name,
+                figure: "guildd: user.update through one PostgreSQL host, \(Self.writers) clients",
+                value: Stats.median(throughDaemons.oneHost),
+                unit: .perSecond,
+                baseline: Stats.median(throughDaemons.sqlite),
+                baselineName: "the same through a SQLite guildd",
+                note: spread(throughDaemons.oneHost)
+            ),
+            Measurement(
+                benchmark: self.name,
+                figure: "guildd: user.update through two PostgreSQL hosts, \(Self.writers / 2) clients each",
+                value: Stats.median(throughDaemons.twoHosts),
+                unit: .perSecond,
+                baseline: Stats.median(throughDaemons.sqlite),
+                baselineName: "the same through a SQLite guildd",
+                note: spread(throughDaemons.twoHosts)
+            ),
             Measurement(
                 benchmark: self.name,
                 figure: "durable writes through one host, \(Self.writers) writers (row + event)",
@@ -119,6 +142,62 @@ struct PostgresLog: Benchmark {
                 unit: .milliseconds
             ),
         ]
+    }
+
+    /// `user.update` per second from 16 bound clients (``DurableWrites/pollUpdates(_:duration:counter:)``)
+    /// through one guildd on PostgreSQL, through two (8 clients each, the same users: a session opened on one
+    /// host is valid on the other), and through the shared SQLite daemon.
+    static func throughDaemons(_ context: BenchContext, url: String) async throws -> (oneHost: [Double], twoHosts: [Double], sqlite: [Double]) {
+        var hosts: [Daemon] = []
+        defer { for host in hosts { host.process.terminate() } }
+        for name in ["pg-a", "pg-b"] {
+            let socket = context.path("\(name).sock")
+            let host = try Daemon.launch(
+                name: "guildd-\(name)",
+                executable: context.guilddPath,
+                arguments: ["--socket", socket, "--database", url, "--scrypt-log-n", "4"],
+                socketPath: socket,
+                logPath: context.path("guildd-\(name).log")
+            )
+            hosts.append(host)
+            try await host.waitUntilReady()
+        }
+        let sqlite = try await context.sharedDaemon()
+        func sessions(on sockets: [String], register: String) async throws -> [LineConnection] {
+            var connections: [LineConnection] = []
+            let registrar = try LineConnection(path: register)
+            defer { registrar.close() }
+            let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
+            for (index, socket) in sockets.enumerated() {
+                let auth = try registrar.call(
+                    UserMethods.Register.self,
+                    .init(username: "pg-\(suffix)-\(index)", password: "bench-password", displayName: "n0")
+                )
+                let connection = try LineConnection(path: socket)
+                _ = try connection.call(SessionMethods.Authenticate.self, .init(accessToken: auth.accessToken))
+                connections.append(connection)
+            }
+            return connections
+        }
+        let (a, b) = (hosts[0].socketPath, hosts[1].socketPath)
+        let oneHost = try await sessions(on: Array(repeating: a, count: Self.writers), register: a)
+        let twoHosts = try await sessions(on: (0..<Self.writers).map { $0 % 2 == 0 ? a : b }, register: a)
+        let onSQLite = try await sessions(on: Array(repeating: sqlite.socketPath, count: Self.writers), register: sqlite.socketPath)
+        defer { for connection in oneHost + twoHosts + onSQLite { connection.close() } }
+        var rates: (oneHost: [Double], twoHosts: [Double], sqlite: [Double]) = ([], [], [])
+        let duration = context.duration
+        for run in 1...context.runs {
+            rates.oneHost.append(
+                try await onThread("pg-one-host") { try DurableWrites.pollUpdates(oneHost, duration: duration, counter: run * 10_000_000) }
+            )
+            rates.twoHosts.append(
+                try await onThread("pg-two-hosts") { try DurableWrites.pollUpdates(twoHosts, duration: duration, counter: run * 10_000_000) }
+            )
+            rates.sqlite.append(
+                try await onThread("sqlite-host") { try DurableWrites.pollUpdates(onSQLite, duration: duration, counter: run * 10_000_000) }
+            )
+        }
+        return rates
     }
 
     /// Unique row ids across the runs.
