@@ -57,24 +57,6 @@ public enum GroupPostgresEventArea {
         """
     }
 
-    /// The sequence numbers of the group events after `after` that `userID` may replay, in order.
-    public static func replayable(
-        by userID: String,
-        after: Int64 = 0,
-        on connection: BlockingConnection
-    ) throws -> [Int64] {
-        guard !userID.utf8.contains(0) else { return [] }
-        var bindings = PostgresBindings()
-        bindings.append(userID)
-        bindings.append(after)
-        let sql = """
-            SELECT e.seq FROM event e
-            WHERE e.seq > $2 AND substr(e.topic, 1, 6) = 'group:' AND (\(Self.replayCondition(user: "$1")))
-            ORDER BY e.seq
-            """
-        return try connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings)).map { try $0.decode(Int64.self) }
-    }
-
     /// The group topics a user follows now: their groups'.
     public static func following(userID: String, on connection: BlockingConnection) throws -> [EventTopic] {
         guard !userID.utf8.contains(0) else { return [] }

@@ -1,4 +1,5 @@
 import GuildCore
+import PostgresNIO
 
 /// An area's side of the PostgreSQL event log, as `GuildStore.SQLiteEventArea` is SQLite's: what replay and a
 /// subscription's starting point need to know of its audience rule. Each area's is an enum next to its event's
@@ -14,6 +15,32 @@ public protocol PostgresEventArea: SendableMetatype {
     static func following(userID: String, on connection: BlockingConnection) throws -> [EventTopic]
     /// Drops what the area keeps for replay of events no longer kept, after old events were pruned.
     static func pruned(on connection: BlockingConnection) throws
+}
+
+extension PostgresEventArea {
+    /// The sequence numbers of the area's events after `after` that `userID` (on `installationID`'s connection,
+    /// for addressed events) may replay, in order: the area's replay rule alone.
+    public static func replayable(
+        by userID: String,
+        installationID: String? = nil,
+        after: Int64 = 0,
+        on connection: BlockingConnection
+    ) throws -> [Int64] {
+        guard !userID.utf8.contains(0), !(installationID?.utf8.contains(0) ?? false) else { return [] }
+        let condition = Self.replayCondition(user: "$1", installation: "$3::text")
+        var bindings = PostgresBindings()
+        bindings.append(userID)
+        bindings.append(after)
+        // PostgreSQL refuses a parameter no statement text names: the installation only for areas that read it.
+        if condition.contains("$3") { bindings.append(installationID.map { "installation:" + $0 }) }
+        let prefix = Self.area + ":"
+        let sql = """
+            SELECT e.seq FROM event e
+            WHERE e.seq > $2 AND substr(e.topic, 1, \(prefix.utf8.count)) = '\(prefix)' AND (\(condition))
+            ORDER BY e.seq
+            """
+        return try connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings)).map { try $0.decode(Int64.self) }
+    }
 }
 
 extension GroupPostgresEventArea: PostgresEventArea {

@@ -45,28 +45,6 @@ public enum ThingPostgresEventArea {
         """
     }
 
-    /// The sequence numbers of the thing events after `after` that `userID` (through `installationID`, if any)
-    /// may replay, in order.
-    public static func replayable(
-        by userID: String,
-        installationID: String? = nil,
-        after: Int64 = 0,
-        on connection: BlockingConnection
-    ) throws -> [Int64] {
-        guard !userID.utf8.contains(0), !(installationID?.utf8.contains(0) ?? false) else { return [] }
-        var bindings = PostgresBindings()
-        bindings.append(userID)
-        bindings.append(installationID.map { "installation:" + $0 })
-        bindings.append(after)
-        let sql = """
-            SELECT e.seq FROM event e
-            WHERE e.seq > $3 AND substr(e.topic, 1, 6) = 'thing:'
-                AND \(Self.replayCondition(user: "$1", installation: "$2::text"))
-            ORDER BY e.seq
-            """
-        return try connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings)).map { try $0.decode(Int64.self) }
-    }
-
     /// Forgets the audience rows of events no longer in the log.
     public static func pruned(on connection: BlockingConnection) throws {
         for table in ["thing_event_reader", "thing_event_group"] {
