@@ -50,14 +50,17 @@ struct DurabilityTests {
         let written = acknowledged.writes.withLock { $0 }
         #expect(written.count >= threshold)
 
-        let integrity = try await Child.run(
-            "/usr/bin/env",
-            [
-                "python3", "-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('PRAGMA integrity_check').fetchone()[0])",
-                scratch.database,
-            ]
-        )
-        #expect(integrity.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "ok", "\(integrity.stderr)")
+        // A SQLite file must be sound after the kill (PostgreSQL's own recovery is its server's business).
+        if !TestEngine.isPostgreSQL {
+            let integrity = try await Child.run(
+                "/usr/bin/env",
+                [
+                    "python3", "-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('PRAGMA integrity_check').fetchone()[0])",
+                    scratch.database,
+                ]
+            )
+            #expect(integrity.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "ok", "\(integrity.stderr)")
+        }
 
         let restarted = try await RealDaemon.start(scratch)
         defer { restarted.terminate() }
