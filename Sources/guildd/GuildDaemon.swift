@@ -161,7 +161,24 @@ struct GuildDaemon: AsyncParsableCommand {
         guard self.shutdownTimeout > 0, self.frameTimeout > 0 else {
             throw ValidationError("--shutdown-timeout and --frame-timeout must be positive")
         }
+        // Bounded, so that no duration or age overflows when it is turned into nanoseconds or milliseconds.
+        let seconds: [(String, Double)] = [
+            ("--idle-exit", self.idleExit), ("--frame-timeout", self.frameTimeout), ("--idle-timeout", self.idleTimeout),
+            ("--shutdown-timeout", self.shutdownTimeout), ("--write-stall-timeout", self.writeStallTimeout),
+        ]
+        for (option, value) in seconds where !(value.isFinite && (0...Self.longestSeconds).contains(value)) {
+            throw ValidationError("\(option) must be 0 to \(Int(Self.longestSeconds)) seconds (a year)")
+        }
+        guard (0...Self.longestDays).contains(self.eventRetentionDays), self.messageRetentionDays <= Double(Self.longestDays) else {
+            throw ValidationError("--event-retention-days and --message-retention-days must be at most \(Self.longestDays) (a century)")
+        }
+        guard self.eventRetentionCount >= 0 else { throw ValidationError("--event-retention-count must not be negative") }
     }
+
+    /// The longest duration an option in seconds may name.
+    static let longestSeconds: Double = 366 * 86_400
+    /// The longest retention an option in days may name.
+    static let longestDays: Int64 = 36_500
 
     func run() async throws {
         let level = Logger.Level(rawValue: self.logLevel) ?? .info
