@@ -56,3 +56,13 @@ extension EventRepository {
         try await self.replay(userID: userID, installationID: nil, after: after, through: through, limit: limit)
     }
 }
+
+/// The bounds ``EventRepository/pruneEvents(keepCount:maxAgeMilliseconds:now:)`` applies, the same on every
+/// engine: a negative count keeps none beyond the newest, an age beyond the clock's range drops nothing by age.
+public enum EventPruning {
+    /// How many of the newest events to keep (never negative) and the time before which events are dropped.
+    public static func bounds(keepCount: Int64, maxAgeMilliseconds: Int64, now: Int64) -> (keepCount: Int64, olderThan: Int64) {
+        let (olderThan, overflow) = now.subtractingReportingOverflow(max(0, maxAgeMilliseconds))
+        return (max(0, keepCount), overflow ? Int64.min : olderThan)
+    }
+}

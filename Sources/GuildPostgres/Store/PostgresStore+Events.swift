@@ -18,27 +18,20 @@ extension PostgresStore: EventRepository {
     }
 
     /// One indexed query per page: the log's range by `seq`, each row checked by its area's replay condition.
+    /// As on SQLite, a negative `limit` is no limit, and an id PostgreSQL text cannot hold (U+0000) names no one.
     public func replay(userID: String?, installationID: String?, after: Int64, through: Int64, limit: Int) async throws -> [StoredEvent] {
-        let areas = Self.areas
+        if let userID, !PostgresTransaction.isStorableKey(userID) { return [] }
+        let installation = installationID.flatMap { PostgresTransaction.isStorableKey($0) ? "installation:" + $0 : nil }
         return try await self.readers.read { connection in
             var bindings = PostgresBindings()
             bindings.append(after)
             bindings.append(through)
-            bindings.append(Int64(limit))
-            var condition = "true"
+            bindings.append(limit < 0 ? nil : Int64(limit))
             if let userID {
                 bindings.append(userID)
-                bindings.append(installationID.map { "installation:" + $0 })
-                condition = areas.map { area in
-                    let prefix = area.area + ":"
-                    return "(substr(e.topic, 1, \(prefix.utf8.count)) = '\(prefix)' AND (\(area.replayCondition(user: "$4", installation: "$5"))))"
-                }.joined(separator: "\n OR ")
+                bindings.append(installation)
             }
-            let sql = """
-                SELECT e.seq, e.topic, e.kind, e.body FROM event e
-                WHERE e.seq > $1 AND e.seq <= $2 AND (\(condition))
-                ORDER BY e.seq LIMIT $3
-                """
+            let sql = userID == nil ? Self.replayAllSQL : Self.replayForUserSQL
             return try connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings)).map { row in
                 let (seq, topic, kind, body) = try row.decode((Int64, String, String, ByteBuffer).self)
                 return StoredEvent(
@@ -51,12 +44,32 @@ extension PostgresStore: EventRepository {
         }
     }
 
+    /// The replay query for everyone.
+    private static let replayAllSQL = PostgresStore.replaySQL(condition: "true")
+
+    /// The replay query for one user (`$4`) on one installation (`$5`): each area's condition on its own topics.
+    private static let replayForUserSQL = PostgresStore.replaySQL(
+        condition: PostgresStore.areas.map { area in
+            let prefix = area.area + ":"
+            return "(substr(e.topic, 1, \(prefix.utf8.count)) = '\(prefix)' AND (\(area.replayCondition(user: "$4", installation: "$5"))))"
+        }.joined(separator: "\n OR ")
+    )
+
+    private static func replaySQL(condition: String) -> String {
+        """
+        SELECT e.seq, e.topic, e.kind, e.body FROM event e
+        WHERE e.seq > $1 AND e.seq <= $2 AND (\(condition))
+        ORDER BY e.seq LIMIT $3
+        """
+    }
+
     public func pruneEvents(keepCount: Int64, maxAgeMilliseconds: Int64, now: Int64) async throws -> Int {
+        let (keepCount, olderThan) = EventPruning.bounds(keepCount: keepCount, maxAgeMilliseconds: maxAgeMilliseconds, now: now)
         let areas = Self.areas
         return try await self.writer.write { context in
             let connection = context.connection
             let removed = try connection.execute(
-                "DELETE FROM event WHERE seq <= (SELECT max(seq) FROM event) - \(keepCount) OR time < \(now - maxAgeMilliseconds)"
+                "DELETE FROM event WHERE seq <= (SELECT max(seq) FROM event) - \(keepCount) OR time < \(olderThan)"
             )
             if removed > 0 { for area in areas { try area.pruned(on: connection) } }
             return removed

@@ -60,10 +60,11 @@ extension SQLiteStore: EventRepository {
     }
 
     public func pruneEvents(keepCount: Int64, maxAgeMilliseconds: Int64, now: Int64) async throws -> Int {
-        try await self.writeDatabase { db in
+        let (keepCount, olderThan) = EventPruning.bounds(keepCount: keepCount, maxAgeMilliseconds: maxAgeMilliseconds, now: now)
+        return try await self.writeDatabase { db in
             try db.execute(
                 sql: "DELETE FROM event WHERE seq <= (SELECT max(seq) FROM event) - ? OR time < ?",
-                arguments: StoredText.arguments([keepCount, now - maxAgeMilliseconds])
+                arguments: StoredText.arguments([keepCount, olderThan])
             )
             let removed = db.changesCount
             if removed > 0 {
