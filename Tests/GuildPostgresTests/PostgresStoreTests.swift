@@ -1,6 +1,7 @@
 import Foundation
 import GuildCore
 import GuildPostgres
+import GuildProtocol
 import GuildTestSupport
 import Synchronization
 import Testing
@@ -134,6 +135,48 @@ struct PostgresStoreTests {
             let unseen = try await b.replay(userID: stranger.id, after: 0, through: snapshot.head, limit: 100)
             #expect(unseen.isEmpty)
             #expect(try await b.integrityCheck() == ["ok"])
+        }
+    }
+
+    /// Both members of one group send through both hosts at once and mark the group read in between: the
+    /// group's row lock, which every send and read mark takes first, keeps the message numbers gap-free and
+    /// each member's unread count exactly the other's messages after their read mark.
+    @Test func unreadCountsStayExactWhenTwoHostsSendAndMarkReadAtOnce() async throws {
+        try await Self.withTwoHosts { a, b in
+            let users = try await Self.users(a)
+            let (u1, s1) = try await users.registerPseudo(displayName: "u1", fields: nil)
+            let (u2, s2) = try await users.registerPseudo(displayName: "u2", fields: nil)
+            let hosts = [GroupService(store: a), GroupService(store: b)]
+            let (group, _) = try await hosts[0].create(
+                caller: caller(s1, u1),
+                name: "g",
+                groupID: nil,
+                type: .public,
+                members: [.init(userID: u2.id)]
+            )
+            let perTask = 40
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                for groups in hosts {
+                    for (session, user) in [(s1, u1), (s2, u2)] {
+                        tasks.addTask {
+                            for index in 0..<perTask {
+                                _ = try await groups.sendMessage(caller: caller(session, user), groupID: group.id, text: "\(user.id) \(index)")
+                                if index % 2 == 1 { _ = try await groups.markRead(caller: caller(session, user), groupID: group.id, seq: nil) }
+                            }
+                        }
+                    }
+                }
+                try await tasks.waitForAll()
+            }
+            let sent = Int64(4 * perTask)
+            let messages = try await b.read { tx in try tx.messages(groupID: group.id, in: 1...(2 * sent), descending: false, limit: 1000) }
+            #expect(messages.map(\.seq) == Array(1...sent))
+            for (session, user) in [(s1, u1), (s2, u2)] {
+                let count = try #require(try await hosts[1].unreadCounts(caller: caller(session, user), groupID: group.id).first)
+                let othersAfterMark = messages.filter { $0.seq > count.readSeq && $0.sender != user.id }.count
+                #expect(count.unread == Int64(othersAfterMark), "\(user.id): read to \(count.readSeq)")
+                #expect(count.readSeq > 0, "\(user.id) marked the group read")
+            }
         }
     }
 }
