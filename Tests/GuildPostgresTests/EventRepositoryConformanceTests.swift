@@ -537,6 +537,9 @@ struct EventRepositoryConformanceTests {
     @Test(arguments: Engine.available)
     func aSinkHearsEachCommittedEventOnceInOrderAsReplayShowsIt(engine: Engine) async throws {
         try await Self.withWorld(engine) { world in
+            // A later sink replaces an earlier one.
+            let replaced = Heard()
+            world.store.onCommittedEvents { replaced.hear($0) }
             let heard = Heard()
             world.store.onCommittedEvents { heard.hear($0) }
             let owner = try await world.pseudo("owner")
@@ -563,6 +566,7 @@ struct EventRepositoryConformanceTests {
             #expect(events.map(\.topic) == replayed.map(\.topic))
             #expect(events.map(\.kind) == replayed.map(\.kind))
             #expect(events.map(\.json) == replayed.map(\.json))
+            #expect(replaced.all.isEmpty)
         }
     }
 

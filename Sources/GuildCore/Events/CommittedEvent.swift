@@ -14,7 +14,9 @@ public final class CommittedEvent: Sendable {
     public let json: [UInt8]
     /// Who receives it live (its ``LoggableEvent/routing``), read by every subscription it is offered to.
     public let routing: EventRouting
-    /// The area's domain value, boxed so it is read through a reference (see ``payload(as:)``).
+    /// The area's domain value, boxed so it is read through a reference (see ``payload(as:)``), for an event
+    /// committed through this process; an event another host wrote, read from a shared log, carries the stored
+    /// row instead (live delivery needs only ``routing`` and ``json``).
     public let payload: any AnyObject & Sendable
 
     /// Creates a committed event of an area's `event`.

@@ -46,7 +46,7 @@ public protocol EventRepository: Sendable {
     func replay(userID: String?, installationID: String?, after: Int64, through: Int64, limit: Int) async throws -> [StoredEvent]
     /// Drops events beyond the newest `keepCount` or older than `maxAgeMilliseconds`; returns how many.
     func pruneEvents(keepCount: Int64, maxAgeMilliseconds: Int64, now: Int64) async throws -> Int
-    /// Delivers committed events to `sink`, in commit order, after each commit.
+    /// Delivers committed events to `sink`, in commit order, after each commit; a later sink replaces an earlier one.
     func onCommittedEvents(_ sink: @escaping @Sendable ([CommittedEvent]) -> Void)
 }
 

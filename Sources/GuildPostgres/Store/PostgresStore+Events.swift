@@ -77,6 +77,6 @@ extension PostgresStore: EventRepository {
     }
 
     public func onCommittedEvents(_ sink: @escaping @Sendable ([CommittedEvent]) -> Void) {
-        self.listeners.sinks.withLock { $0.append(sink) }
+        self.listeners.sinks.withLock { $0 = [sink] }
     }
 }
