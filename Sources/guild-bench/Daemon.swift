@@ -13,27 +13,32 @@ func cpuSeconds(pid: Int32?) -> Double? {
     return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
 }
 
-/// Measures how many CPU cores the daemon and the bench used during some work.
+/// Measures how many CPU cores the daemon (or daemons) and the bench used during some work.
 struct CPUMeter {
-    let daemonPID: Int32
+    let daemonPIDs: [Int32]
     private let start = monotonicNanos()
-    private let daemonStart: Double?
+    private let daemonStarts: [Double?]
     private let selfStart: Double?
 
     init(daemonPID: Int32) {
-        self.daemonPID = daemonPID
-        self.daemonStart = cpuSeconds(pid: daemonPID)
+        self.init(daemonPIDs: [daemonPID])
+    }
+
+    init(daemonPIDs: [Int32]) {
+        self.daemonPIDs = daemonPIDs
+        self.daemonStarts = daemonPIDs.map { cpuSeconds(pid: $0) }
         self.selfStart = cpuSeconds(pid: nil)
     }
 
-    /// "guildd 0.95 cores, bench 1.02 cores" since init.
+    /// "guildd 0.95 cores, bench 1.02 cores" since init; with several daemons "guildd 0.61 + 0.40 cores".
     func summary() -> String {
         let wall = Double(monotonicNanos() - self.start) / 1e9
         func cores(_ start: Double?, _ end: Double?) -> String {
             guard let start, let end, wall > 0 else { return "?" }
             return Format.decimal((end - start) / wall, digits: 2)
         }
-        return "CPU: guildd \(cores(self.daemonStart, cpuSeconds(pid: self.daemonPID))) cores, "
+        let daemons = zip(self.daemonPIDs, self.daemonStarts).map { pid, start in cores(start, cpuSeconds(pid: pid)) }
+        return "CPU: guildd \(daemons.joined(separator: " + ")) cores, "
             + "bench \(cores(self.selfStart, cpuSeconds(pid: nil))) cores"
     }
 }

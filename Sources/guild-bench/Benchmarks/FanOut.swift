@@ -26,8 +26,13 @@ struct FanOut: Benchmark {
     /// The subscribers, the writers and the extra users the writers add and remove.
     struct Setup: Sendable {
         var subscribers: [LineConnection]
+        /// Which host each subscriber is on (an index into the hosts ``prepare(_:subscriberHosts:)`` was given;
+        /// all 0 with one daemon).
+        var hosts: [Int]
         var writers: [LineConnection]
         var extraUsers: [String]
+
+        var hostCount: Int { (self.hosts.max() ?? 0) + 1 }
 
         func closeAll() {
             for connection in self.subscribers + self.writers { connection.close() }
@@ -37,9 +42,15 @@ struct FanOut: Benchmark {
     /// What the reader saw during one burst.
     struct Tally: Sendable {
         var notifications = 0
-        var latencies: [Double] = []
+        /// Receive time − event time (ms), per host the subscribers are on.
+        var hostLatencies: [[Double]]
+        /// When each host's last notification arrived (ms since the epoch, like ``SubscriberPoll/Event/receivedAt``).
+        var hostLastReceive: [Double]
         var perConnection: [Int]
         var lastSeq: [Int64]
+        /// An order-sensitive digest of the `seq`s each connection received: equal digests and counts mean the
+        /// same events in the same order.
+        var seqDigest: [UInt64]
         var outOfOrder = 0
         var ended = 0
         var other = 0
@@ -48,9 +59,22 @@ struct FanOut: Benchmark {
         /// CPU time of the reader thread / its wall time: 1.0 would mean the bench's reader is the bottleneck.
         var readerCores = Double.nan
 
-        init(connections: Int) {
+        init(connections: Int, hosts: Int = 1) {
+            self.hostLatencies = Array(repeating: [], count: hosts)
+            self.hostLastReceive = Array(repeating: 0, count: hosts)
             self.perConnection = Array(repeating: 0, count: connections)
             self.lastSeq = Array(repeating: 0, count: connections)
+            self.seqDigest = Array(repeating: 0, count: connections)
+        }
+
+        /// Every host's latencies together.
+        var latencies: [Double] { self.hostLatencies.count == 1 ? self.hostLatencies[0] : self.hostLatencies.flatMap { $0 } }
+
+        /// Whether every connection received `count` events, the same ones in the same order (and none twice:
+        /// each `seq` above the one before).
+        func everyConnectionGotTheSame(_ count: Int) -> Bool {
+            self.outOfOrder == 0 && self.perConnection.allSatisfy { $0 == count }
+                && self.seqDigest.allSatisfy { $0 == self.seqDigest.first } && self.lastSeq.allSatisfy { $0 == self.lastSeq.first }
         }
     }
 
@@ -78,13 +102,13 @@ struct FanOut: Benchmark {
             )
 
             // Warm-up burst, then the measured ones.
-            _ = try await Self.burst(ready, changesPerWriter: 2, daemon: daemon)
+            _ = try await Self.burst(ready, changesPerWriter: 2, daemons: [daemon])
             var rates: [Double] = []
             var latencies: [Double] = []
             var notes: [String] = []
             var totalNotifications = 0
             for run in 1...runs {
-                let result = try await Self.burst(ready, changesPerWriter: changesPerWriter, daemon: daemon)
+                let result = try await Self.burst(ready, changesPerWriter: changesPerWriter, daemons: [daemon])
                 rates.append(result.rate)
                 latencies += result.tally.latencies
                 totalNotifications += result.tally.notifications
@@ -105,7 +129,7 @@ struct FanOut: Benchmark {
             let pacedRate = max(offered / Double(Self.members), Double(Self.writers))
             let pacedSeconds = context.quick ? 2.0 : 5.0
             let perWriter = max(Int(pacedRate * pacedSeconds) / Self.writers / 2 * 2, 2)
-            let paced = try await Self.burst(ready, changesPerWriter: perWriter, daemon: daemon, changesPerSecond: pacedRate)
+            let paced = try await Self.burst(ready, changesPerWriter: perWriter, daemons: [daemon], changesPerSecond: pacedRate)
             var pacedLatencies = paced.tally.latencies
             pacedLatencies.sort()
             context.progress(
@@ -184,15 +208,22 @@ struct FanOut: Benchmark {
 
     // MARK: - Setup
 
-    /// Blocking: subscribers registered, the group created, subscriptions open; writers connected.
-    static func prepare(_ socketPath: String) throws -> Setup {
+    /// Blocking: subscribers registered, the group (of every subscriber) created, subscriptions open; writers
+    /// connected. The subscribers connect to `subscriberHosts` (by default ``members`` of them to `socketPath`),
+    /// the group, the extra users and the writers to `socketPath`.
+    static func prepare(_ socketPath: String, subscriberHosts: [(socket: String, count: Int)]? = nil) throws -> Setup {
+        let subscriberHosts = subscriberHosts ?? [(socketPath, Self.members)]
+        let hosts = subscriberHosts.enumerated().flatMap { index, host in Array(repeating: index, count: host.count) }
+        let members = hosts.count
         var subscribers: [LineConnection] = []
         var writers: [LineConnection] = []
         do {
             // One pseudo user per subscriber connection, registered on it (which binds it); all requests sent
             // before the replies are read, so group commit takes them together.
-            for _ in 0..<Self.members {
-                subscribers.append(try LineConnection(path: socketPath, capacity: 32 * 1024))
+            for host in subscriberHosts {
+                for _ in 0..<host.count {
+                    subscribers.append(try LineConnection(path: host.socket, capacity: 32 * 1024))
+                }
             }
             let userIDs = try subscribers.callEach(UserMethods.RegisterPseudo.self) { .init(displayName: "member \($0)") }.map(\.user.userID)
 
@@ -211,7 +242,7 @@ struct FanOut: Benchmark {
                 GroupMethods.Create.self,
                 .init(name: "fan-out", groupID: Self.groupID, members: userIDs.map { .init(userID: $0) }, owner: userIDs[0])
             )
-            guard created.group.memberCount == Self.members, created.notFoundUsers.isEmpty else {
+            guard created.group.memberCount == members, created.notFoundUsers.isEmpty else {
                 throw DaemonError("group.create made \(created.group.memberCount) members (not found: \(created.notFoundUsers.count))")
             }
 
@@ -221,7 +252,7 @@ struct FanOut: Benchmark {
             for _ in 0..<Self.writers {
                 writers.append(try LineConnection(path: socketPath))
             }
-            return Setup(subscribers: subscribers, writers: writers, extraUsers: extraUsers)
+            return Setup(subscribers: subscribers, hosts: hosts, writers: writers, extraUsers: extraUsers)
         } catch {
             for connection in subscribers + writers { connection.close() }
             throw error
@@ -234,6 +265,8 @@ struct FanOut: Benchmark {
         var tally: Tally
         var changes: Int
         var rate: Double
+        /// Each host's notifications / (first write → its last notification).
+        var hostRates: [Double]
         /// First write → last notification, s.
         var window: Double
         var writeSeconds: Double
@@ -241,23 +274,26 @@ struct FanOut: Benchmark {
     }
 
     /// The writers make `changesPerWriter` changes each, as fast as they are answered or, given
-    /// `changesPerSecond`, paced to that total rate.
+    /// `changesPerSecond`, paced to that total rate. `daemons` (the writers' first) are the ones whose CPU is
+    /// measured. Fails unless every subscriber received every change's event once, in order.
     static func burst(
         _ setup: Setup,
         changesPerWriter: Int,
-        daemon: Daemon,
+        daemons: [Daemon],
         changesPerSecond: Double? = nil
     ) async throws -> BurstResult {
         let expectation = Expectation()
         let subscribers = setup.subscribers
+        let hosts = setup.hosts
         let reader = Task {
-            try await onThread("fan-out-reader") { try Self.read(subscribers, expectation: expectation) }
+            try await onThread("fan-out-reader") { try Self.read(subscribers, expectation: expectation, hosts: hosts) }
         }
         // Let the reader thread reach poll() before the first write.
         try await Task.sleep(for: .milliseconds(20))
 
-        let meter = CPUMeter(daemonPID: daemon.pid)
+        let meter = CPUMeter(daemonPIDs: daemons.map(\.pid))
         let start = monotonicNanos()
+        let wallStart = wallClockMilliseconds()
         // Each writer's interval between changes, and its offset, when paced.
         let interval = changesPerSecond.map { UInt64(Double(Self.writers) / $0 * 1e9) }
         let changes: Int
@@ -280,23 +316,29 @@ struct FanOut: Benchmark {
             throw error
         }
         let writeSeconds = Double(monotonicNanos() - start) / 1e9
-        let expected = changes * Self.members
+        let expected = changes * subscribers.count
         expectation.total.store(expected, ordering: .releasing)
         let tally = try await reader.value
         let cpu = meter.summary() + " (reader thread \(Format.decimal(tally.readerCores, digits: 2)))"
 
-        if tally.ended > 0 || tally.other > 0 || tally.notifications != expected || tally.outOfOrder > 0 {
+        if tally.ended > 0 || tally.other > 0 || tally.notifications != expected || !tally.everyConnectionGotTheSame(changes) {
+            let digests = Set(tally.seqDigest).count
             throw DaemonError(
-                "fan-out: expected \(expected) notifications (\(changes) changes × \(Self.members)), got \(tally.notifications); "
+                "fan-out: expected \(expected) notifications (\(changes) changes × \(subscribers.count)), got \(tally.notifications); "
                     + "per connection \(tally.perConnection.min() ?? 0)–\(tally.perConnection.max() ?? 0); \(tally.outOfOrder) out of order; "
+                    + "\(digests) different sequences of events; "
                     + "\(tally.ended) events.ended, \(tally.other) other lines; first unexpected line: \(tally.firstUnexpected ?? "none")"
             )
         }
         let window = Double(tally.lastReceive - start) / 1e9
+        let hostRates = tally.hostLatencies.indices.map { host in
+            Double(tally.hostLatencies[host].count) / ((tally.hostLastReceive[host] - wallStart) / 1e3)
+        }
         return BurstResult(
             tally: tally,
             changes: changes,
             rate: Double(tally.notifications) / window,
+            hostRates: hostRates,
             window: window,
             writeSeconds: writeSeconds,
             cpu: cpu
@@ -335,25 +377,28 @@ struct FanOut: Benchmark {
     static let timeKey = Array(#""time":"#.utf8)
 
     /// Blocking: polls every subscriber socket and tallies lines until the expected total arrived (or nothing
-    /// came for 10 s after the writers finished).
-    static func read(_ connections: [LineConnection], expectation: Expectation) throws -> Tally {
+    /// came for 10 s after the writers finished). `hosts` is which host each connection is on (default: all 0).
+    static func read(_ connections: [LineConnection], expectation: Expectation, hosts: [Int]? = nil) throws -> Tally {
         let wallStart = monotonicNanos()
         let cpuStart = Self.threadCPUSeconds()
-        var tally = try Self.readLoop(connections, expectation: expectation)
+        var tally = try Self.readLoop(connections, expectation: expectation, hosts: hosts ?? Array(repeating: 0, count: connections.count))
         tally.readerCores = (Self.threadCPUSeconds() - cpuStart) / (Double(monotonicNanos() - wallStart) / 1e9)
         return tally
     }
 
-    private static func readLoop(_ connections: [LineConnection], expectation: Expectation) throws -> Tally {
-        var tally = Tally(connections: connections.count)
+    private static func readLoop(_ connections: [LineConnection], expectation: Expectation, hosts: [Int]) throws -> Tally {
+        var tally = Tally(connections: connections.count, hosts: (hosts.max() ?? 0) + 1)
         try SubscriberPoll.run(
             connections,
             event: { event in
+                let host = hosts[event.index]
                 tally.notifications += 1
                 tally.perConnection[event.index] += 1
                 if event.seq <= tally.lastSeq[event.index] { tally.outOfOrder += 1 }
                 tally.lastSeq[event.index] = event.seq
-                tally.latencies.append(event.receivedAt - Double(event.time))
+                tally.seqDigest[event.index] = tally.seqDigest[event.index] &* 1_099_511_628_211 &+ UInt64(bitPattern: event.seq)
+                tally.hostLatencies[host].append(event.receivedAt - Double(event.time))
+                tally.hostLastReceive[host] = event.receivedAt
             },
             other: { _, line in
                 if RawRPC.contains(line, Self.endedMarker) { tally.ended += 1 } else { tally.other += 1 }

@@ -12,13 +12,16 @@ import Synchronization
 /// and its event, in one global sequence), beside the same machine's SQLite figure (`object.create` straight into
 /// a `SQLiteStore`, ``StoreFloor``) and PostgreSQL's own floor, `pgbench`'s simple-update rate with 16 clients;
 /// and how long an event written through host A takes to reach a follower on host B (LISTEN/NOTIFY).
+/// Then fan-out with the subscribers split over two hosts (``PostgresFanOut``).
 ///
 /// The same through real guildd processes: `user.update` from 16 bound clients through one PostgreSQL host, two
 /// hosts (8 clients each), and the SQLite daemon. Elsewhere "hosts" are separate connections and writers in the
 /// bench's process, each what one guildd holds.
 struct PostgresLog: Benchmark {
     let name = "postgres"
-    let summary = "PostgreSQL: durable writes through one and two hosts (guildd and the store) vs pgbench and SQLite, cross-host event latency"
+    let summary =
+        "PostgreSQL: durable writes through one and two hosts (guildd and the store) vs pgbench and SQLite, cross-host event latency, "
+        + "fan-out with subscribers split over two hosts"
 
     static let writers = 16
 
@@ -72,6 +75,8 @@ struct PostgresLog: Benchmark {
         )
         try await hostA.close()
         try await hostB.close()
+
+        let fanOut = try await PostgresFanOut.measure(context, server: server, setup: setup)
         let events = try await onThread("pg-count") { try PostgresEventLog.head(on: setup) }
         let medianPGBench = Stats.median(pgbenchRates)
         func spread(_ values: [Double]) -> String { "runs \(values.map { Format.grouped($0) }.joined(separator: ", "))" }
@@ -141,27 +146,22 @@ struct PostgresLog: Benchmark {
                 value: Stats.percentile(sorted: latencies, 99),
                 unit: .milliseconds
             ),
-        ]
+        ] + fanOut
     }
 
     /// `user.update` per second from 16 bound clients (``DurableWrites/pollUpdates(_:duration:counter:)``)
     /// through one guildd on PostgreSQL, through two (8 clients each, the same users: a session opened on one
     /// host is valid on the other), and through the shared SQLite daemon.
     static func throughDaemons(_ context: BenchContext, url: String) async throws -> (oneHost: [Double], twoHosts: [Double], sqlite: [Double]) {
-        var hosts: [Daemon] = []
-        defer { for host in hosts { host.process.terminate() } }
-        for name in ["pg-a", "pg-b"] {
-            let socket = context.path("\(name).sock")
-            let host = try Daemon.launch(
-                name: "guildd-\(name)",
-                executable: context.guilddPath,
-                arguments: ["--socket", socket, "--database", url, "--scrypt-log-n", "4"],
-                socketPath: socket,
-                logPath: context.path("guildd-\(name).log")
-            )
-            hosts.append(host)
-            try await host.waitUntilReady()
+        try await Self.withHosts(context, url: url, names: ["pg-a", "pg-b"]) { hosts in
+            try await Self.throughDaemons(context, hosts: hosts)
         }
+    }
+
+    private static func throughDaemons(
+        _ context: BenchContext,
+        hosts: [Daemon]
+    ) async throws -> (oneHost: [Double], twoHosts: [Double], sqlite: [Double]) {
         let sqlite = try await context.sharedDaemon()
         func sessions(on sockets: [String], register: String) async throws -> [LineConnection] {
             var connections: [LineConnection] = []
@@ -198,6 +198,39 @@ struct PostgresLog: Benchmark {
             )
         }
         return rates
+    }
+
+    /// Runs `body` against guildd hosts on the PostgreSQL database at `url`, one per name (socket `NAME.sock`, log
+    /// `guildd-NAME.log` in the work directory), started one after the other, and stops them afterwards, reporting
+    /// the problems in their logs.
+    static func withHosts<T>(_ context: BenchContext, url: String, names: [String], _ body: ([Daemon]) async throws -> T) async throws -> T {
+        var hosts: [Daemon] = []
+        func stopAll() async {
+            for host in hosts {
+                await host.stop()
+                reportDaemonLogProblems(host, context)
+            }
+        }
+        do {
+            for name in names {
+                let socket = context.path("\(name).sock")
+                let host = try Daemon.launch(
+                    name: "guildd-\(name)",
+                    executable: context.guilddPath,
+                    arguments: ["--socket", socket, "--database", url, "--scrypt-log-n", "4"],
+                    socketPath: socket,
+                    logPath: context.path("guildd-\(name).log")
+                )
+                hosts.append(host)
+                try await host.waitUntilReady()
+            }
+            let result = try await body(hosts)
+            await stopAll()
+            return result
+        } catch {
+            await stopAll()
+            throw error
+        }
     }
 
     /// Unique row ids across the runs.

@@ -26,6 +26,11 @@ final class PostgresServer: Sendable {
         self.url = "postgresql://postgres@/postgres?host=\(directory)"
     }
 
+    /// The URL of another database on this server (made with `CREATE DATABASE`).
+    func url(database: String) -> String {
+        "postgresql://postgres@/\(database)?host=\(self.directory)"
+    }
+
     /// Runs pgbench against the server's `postgres` database with `arguments`.
     func pgbench(_ arguments: [String], output: String? = nil) throws {
         let redirect = output.map { ">'\($0)' 2>&1" } ?? ">/dev/null 2>&1"
