@@ -91,6 +91,19 @@ struct EventRepositoryConformanceTests {
             return try await self.head()
         }
 
+        /// Thing `lamp-1` onboarded by `owner`, who owns it; its thing and access token.
+        func lamp(owner: (caller: Caller, id: String), thingType: String? = nil) async throws -> (thing: Thing, accessToken: Token) {
+            try await self.things.onboard(
+                caller: owner.caller,
+                vendorThingID: "lamp-1",
+                password: "pw",
+                owner: .user(owner.id),
+                thingType: thingType,
+                firmwareVersion: nil,
+                properties: nil
+            )
+        }
+
         /// The log's head.
         func head() async throws -> Int64 { try await self.store.eventSnapshot(userID: nil).head }
 
@@ -172,15 +185,7 @@ struct EventRepositoryConformanceTests {
             let renamed = try await world.rename("g1", owner.caller, to: "Renamed")
             try await world.group("g2", owner.caller)
             _ = try await world.objects.create(caller: owner.caller, scope: .group("g1"), bucket: "notes", body: ["text": "hi"], objectID: "o1")
-            let (thing, _) = try await world.things.onboard(
-                caller: owner.caller,
-                vendorThingID: "lamp-1",
-                password: "pw",
-                owner: .user(owner.id),
-                thingType: nil,
-                firmwareVersion: nil,
-                properties: nil
-            )
+            let (thing, _) = try await world.lamp(owner: owner)
             let request = CommandRequest(actions: [["turnPower": ["power": true]]], issuer: .user(owner.id), schema: "SmartLight", schemaVersion: 1)
             _ = try await world.things.send(caller: owner.caller, thingID: thing.thingID, request: request)
             _ = try await world.groups.removeMembers(caller: owner.caller, groupID: "g1", userIDs: [member.id])
@@ -339,15 +344,7 @@ struct EventRepositoryConformanceTests {
             _ = try await world.groups.removeMembers(caller: owner.caller, groupID: "g3", userIDs: [user.id])
             try await world.groups.delete(caller: owner.caller, groupID: "g4")
             // Buckets and things are not followed: owning a thing and writing objects add no topic.
-            _ = try await world.things.onboard(
-                caller: user.caller,
-                vendorThingID: "lamp-1",
-                password: "pw",
-                owner: .user(user.id),
-                thingType: nil,
-                firmwareVersion: nil,
-                properties: nil
-            )
+            _ = try await world.lamp(owner: user)
             _ = try await world.objects.create(caller: user.caller, scope: .user(user.id), bucket: "box", body: ["n": 1], objectID: nil)
             _ = try await world.objects.create(caller: user.caller, scope: .group("g1"), bucket: "box", body: ["n": 1], objectID: nil)
 
@@ -367,15 +364,7 @@ struct EventRepositoryConformanceTests {
         try await Self.withWorld(engine) { world in
             let alice = try await world.user("alice")
             let pseudo = try await world.pseudo("pseudo")
-            let (thing, token) = try await world.things.onboard(
-                caller: alice.caller,
-                vendorThingID: "lamp-1",
-                password: "pw",
-                owner: .user(alice.id),
-                thingType: "LED",
-                firmwareVersion: nil,
-                properties: nil
-            )
+            let (thing, token) = try await world.lamp(owner: alice, thingType: "LED")
             let thingCaller = Caller(
                 peer: .init(uid: 1000, gid: 1000, pid: 2),
                 isAdmin: false,
@@ -592,15 +581,7 @@ struct EventRepositoryConformanceTests {
             )
             try await world.groups.setReceiveOption(caller: quiet.caller, groupID: "w1", option: .notReceive)
             _ = try await world.groups.sendMessage(caller: owner.caller, groupID: "w1", text: "hi")
-            let (thing, token) = try await world.things.onboard(
-                caller: owner.caller,
-                vendorThingID: "lamp-1",
-                password: "pw",
-                owner: .user(owner.id),
-                thingType: nil,
-                firmwareVersion: nil,
-                properties: nil
-            )
+            let (thing, token) = try await world.lamp(owner: owner)
             let phone = try await world.things.registerInstallation(
                 caller: owner.caller,
                 deviceType: "ANDROID",
