@@ -10,6 +10,15 @@ extension JSONValue {
         self = value
     }
 
+    /// Parses one JSON text held in a `String` (a database column's, for instance).
+    public init(parsing text: String, maximumDepth: Int = 128) throws(JSONScanner.Failure) {
+        var text = text
+        let parsed = text.withUTF8 { utf8 in
+            Result { () throws(JSONScanner.Failure) in try JSONValue(parsing: UnsafeRawBufferPointer(utf8), maximumDepth: maximumDepth) }
+        }
+        self = try parsed.get()
+    }
+
     /// A fast path for readers of params that hold a `JSONValue` (see ``JSONReadable``): strings, integers,
     /// Booleans, null, arrays and objects as ``init(parsing:maximumDepth:)`` builds them. Nil (so `JSONDecoder`
     /// decides, as it always did) for a number that is not a 64-bit integer and for an object that names a key

@@ -57,6 +57,15 @@ extension JSONText {
     }
 }
 
+extension JSONWritable {
+    /// The value's JSON text, as ``writeJSON(to:)`` writes it.
+    public var jsonText: String {
+        var bytes: [UInt8] = []
+        self.writeJSON(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
 extension JSONValue: JSONWritable {
     /// The first NaN or infinity in the value, depth first, or nil when every number is finite. JSON cannot hold
     /// them: ``RPCCoding/encode(_:)`` refuses a value that has one, as `JSONEncoder` does.

@@ -97,4 +97,12 @@ struct JSONValueTests {
     func intValueIsPresentOnlyForIntegralNumbers(value: JSONValue, expected: Int64?) {
         #expect(value.intValue == expected)
     }
+
+    /// A database column's text: written compact with keys sorted, read back to the same value.
+    @Test func textRoundTripsThroughAString() throws {
+        let value: JSONValue = ["b": [1, 2.5, "x/é\u{1F600}"], "a": ["nested": nil, "flag": true]]
+        #expect(value.jsonText == #"{"a":{"flag":true,"nested":null},"b":[1,2.5,"x/é😀"]}"#)
+        #expect(try JSONValue(parsing: value.jsonText) == value)
+        #expect(throws: JSONScanner.Failure.self) { try JSONValue(parsing: "{\"a\":") }
+    }
 }

@@ -59,7 +59,7 @@ extension PostgresEvent: Equatable {
     public static func == (left: PostgresEvent, right: PostgresEvent) -> Bool {
         left.seq == right.seq && left.topic == right.topic && left.kind == right.kind && left.audience == right.audience
             && left.time == right.time && left.body == right.body
-            && (try? StoredRouting.encode(left.routing)) == (try? StoredRouting.encode(right.routing))
+            && StoredRouting.encode(left.routing) == StoredRouting.encode(right.routing)
     }
 }
 

@@ -54,7 +54,7 @@ public enum PostgresEventLog {
                 bindings.append(event.audience)
                 bindings.append(ByteBuffer(bytes: event.body))
                 bindings.append(event.time)
-                bindings.append(try StoredRouting.encode(event.routing))
+                bindings.append(StoredRouting.encode(event.routing))
             }
             try connection.execute(PostgresQuery(unsafeSQL: sql, binds: bindings))
         }

@@ -1,51 +1,44 @@
-import Foundation
 import GuildCore
+import GuildJSON
 
-/// An event's ``EventRouting`` as the PostgreSQL log keeps it (the `routing` column, JSON), so that every host
-/// rebuilds who receives an event written through another: the fan-out reads nothing else of the area's value.
-struct StoredRouting: Codable {
-    var addressees: [String]?
-    var joining: [String]?
-    var leaving: [String]?
-    var followersSee: Bool?
-    var excluded: [String]?
-    var followersOf: [String]?
-    var everyone: Bool?
-    var installations: [String]?
-
-    init(_ routing: EventRouting) {
-        func nonEmpty(_ values: [String]) -> [String]? { values.isEmpty ? nil : values }
-        self.addressees = nonEmpty(routing.addressees)
-        self.joining = nonEmpty(routing.joining)
-        self.leaving = nonEmpty(routing.leaving)
-        self.followersSee = routing.followersSee ? true : nil
-        self.excluded = nonEmpty(routing.excluded)
-        self.followersOf = nonEmpty(routing.followersOf.map(\.rawValue))
-        self.everyone = routing.everyone ? true : nil
-        self.installations = nonEmpty(routing.installations)
-    }
-
-    var routing: EventRouting {
-        var routing = EventRouting(
-            addressees: self.addressees ?? [],
-            joining: self.joining ?? [],
-            leaving: self.leaving ?? [],
-            followersSee: self.followersSee ?? false,
-            excluded: self.excluded ?? [],
-            followersOf: (self.followersOf ?? []).compactMap(EventTopic.init),
-            everyone: self.everyone ?? false
-        )
-        routing.installations = self.installations ?? []
-        return routing
-    }
-
-    static func encode(_ routing: EventRouting) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(StoredRouting(routing)), as: UTF8.self)
+/// An event's ``EventRouting`` as the PostgreSQL log keeps it (the `routing` column, JSON written and read with
+/// GuildJSON), so that every host rebuilds who receives an event written through another: the fan-out reads
+/// nothing else of the area's value. Empty lists and false flags are left out.
+enum StoredRouting {
+    static func encode(_ routing: EventRouting) -> String {
+        var members: [String: JSONValue] = [:]
+        func list(_ key: String, _ values: [String]) {
+            if !values.isEmpty { members[key] = .array(values.map(JSONValue.string)) }
+        }
+        list("addressees", routing.addressees)
+        list("joining", routing.joining)
+        list("leaving", routing.leaving)
+        list("excluded", routing.excluded)
+        list("followersOf", routing.followersOf.map(\.rawValue))
+        list("installations", routing.installations)
+        if routing.followersSee { members["followersSee"] = true }
+        if routing.everyone { members["everyone"] = true }
+        return JSONValue.object(members).jsonText
     }
 
     static func decode(_ text: String) throws -> EventRouting {
-        try JSONDecoder().decode(StoredRouting.self, from: Data(text.utf8)).routing
+        guard let members = try JSONValue(parsing: text).objectValue else {
+            throw GuildError(.invalidInput, "an event's stored routing is not a JSON object")
+        }
+        func list(_ key: String) -> [String] {
+            guard case .array(let values)? = members[key] else { return [] }
+            return values.compactMap(\.stringValue)
+        }
+        var routing = EventRouting(
+            addressees: list("addressees"),
+            joining: list("joining"),
+            leaving: list("leaving"),
+            followersSee: members["followersSee"] == true,
+            excluded: list("excluded"),
+            followersOf: list("followersOf").compactMap(EventTopic.init),
+            everyone: members["everyone"] == true
+        )
+        routing.installations = list("installations")
+        return routing
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import GuildCore
+import GuildJSON
 import NIOCore
 import PostgresNIO
 
@@ -172,7 +172,7 @@ extension PostgresTransaction: GroupRecords {
                 notification = \(ByteBuffer(string: group.notification)),
                 face_url = \(ByteBuffer(string: group.faceURL)),
                 add_option = \(group.addOption.rawValue), all_muted = \(group.allMuted),
-                custom = \(try Self.text(group.custom)), modified_at = \(group.modifiedAt)
+                custom = \(Self.text(group.custom)), modified_at = \(group.modifiedAt)
             WHERE id = \(group.id)
             """
         )
@@ -307,16 +307,13 @@ extension PostgresTransaction {
 
     /// A JSON object of strings as stored in a text column.
     static func stringMap(_ text: String?) -> [String: String] {
-        guard let text, text != "{}" else { return [:] }
-        return (try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))) ?? [:]
+        guard let text, text != "{}", let members = (try? JSONValue(parsing: text))?.objectValue else { return [:] }
+        return members.compactMapValues(\.stringValue)
     }
 
     /// The text column form of a map of strings, as SQLite stores it (keys sorted, `{}` for none).
-    static func text(_ map: [String: String]) throws -> String {
-        guard !map.isEmpty else { return "{}" }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(map), as: UTF8.self)
+    static func text(_ map: [String: String]) -> String {
+        map.isEmpty ? "{}" : JSONValue.object(map.mapValues(JSONValue.string)).jsonText
     }
 
     /// The single count `sql` selects.

@@ -94,7 +94,7 @@ extension PostgresTransaction: IMGroupRecords {
         try self.connection.execute(
             """
             UPDATE membership SET name_card = coalesce(\(nameCard.map { ByteBuffer(string: $0) })::bytea, name_card),
-                custom = coalesce(\(try custom.map(Self.text))::text, custom),
+                custom = coalesce(\(custom.map(Self.text))::text, custom),
                 receive_option = coalesce(\(receiveOption?.rawValue)::text, receive_option)
             WHERE group_id = \(groupID) AND user_id = \(userID)
             """
@@ -228,7 +228,7 @@ extension PostgresTransaction: IMGroupRecords {
         guard Self.isStorableKey(groupID) else { return 0 }
         return try self.count(
             """
-            UPDATE "group" SET attributes = \(try Self.text(values)), attributes_version = attributes_version + 1
+            UPDATE "group" SET attributes = \(Self.text(values)), attributes_version = attributes_version + 1
             WHERE id = \(groupID) RETURNING attributes_version
             """
         )

@@ -1,4 +1,3 @@
-import Foundation
 import GuildCore
 import GuildJSON
 import NIOCore
@@ -19,7 +18,7 @@ extension PostgresTransaction: UserRecords {
     /// Inserts the user row and its first session's tokens; a taken login name, email or phone is
     /// `userAlreadyExists`.
     public func insertUser(_ user: User, passwordHash: String?, session: IssuedSession) throws {
-        let fields = try Self.fieldsText(user.fields)
+        let fields = Self.fieldsText(user.fields)
         do {
             try self.connection.execute(
                 """
@@ -192,7 +191,7 @@ extension PostgresTransaction: UserRecords {
             assignments.append("phone = $\(binds.count)")
         }
         if user.fields != old.fields {
-            binds.append(try Self.fieldsText(user.fields))
+            binds.append(Self.fieldsText(user.fields))
             assignments.append("fields = $\(binds.count)")
         }
         binds.append(user.modifiedAt)
@@ -306,19 +305,18 @@ extension PostgresTransaction {
         text.map { ByteBuffer(string: $0) }
     }
 
-    /// The custom fields as the JSON text SQLite stores (`RPCCoding`'s: sorted keys, slashes unescaped; `{}` for
-    /// none).
-    private static func fieldsText(_ fields: [String: JSONValue]) throws -> String {
-        guard !fields.isEmpty else { return "{}" }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-        return String(decoding: try encoder.encode(fields), as: UTF8.self)
+    /// The custom fields as the JSON text SQLite stores (compact, keys sorted; `{}` for none).
+    private static func fieldsText(_ fields: [String: JSONValue]) -> String {
+        fields.isEmpty ? "{}" : JSONValue.object(fields).jsonText
     }
 
     /// The custom fields from their JSON text.
     private static func fields(fromText text: String) throws -> [String: JSONValue] {
         guard text != "{}" else { return [:] }
-        return try JSONDecoder().decode([String: JSONValue].self, from: Data(text.utf8))
+        guard let fields = try JSONValue(parsing: text).objectValue else {
+            throw GuildError(.invalidInput, "a user's stored fields are not a JSON object")
+        }
+        return fields
     }
 
     /// Turns a uniqueness violation into `userAlreadyExists` naming the field, as SQLite's store does; anything
