@@ -1,4 +1,4 @@
-import Synchronization
+import GuildCore
 
 /// A queued write operation, as the writer's drain sees it.
 protocol PostgresPendingWrite: Sendable {
@@ -10,15 +10,10 @@ protocol PostgresPendingWrite: Sendable {
     func failed(_ error: any Error)
 }
 
-/// One caller's write: its work, its outcome, and the caller waiting for the commit.
-final class PostgresTypedWrite<T: Sendable>: PostgresPendingWrite {
-    private enum State {
-        case pending(outcome: Result<T, any Error>?, waiting: CheckedContinuation<T, any Error>?)
-        case done(Result<T, any Error>)
-    }
-
+/// One caller's write: its work, and (as a ``WriteOutcome``) the outcome the caller waits for.
+final class PostgresTypedWrite<T: Sendable>: WriteOutcome<T>, PostgresPendingWrite, @unchecked Sendable {
+    // @unchecked: `work` is immutable; the outcome's state is behind its Mutex.
     private let work: @Sendable (PostgresWriteContext) throws -> T
-    private let state = Mutex(State.pending(outcome: nil, waiting: nil))
 
     init(_ work: @escaping @Sendable (PostgresWriteContext) throws -> T) {
         self.work = work
@@ -26,47 +21,12 @@ final class PostgresTypedWrite<T: Sendable>: PostgresPendingWrite {
 
     func run(_ context: PostgresWriteContext) -> Bool {
         let outcome = Result { try self.work(context) }
-        self.state.withLock { state in
-            if case .pending(_, let waiting) = state { state = .pending(outcome: outcome, waiting: waiting) }
-        }
+        self.ran(outcome)
         if case .success = outcome { return true }
         return false
     }
 
-    func committed() { self.finish(nil) }
+    func committed() { self.settle(transactionError: nil) }
 
-    func failed(_ error: any Error) { self.finish(error) }
-
-    private func finish(_ error: (any Error)?) {
-        let resume: (CheckedContinuation<T, any Error>, Result<T, any Error>)? = self.state.withLock { state in
-            guard case .pending(let outcome, let waiting) = state else { return nil }
-            // The operation's own failure says more than the batch's; a batch that failed fails its successes.
-            let final: Result<T, any Error> =
-                switch (outcome, error) {
-                case (.failure(let own)?, _): .failure(own)
-                case (_, let error?): .failure(error)
-                case (let outcome?, nil): outcome
-                case (nil, nil): .failure(CancellationError())
-                }
-            state = .done(final)
-            return waiting.map { ($0, final) }
-        }
-        if let (continuation, result) = resume { continuation.resume(with: result) }
-    }
-
-    func value() async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            let ready: Result<T, any Error>? = self.state.withLock { state in
-                switch state {
-                case .done(let result):
-                    return result
-                case .pending(let outcome, let waiting):
-                    precondition(waiting == nil, "a write's value is awaited once")
-                    state = .pending(outcome: outcome, waiting: continuation)
-                    return nil
-                }
-            }
-            if let ready { continuation.resume(with: ready) }
-        }
-    }
+    func failed(_ error: any Error) { self.settle(transactionError: error) }
 }

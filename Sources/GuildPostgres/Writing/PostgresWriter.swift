@@ -18,12 +18,6 @@ import Synchronization
 /// returns. A connection lost during COMMIT is ``PostgresStoreError/commitOutcomeUnknown``: the write may or may
 /// not have been applied, and the caller is told so.
 public final class PostgresWriter: Sendable {
-    private struct State {
-        var queue: [any PostgresPendingWrite] = []
-        var draining = false
-        var closed = false
-    }
-
     private struct Link {
         var connection: BlockingConnection?
         var nextAttempt: ContinuousClock.Instant = .now
@@ -33,10 +27,9 @@ public final class PostgresWriter: Sendable {
 
     private let location: PostgresLocation
     private let logger: Logger
-    private let maximumBatch: Int
     private let connectTimeout: TimeAmount
     private let thread: NIOThreadPool
-    private let state = Mutex(State())
+    private let queue: GroupCommitQueue<any PostgresPendingWrite>
     /// Only touched on the writer's thread.
     private let link = Mutex(Link())
     private let counts = Mutex((commits: 0, operations: 0))
@@ -53,7 +46,7 @@ public final class PostgresWriter: Sendable {
         committed: @escaping @Sendable (_ events: [PostgresEvent], _ changed: Set<RecordKey>) -> Void = { _, _ in }
     ) {
         self.location = location
-        self.maximumBatch = maximumBatch
+        self.queue = GroupCommitQueue(maximumBatch: maximumBatch)
         self.connectTimeout = connectTimeout
         self.logger = logger
         self.committed = committed
@@ -65,14 +58,9 @@ public final class PostgresWriter: Sendable {
     /// committed.
     public func write<T: Sendable>(_ work: @escaping @Sendable (PostgresWriteContext) throws -> T) async throws -> T {
         let operation = PostgresTypedWrite(work)
-        let starts = try self.state.withLock { state in
-            guard !state.closed else { throw PostgresStoreError.unavailable("the store is closed") }
-            state.queue.append(operation)
-            if state.draining { return false }
-            state.draining = true
-            return true
+        if try self.queue.append(operation, closedError: PostgresStoreError.unavailable("the store is closed")) {
+            self.thread.submit { _ in self.drain() }
         }
-        if starts { self.thread.submit { _ in self.drain() } }
         return try await operation.value()
     }
 
@@ -90,26 +78,13 @@ public final class PostgresWriter: Sendable {
 
     /// Fails writes from now on, closes the connection and stops the writer's thread.
     public func close() async throws {
-        self.state.withLock { $0.closed = true }
+        self.queue.close()
         try await self.thread.shutdownGracefully()
         self.link.withLock { $0.connection?.close() }
     }
 
     private func drain() {
-        while true {
-            let batch: [any PostgresPendingWrite]? = self.state.withLock { state in
-                if state.queue.isEmpty {
-                    state.draining = false
-                    return nil
-                }
-                let count = min(state.queue.count, self.maximumBatch)
-                let batch = Array(state.queue.prefix(count))
-                state.queue.removeFirst(count)
-                return batch
-            }
-            guard let batch else { return }
-            self.commit(batch)
-        }
+        while let batch = self.queue.nextBatch() { self.commit(batch) }
     }
 
     private func commit(_ batch: [any PostgresPendingWrite]) {

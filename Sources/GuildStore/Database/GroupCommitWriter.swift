@@ -10,20 +10,13 @@ import Synchronization
 /// writer thread, which commits batch after batch until the queue is empty: there is no background task to
 /// own or to stop.
 final class GroupCommitWriter: Sendable {
-    private struct State {
-        var queue: [any PendingWrite] = []
-        var draining = false
-    }
-
     private let writer: any DatabaseWriter
     private let publisher: EventPublisher
     private let hooks: CommitHooks
     private let storageFull: StorageFullLog
-    private let state = Mutex(State())
+    private let queue: GroupCommitQueue<any PendingWrite>
     private let commitCount = Atomic<Int>(0)
     private let operationCount = Atomic<Int>(0)
-    /// The most operations one transaction takes, so no batch makes its callers wait too long.
-    private let maximumBatch: Int
 
     init(
         writer: any DatabaseWriter,
@@ -36,20 +29,14 @@ final class GroupCommitWriter: Sendable {
         self.publisher = publisher
         self.hooks = hooks
         self.storageFull = storageFull
-        self.maximumBatch = maximumBatch
+        self.queue = GroupCommitQueue(maximumBatch: maximumBatch)
     }
 
     /// Runs `work` in a savepoint of a shared transaction and returns its result once that transaction
     /// is committed. Events `work` appends to its log are published after the commit, in commit order.
     func write<T: Sendable>(_ work: @escaping @Sendable (Database, EventLog) throws -> T) async throws -> T {
         let operation = TypedWrite(work)
-        let starts = self.state.withLock { state in
-            state.queue.append(operation)
-            if state.draining { return false }
-            state.draining = true
-            return true
-        }
-        if starts {
+        if try self.queue.append(operation, closedError: CancellationError()) {
             // Drain on the writer's own thread, batch after batch, until the queue is empty: no batch waits
             // for a hop back to a caller's thread before the next one starts.
             self.writer.asyncWriteWithoutTransaction { db in self.drain(db) }
@@ -67,18 +54,7 @@ final class GroupCommitWriter: Sendable {
     }
 
     private func drain(_ db: Database) {
-        while true {
-            let batch: [any PendingWrite]? = self.state.withLock { state in
-                if state.queue.isEmpty {
-                    state.draining = false
-                    return nil
-                }
-                let count = min(state.queue.count, self.maximumBatch)
-                let batch = Array(state.queue.prefix(count))
-                state.queue.removeFirst(count)
-                return batch
-            }
-            guard let batch else { return }
+        while let batch = self.queue.nextBatch() {
             let started = StoreMetrics.now()
             do {
                 try db.inTransaction(.immediate) {
@@ -119,17 +95,9 @@ private protocol PendingWrite: Sendable {
     func failed(_ error: any Error)
 }
 
-private final class TypedWrite<T: Sendable>: PendingWrite {
-    private enum State {
-        case queued
-        case ran(Result<T, any Error>)
-        case waiting(CheckedContinuation<T, any Error>)
-        case waitingAndRan(CheckedContinuation<T, any Error>, Result<T, any Error>)
-        case done(Result<T, any Error>)
-    }
-
+private final class TypedWrite<T: Sendable>: WriteOutcome<T>, PendingWrite, @unchecked Sendable {
+    // @unchecked: `work` is immutable and `log` is only touched on the writer's thread, then read after the batch.
     private let work: @Sendable (Database, EventLog) throws -> T
-    private let state = Mutex(State.queued)
     private let log = EventLog()
 
     init(_ work: @escaping @Sendable (Database, EventLog) throws -> T) {
@@ -165,64 +133,12 @@ private final class TypedWrite<T: Sendable>: PendingWrite {
             self.log.events = []
         }
         let outcome = result ?? .failure(CancellationError())
-        self.state.withLock { state in
-            switch state {
-            case .queued: state = .ran(outcome)
-            case .waiting(let continuation): state = .waitingAndRan(continuation, outcome)
-            default: break
-            }
-        }
+        self.ran(outcome)
         if case .failure(let error) = outcome { return error }
         return nil
     }
 
-    func committed() {
-        self.finish(commitError: nil)
-    }
+    func committed() { self.settle(transactionError: nil) }
 
-    func failed(_ error: any Error) {
-        self.finish(commitError: error)
-    }
-
-    private func finish(commitError: (any Error)?) {
-        let resume: (CheckedContinuation<T, any Error>, Result<T, any Error>)? = self.state.withLock { state in
-            let final: Result<T, any Error>
-            switch state {
-            case .ran(let outcome), .waitingAndRan(_, let outcome):
-                final = commitError.map { .failure($0) } ?? outcome
-            case .queued, .waiting:
-                final = .failure(commitError ?? CancellationError())
-            case .done:
-                return nil
-            }
-            switch state {
-            case .waiting(let continuation), .waitingAndRan(let continuation, _):
-                state = .done(final)
-                return (continuation, final)
-            default:
-                state = .done(final)
-                return nil
-            }
-        }
-        if let (continuation, result) = resume { continuation.resume(with: result) }
-    }
-
-    func value() async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            let ready: Result<T, any Error>? = self.state.withLock { state in
-                switch state {
-                case .done(let result): return result
-                case .queued:
-                    state = .waiting(continuation)
-                    return nil
-                case .ran(let outcome):
-                    state = .waitingAndRan(continuation, outcome)
-                    return nil
-                case .waiting, .waitingAndRan:
-                    preconditionFailure("a write's value is awaited once")
-                }
-            }
-            if let ready { continuation.resume(with: ready) }
-        }
-    }
+    func failed(_ error: any Error) { self.settle(transactionError: error) }
 }

@@ -1,0 +1,61 @@
+import Synchronization
+
+/// One queued write's outcome and the caller waiting for it, the same for every engine: the drain records
+/// what the operation returned (``ran(_:)``), then settles it when its transaction committed or failed
+/// (``settle(transactionError:)``); the caller awaits ``value()``, before or after either.
+///
+/// A class each engine's queued write subclasses, so that a write is one allocation.
+open class WriteOutcome<T: Sendable>: @unchecked Sendable {
+    // @unchecked: the state is behind a Mutex; subclasses add only immutable or themselves protected state.
+    private enum State {
+        case pending(ran: Result<T, any Error>?, waiting: CheckedContinuation<T, any Error>?)
+        case done(Result<T, any Error>)
+    }
+
+    private let state = Mutex(State.pending(ran: nil, waiting: nil))
+
+    /// Creates a pending outcome.
+    public init() {}
+
+    /// Records what the operation returned or threw (its transaction is still open).
+    public final func ran(_ outcome: Result<T, any Error>) {
+        self.state.withLock { state in
+            if case .pending(_, let waiting) = state { state = .pending(ran: outcome, waiting: waiting) }
+        }
+    }
+
+    /// Settles the outcome once its transaction is over: nil when it committed. The operation's own failure
+    /// says more than the transaction's; a transaction that failed fails the operations that succeeded in it.
+    public final func settle(transactionError: (any Error)?) {
+        let resume: (CheckedContinuation<T, any Error>, Result<T, any Error>)? = self.state.withLock { state in
+            guard case .pending(let ran, let waiting) = state else { return nil }
+            let final: Result<T, any Error> =
+                switch (ran, transactionError) {
+                case (.failure(let own)?, _): .failure(own)
+                case (_, let error?): .failure(error)
+                case (let ran?, nil): ran
+                case (nil, nil): .failure(CancellationError())
+                }
+            state = .done(final)
+            return waiting.map { ($0, final) }
+        }
+        if let (continuation, result) = resume { continuation.resume(with: result) }
+    }
+
+    /// The operation's result once its transaction committed; its error, or the transaction's, otherwise.
+    public final func value() async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let ready: Result<T, any Error>? = self.state.withLock { state in
+                switch state {
+                case .done(let result):
+                    return result
+                case .pending(let ran, let waiting):
+                    precondition(waiting == nil, "a write's value is awaited once")
+                    state = .pending(ran: ran, waiting: continuation)
+                    return nil
+                }
+            }
+            if let ready { continuation.resume(with: ready) }
+        }
+    }
+}
