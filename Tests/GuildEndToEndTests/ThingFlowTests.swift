@@ -67,72 +67,78 @@ struct ThingFlowTests {
     }
 
     @Test func aCommandRoundTripsThroughTheThingToTheIssuersInstallation() async throws {
-        try await TestDaemon.run { socket, _ in
-            let fixture = try await Fixture.make(socket)
-            let ownerEvents = try await fixture.owner.subscribe()
-            let agent = try await ThingAgent.connect(path: socket, thingID: fixture.thingID, accessToken: fixture.thingToken)
-            let connected = try await Self.next("thingConnected", in: ownerEvents.events)
-            #expect(connected.thingID == fixture.thingID)
-            #expect(try await fixture.owner.thing(fixture.thingID).online)
-            var commands = agent.commands().makeAsyncIterator()
-            // Give the agent's subscription a moment, then send.
-            try await Task.sleep(for: .milliseconds(200))
-            let commandID = try await fixture.owner.sendCommand(fixture.thingID, fixture.request())
-            let received = try #require(try await commands.next())
-            #expect(received.commandID == commandID && received.actionNames == ["turnPower", "setBrightness"])
-            // DELIVERED once the notification was written to the thing's connection.
-            var state = ""
-            for _ in 0..<50 {
-                state = try await fixture.owner.command(fixture.thingID, commandID: commandID).commandState
-                if state == "DELIVERED" { break }
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            #expect(state == "DELIVERED")
-            let final = try await agent.post(received, outcomes: [(true, nil, ["level": 1]), (false, "too bright", nil)])
-            #expect(final == "INCOMPLETE")
-            let result = try await Self.next("commandResult", in: ownerEvents.events)
-            #expect(result.commandID == commandID)
-            #expect(result.actions == nil && result.thingID == nil, "a result push carries the commandID only")
-            let read = try await fixture.owner.command(fixture.thingID, commandID: commandID)
-            #expect(read.commandState == "INCOMPLETE")
-            #expect(
-                read.actionResults == [
-                    ["turnPower": ["succeeded": true, "data": ["level": 1]]], ["setBrightness": ["succeeded": false, "errorMessage": "too bright"]],
-                ]
-            )
-            // State uploads reach the owner; the thing going away too.
-            #expect(try await agent.putState(["power": true]))
-            let changed = try await Self.next("thingStateChanged", in: ownerEvents.events)
-            #expect(changed.state == ["power": true])
-            await agent.close()
-            let gone = try await Self.next("thingDisconnected", in: ownerEvents.events)
-            #expect(gone.thingID == fixture.thingID)
-            #expect(try await fixture.owner.thing(fixture.thingID).online == false)
-            await fixture.owner.close()
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let daemon = try await RealDaemon.start(scratch)
+        defer { daemon.terminate() }
+        let socket = scratch.socket
+        let fixture = try await Fixture.make(socket)
+        let ownerEvents = try await fixture.owner.subscribe()
+        let agent = try await ThingAgent.connect(path: socket, thingID: fixture.thingID, accessToken: fixture.thingToken)
+        let connected = try await Self.next("thingConnected", in: ownerEvents.events)
+        #expect(connected.thingID == fixture.thingID)
+        #expect(try await fixture.owner.thing(fixture.thingID).online)
+        var commands = agent.commands().makeAsyncIterator()
+        // Give the agent's subscription a moment, then send.
+        try await Task.sleep(for: .milliseconds(200))
+        let commandID = try await fixture.owner.sendCommand(fixture.thingID, fixture.request())
+        let received = try #require(try await commands.next())
+        #expect(received.commandID == commandID && received.actionNames == ["turnPower", "setBrightness"])
+        // DELIVERED once the notification was written to the thing's connection.
+        var state = ""
+        for _ in 0..<50 {
+            state = try await fixture.owner.command(fixture.thingID, commandID: commandID).commandState
+            if state == "DELIVERED" { break }
+            try await Task.sleep(for: .milliseconds(20))
         }
+        #expect(state == "DELIVERED")
+        let final = try await agent.post(received, outcomes: [(true, nil, ["level": 1]), (false, "too bright", nil)])
+        #expect(final == "INCOMPLETE")
+        let result = try await Self.next("commandResult", in: ownerEvents.events)
+        #expect(result.commandID == commandID)
+        #expect(result.actions == nil && result.thingID == nil, "a result push carries the commandID only")
+        let read = try await fixture.owner.command(fixture.thingID, commandID: commandID)
+        #expect(read.commandState == "INCOMPLETE")
+        #expect(
+            read.actionResults == [
+                ["turnPower": ["succeeded": true, "data": ["level": 1]]], ["setBrightness": ["succeeded": false, "errorMessage": "too bright"]],
+            ]
+        )
+        // State uploads reach the owner; the thing going away too.
+        #expect(try await agent.putState(["power": true]))
+        let changed = try await Self.next("thingStateChanged", in: ownerEvents.events)
+        #expect(changed.state == ["power": true])
+        await agent.close()
+        let gone = try await Self.next("thingDisconnected", in: ownerEvents.events)
+        #expect(gone.thingID == fixture.thingID)
+        #expect(try await fixture.owner.thing(fixture.thingID).online == false)
+        await fixture.owner.close()
     }
 
     @Test func aThingOfflineWhenACommandIsSentGetsItOnReconnect() async throws {
-        try await TestDaemon.run { socket, _ in
-            let fixture = try await Fixture.make(socket)
-            let first = try await fixture.owner.sendCommand(fixture.thingID, fixture.request([["beep": [:]]]))
-            let second = try await fixture.owner.sendCommand(fixture.thingID, fixture.request([["blink": ["times": 2]]]))
-            #expect(try await fixture.owner.command(fixture.thingID, commandID: first).commandState == "SENDING")
-            let agent = try await ThingAgent.connect(path: socket, thingID: fixture.thingID, accessToken: fixture.thingToken)
-            var commands = agent.commands().makeAsyncIterator()
-            let got = [try #require(try await commands.next()), try #require(try await commands.next())]
-            #expect(got.map(\.commandID) == [first, second], "oldest first")
-            try await agent.succeed(got[0])
-            await agent.close()
-            // Reconnected: only the unanswered one comes again.
-            let again = try await ThingAgent.connect(path: socket, thingID: fixture.thingID, accessToken: fixture.thingToken)
-            var replayed = again.commands().makeAsyncIterator()
-            #expect(try await replayed.next()?.commandID == second)
-            try await again.succeed(got[1])
-            #expect(try await fixture.owner.command(fixture.thingID, commandID: second).commandState == "DONE")
-            await again.close()
-            await fixture.owner.close()
-        }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let daemon = try await RealDaemon.start(scratch)
+        defer { daemon.terminate() }
+        let socket = scratch.socket
+        let fixture = try await Fixture.make(socket)
+        let first = try await fixture.owner.sendCommand(fixture.thingID, fixture.request([["beep": [:]]]))
+        let second = try await fixture.owner.sendCommand(fixture.thingID, fixture.request([["blink": ["times": 2]]]))
+        #expect(try await fixture.owner.command(fixture.thingID, commandID: first).commandState == "SENDING")
+        let agent = try await ThingAgent.connect(path: socket, thingID: fixture.thingID, accessToken: fixture.thingToken)
+        var commands = agent.commands().makeAsyncIterator()
+        let got = [try #require(try await commands.next()), try #require(try await commands.next())]
+        #expect(got.map(\.commandID) == [first, second], "oldest first")
+        try await agent.succeed(got[0])
+        await agent.close()
+        // Reconnected: only the unanswered one comes again.
+        let again = try await ThingAgent.connect(path: socket, thingID: fixture.thingID, accessToken: fixture.thingToken)
+        var replayed = again.commands().makeAsyncIterator()
+        #expect(try await replayed.next()?.commandID == second)
+        try await again.succeed(got[1])
+        #expect(try await fixture.owner.command(fixture.thingID, commandID: second).commandState == "DONE")
+        await again.close()
+        await fixture.owner.close()
     }
 
     @Test func aKillNineBetweenSendAndResultLosesNeitherCommandNorResult() async throws {

@@ -23,7 +23,7 @@ enum StoredRouting {
 
     static func decode(_ text: String) throws -> EventRouting {
         guard let members = try JSONValue(parsing: text).objectValue else {
-            throw GuildError(.invalidInput, "an event's stored routing is not a JSON object")
+            throw PostgresStoreError.unexpectedReply("an event's stored routing is not a JSON object")
         }
         func list(_ key: String) -> [String] {
             guard case .array(let values)? = members[key] else { return [] }

@@ -314,7 +314,7 @@ extension PostgresTransaction {
     private static func fields(fromText text: String) throws -> [String: JSONValue] {
         guard text != "{}" else { return [:] }
         guard let fields = try JSONValue(parsing: text).objectValue else {
-            throw GuildError(.invalidInput, "a user's stored fields are not a JSON object")
+            throw PostgresStoreError.unexpectedReply("a user's stored fields are not a JSON object")
         }
         return fields
     }
