@@ -59,9 +59,11 @@ struct JournalTests {
             daemon=$!
             while ! "$5" --socket "$1/s.sock" ping >/dev/null 2>&1; do sleep 0.05; done
             kill -TERM $daemon
-            wait $daemon
+            status=0
+            wait $daemon || status=$?
             sleep 0.2
             kill $fake
+            exit $status
             """
         let result = try await Child.run(
             "/usr/bin/unshare",
@@ -92,7 +94,7 @@ struct JournalTests {
         )
         try await RealDaemon.waitUntilServing(scratch.socket)
         daemon.signal(SIGTERM)
-        #expect(await daemon.wait() == 0)
+        #expect(await daemon.wait() == 0, "guildd's stderr: \(daemon.stderr)")
         #expect(daemon.stderr.contains("database closed"), "a JOURNAL_STREAM that is not stderr means plain lines: \(daemon.stderr)")
     }
 }
