@@ -59,7 +59,7 @@ public enum GroupPostgresEventArea {
 
     /// The group topics a user follows now: their groups'.
     public static func following(userID: String, on connection: BlockingConnection) throws -> [EventTopic] {
-        guard !userID.utf8.contains(0) else { return [] }
+        guard PostgresTransaction.isStorableKey(userID) else { return [] }
         return try connection.query("SELECT group_id FROM membership WHERE user_id = \(userID)")
             .map { EventTopic.group(try $0.decode(String.self)) }
     }

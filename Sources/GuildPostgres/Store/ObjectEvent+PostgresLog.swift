@@ -7,7 +7,7 @@ extension ObjectEvent: PostgresLoggedEvent {
     public func recordAudience(seq: Int64, on connection: BlockingConnection) throws {
         guard !self.readers.everyone else { return }
         // PostgreSQL text cannot hold U+0000; no user or group id holds one, so no one could replay as such.
-        let users = Array(Set(self.readers.users.filter { !$0.utf8.contains(0) }))
+        let users = Array(Set(self.readers.users.filter(PostgresTransaction.isStorableKey)))
         if !users.isEmpty {
             try connection.execute(
                 """
@@ -16,7 +16,7 @@ extension ObjectEvent: PostgresLoggedEvent {
                 """
             )
         }
-        let groups = Array(Set(self.readers.groups.filter { !$0.utf8.contains(0) }))
+        let groups = Array(Set(self.readers.groups.filter(PostgresTransaction.isStorableKey)))
         if !groups.isEmpty {
             try connection.execute(
                 """

@@ -26,7 +26,7 @@ extension PostgresEventArea {
         after: Int64 = 0,
         on connection: BlockingConnection
     ) throws -> [Int64] {
-        guard !userID.utf8.contains(0), !(installationID?.utf8.contains(0) ?? false) else { return [] }
+        guard PostgresTransaction.isStorableKey(userID), installationID.map(PostgresTransaction.isStorableKey) ?? true else { return [] }
         let condition = Self.replayCondition(user: "$1", installation: "$3::text")
         var bindings = PostgresBindings()
         bindings.append(userID)

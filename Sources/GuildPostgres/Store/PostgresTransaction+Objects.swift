@@ -18,7 +18,7 @@ extension PostgresTransaction: ObjectRecords {
     /// A bucket by scope and name.
     public func bucket(scope: ObjectScope, name: String) throws -> Bucket? {
         let key = scope.description
-        guard Self.isStorable(key), Self.isStorable(name) else { return nil }
+        guard Self.isStorableKey(key), Self.isStorableKey(name) else { return nil }
         let rows = try self.connection.query(
             "SELECT id, creator, created FROM bucket WHERE scope = \(key) AND name = \(name)"
         )
@@ -45,7 +45,7 @@ extension PostgresTransaction: ObjectRecords {
     /// A scope's buckets with their object counts, by name (compared as bytes, as SQLite does).
     public func buckets(scope: ObjectScope) throws -> [(bucket: Bucket, count: Int)] {
         let key = scope.description
-        guard Self.isStorable(key) else { return [] }
+        guard Self.isStorableKey(key) else { return [] }
         let rows = try self.connection.query(
             """
             SELECT b.id, b.name, b.creator, b.created, (SELECT count(*) FROM object o WHERE o.bucket_id = b.id)
@@ -72,7 +72,7 @@ extension PostgresTransaction: ObjectRecords {
     /// An object by id; in a write transaction, its row is locked until the transaction ends, so that a change
     /// based on what was read cannot be lost to another host's.
     public func object(in bucket: Bucket, id: String) throws -> StoredObject? {
-        guard Self.isStorable(id) else { return nil }
+        guard Self.isStorableKey(id) else { return nil }
         let rows = try self.connection.query(
             """
             SELECT \(unescaped: Self.objectColumns) FROM object o
@@ -123,7 +123,7 @@ extension PostgresTransaction: ObjectRecords {
 
     /// Deletes an object with its field index and ACL entries.
     public func deleteObject(_ object: StoredObject, in bucket: Bucket) throws {
-        if let key = scope(bucket), Self.isStorable(object.objectID) {
+        if let key = scope(bucket), Self.isStorableKey(object.objectID) {
             try self.connection.execute(
                 """
                 DELETE FROM acl_entry
@@ -178,12 +178,12 @@ extension PostgresTransaction: ObjectRecords {
         -> [ACLEntry]?
     {
         let key = scope.description
-        guard Self.isStorable(key) else { return bucket == 0 ? nil : [] }
+        guard Self.isStorableKey(key) else { return bucket == 0 ? nil : [] }
         if bucket == 0 {
             let written = try self.connection.query("SELECT 1 FROM acl_scope WHERE scope = \(key)")
             guard !written.isEmpty else { return nil }
         }
-        guard Self.isStorable(objectID) else { return [] }
+        guard Self.isStorableKey(objectID) else { return [] }
         let rows: [PostgresRow]
         if let action {
             rows = try self.connection.query(
@@ -230,7 +230,7 @@ extension PostgresTransaction: ObjectRecords {
     public func deleteACLEntry(_ entry: ACLEntry, scope: ObjectScope, bucket: Int64, objectID: String) throws -> Bool {
         let key = scope.description
         let subject = entry.subject.description
-        guard Self.isStorable(key), Self.isStorable(objectID), Self.isStorable(subject) else { return false }
+        guard Self.isStorableKey(key), Self.isStorableKey(objectID), Self.isStorableKey(subject) else { return false }
         return try self.connection.execute(
             """
             DELETE FROM acl_entry
@@ -250,7 +250,7 @@ extension PostgresTransaction: ObjectRecords {
     /// Deletes every bucket, object and ACL entry of a scope.
     public func deleteScope(_ scope: ObjectScope) throws {
         let key = scope.description
-        guard Self.isStorable(key) else { return }
+        guard Self.isStorableKey(key) else { return }
         try self.connection.execute(
             "DELETE FROM object_field WHERE bucket_id IN (SELECT id FROM bucket WHERE scope = \(key))"
         )
@@ -265,7 +265,7 @@ extension PostgresTransaction: ObjectRecords {
     /// Removes the ACL entries naming a subject (a deleted user or group).
     public func deleteACLEntries(naming subject: ACLSubject) throws {
         let text = subject.description
-        guard Self.isStorable(text) else { return }
+        guard Self.isStorableKey(text) else { return }
         try self.connection.execute("DELETE FROM acl_entry WHERE subject = \(text)")
     }
 
@@ -378,12 +378,7 @@ extension PostgresTransaction {
     /// The scope of a bucket as stored, nil when no row can hold it.
     private func scope(_ bucket: Bucket) -> String? {
         let key = bucket.scope.description
-        return Self.isStorable(key) ? key : nil
-    }
-
-    /// Whether PostgreSQL text can hold `text` (it cannot hold U+0000).
-    private static func isStorable(_ text: String) -> Bool {
-        !text.utf8.contains(0)
+        return Self.isStorableKey(key) ? key : nil
     }
 
     /// A LIMIT: SQLite takes a negative one as none, PostgreSQL as NULL.

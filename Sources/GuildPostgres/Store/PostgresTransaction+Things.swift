@@ -19,7 +19,7 @@ extension PostgresTransaction: ThingRecords {
 
     /// A thing by id; locked until the transaction ends in a write transaction.
     public func thing(id: String) throws -> Thing? {
-        guard Self.isStorableThingKey(id) else { return nil }
+        guard Self.isStorableKey(id) else { return nil }
         let rows = try self.connection.query(
             """
             SELECT \(unescaped: Self.thingColumns) FROM thing WHERE thing_id = \(id) \(unescaped: self.rowLock)
@@ -31,7 +31,7 @@ extension PostgresTransaction: ThingRecords {
     /// A thing by its vendor's id. In a write transaction, first waits for any other transaction that looked the
     /// same id up to end, so a thing another host is onboarding is found once committed.
     public func thing(vendorThingID: String) throws -> Thing? {
-        guard Self.isStorableThingKey(vendorThingID) else { return nil }
+        guard Self.isStorableKey(vendorThingID) else { return nil }
         if !self.rowLock.isEmpty {
             try self.connection.execute(
                 "SELECT pg_advisory_xact_lock(hashtextextended(\("thing.vendor:" + vendorThingID), 0))"
@@ -45,13 +45,13 @@ extension PostgresTransaction: ThingRecords {
 
     /// Whether the thing has uploaded a state; nil when there is no such thing.
     public func thingHasState(id: String) throws -> Bool? {
-        guard Self.isStorableThingKey(id) else { return nil }
+        guard Self.isStorableKey(id) else { return nil }
         return try self.connection.query("SELECT has_state FROM thing WHERE thing_id = \(id)").first?.decode(Bool.self)
     }
 
     /// Records that the thing has uploaded a state.
     public func markThingHasState(id: String) throws {
-        guard Self.isStorableThingKey(id) else { return }
+        guard Self.isStorableKey(id) else { return }
         try self.connection.execute("UPDATE thing SET has_state = true WHERE thing_id = \(id)")
     }
 
@@ -70,7 +70,7 @@ extension PostgresTransaction: ThingRecords {
 
     /// Writes a thing's password, type, firmware, properties, times, online status and state flag.
     public func updateThing(_ thing: Thing) throws {
-        guard Self.isStorableThingKey(thing.thingID) else { return }
+        guard Self.isStorableKey(thing.thingID) else { return }
         try self.connection.execute(
             """
             UPDATE thing SET password_hash = \(thing.passwordHash), thing_type = \(thing.thingType),
@@ -84,7 +84,7 @@ extension PostgresTransaction: ThingRecords {
 
     /// Deletes a thing; its tokens, owners, commands, states and triggers go by `ON DELETE CASCADE`.
     public func deleteThing(id: String) throws {
-        guard Self.isStorableThingKey(id) else { return }
+        guard Self.isStorableKey(id) else { return }
         try self.connection.execute("DELETE FROM thing WHERE thing_id = \(id)")
     }
 
@@ -121,7 +121,7 @@ extension PostgresTransaction: ThingRecords {
 
     /// A thing's owners, in the order they were added.
     public func thingOwners(thingID: String) throws -> [ThingOwner] {
-        guard Self.isStorableThingKey(thingID) else { return [] }
+        guard Self.isStorableKey(thingID) else { return [] }
         return try self.connection.query(
             "SELECT kind, owner_id FROM thing_owner WHERE thing_id = \(thingID) ORDER BY id"
         ).map { try Self.owner(from: $0) }
@@ -140,7 +140,7 @@ extension PostgresTransaction: ThingRecords {
 
     /// Removes an owner; false when it was not one.
     public func deleteThingOwner(thingID: String, owner: ThingOwner) throws -> Bool {
-        guard Self.isStorableThingKey(thingID), Self.isStorableThingKey(owner.id) else { return false }
+        guard Self.isStorableKey(thingID), Self.isStorableKey(owner.id) else { return false }
         return try self.connection.execute(
             "DELETE FROM thing_owner WHERE thing_id = \(thingID) AND kind = \(owner.kind) AND owner_id = \(owner.id)"
         ) > 0
@@ -148,7 +148,7 @@ extension PostgresTransaction: ThingRecords {
 
     /// Removes every ownership of a user or group; returns the things they owned, in the order they were added.
     public func deleteThingOwnerships(of owner: ThingOwner) throws -> [String] {
-        guard Self.isStorableThingKey(owner.id) else { return [] }
+        guard Self.isStorableKey(owner.id) else { return [] }
         return try self.connection.query(
             """
             WITH deleted AS (
@@ -161,7 +161,7 @@ extension PostgresTransaction: ThingRecords {
 
     /// The things any of `owners` owns, by id.
     public func things(ownedBy owners: [ThingOwner]) throws -> [Thing] {
-        let owners = owners.filter { Self.isStorableThingKey($0.id) }
+        let owners = owners.filter { Self.isStorableKey($0.id) }
         guard !owners.isEmpty else { return [] }
         let rows = try self.connection.query(
             """
@@ -199,7 +199,7 @@ extension PostgresTransaction: ThingRecords {
     /// A thing's command by id; locked until the transaction ends in a write transaction, so that of two hosts
     /// posting its results, the second sees the first's.
     public func command(thingID: String, commandID: String) throws -> ThingCommand? {
-        guard Self.isStorableThingKey(thingID), Self.isStorableThingKey(commandID) else { return nil }
+        guard Self.isStorableKey(thingID), Self.isStorableKey(commandID) else { return nil }
         let rows = try self.connection.query(
             """
             SELECT \(unescaped: Self.commandColumns) FROM thing_command
@@ -211,7 +211,7 @@ extension PostgresTransaction: ThingRecords {
 
     /// Writes a command's results, state and modification time.
     public func updateCommand(_ command: ThingCommand) throws {
-        guard Self.isStorableThingKey(command.commandID) else { return }
+        guard Self.isStorableKey(command.commandID) else { return }
         try self.connection.execute(
             """
             UPDATE thing_command SET action_results = \(command.actionResults.map { Self.json(.array($0)) }),
@@ -229,7 +229,7 @@ extension PostgresTransaction: ThingRecords {
     ) throws
         -> [(command: ThingCommand, position: Int64)]
     {
-        guard Self.isStorableThingKey(thingID) else { return [] }
+        guard Self.isStorableKey(thingID) else { return [] }
         return try self.connection.query(
             """
             SELECT \(unescaped: Self.commandColumns) FROM thing_command
@@ -243,8 +243,8 @@ extension PostgresTransaction: ThingRecords {
 
     /// Moves the named commands of a thing from SENDING to DELIVERED; returns how many moved.
     public func markCommandsDelivered(thingID: String, commandIDs: [String], now: Int64) throws -> Int {
-        let commandIDs = commandIDs.filter(Self.isStorableThingKey)
-        guard Self.isStorableThingKey(thingID), !commandIDs.isEmpty else { return 0 }
+        let commandIDs = commandIDs.filter(Self.isStorableKey)
+        guard Self.isStorableKey(thingID), !commandIDs.isEmpty else { return 0 }
         return try self.connection.execute(
             """
             UPDATE thing_command SET state = 'DELIVERED', modified = \(now)
@@ -267,7 +267,7 @@ extension PostgresTransaction: ThingRecords {
 
     /// The latest state.
     public func latestState(thingID: String) throws -> ThingState? {
-        guard Self.isStorableThingKey(thingID) else { return nil }
+        guard Self.isStorableKey(thingID) else { return nil }
         let rows = try self.connection.query(
             "SELECT timestamp, state FROM thing_state WHERE thing_id = \(thingID) ORDER BY id DESC LIMIT 1"
         )
@@ -287,7 +287,7 @@ extension PostgresTransaction: ThingRecords {
     ) throws
         -> [(state: ThingState, position: Int64)]
     {
-        guard Self.isStorableThingKey(thingID) else { return [] }
+        guard Self.isStorableKey(thingID) else { return [] }
         return try self.connection.query(
             """
             SELECT id, timestamp, state FROM thing_state
@@ -317,7 +317,7 @@ extension PostgresTransaction: ThingRecords {
 
     /// An installation by id.
     public func installation(id: String) throws -> Installation? {
-        guard Self.isStorableThingKey(id) else { return nil }
+        guard Self.isStorableKey(id) else { return nil }
         let rows = try self.connection.query(
             "SELECT \(unescaped: Self.installationColumns) FROM installation WHERE installation_id = \(id)"
         )
@@ -326,7 +326,7 @@ extension PostgresTransaction: ThingRecords {
 
     /// The user's installation of a device type with a registration id.
     public func installation(userID: String, deviceType: String, registrationID: String) throws -> Installation? {
-        guard Self.isStorableThingKey(userID), Self.isStorableThingKey(deviceType) else { return nil }
+        guard Self.isStorableKey(userID), Self.isStorableKey(deviceType) else { return nil }
         let rows = try self.connection.query(
             """
             SELECT \(unescaped: Self.installationColumns) FROM installation
@@ -339,7 +339,7 @@ extension PostgresTransaction: ThingRecords {
 
     /// A user's installations, oldest first (ids in byte order among those created at once, as in SQLite).
     public func installations(userID: String) throws -> [Installation] {
-        guard Self.isStorableThingKey(userID) else { return [] }
+        guard Self.isStorableKey(userID) else { return [] }
         return try self.connection.query(
             """
             SELECT \(unescaped: Self.installationColumns) FROM installation
@@ -350,13 +350,13 @@ extension PostgresTransaction: ThingRecords {
 
     /// Deletes an installation; false when there was none.
     public func deleteInstallation(id: String) throws -> Bool {
-        guard Self.isStorableThingKey(id) else { return false }
+        guard Self.isStorableKey(id) else { return false }
         return try self.connection.execute("DELETE FROM installation WHERE installation_id = \(id)") > 0
     }
 
     /// Deletes a user's installations.
     public func deleteInstallations(userID: String) throws {
-        guard Self.isStorableThingKey(userID) else { return }
+        guard Self.isStorableKey(userID) else { return }
         try self.connection.execute("DELETE FROM installation WHERE user_id = \(userID)")
     }
 
@@ -380,7 +380,7 @@ extension PostgresTransaction: ThingRecords {
 
     /// A thing's triggers, oldest first.
     public func triggers(thingID: String) throws -> [ThingTrigger] {
-        guard Self.isStorableThingKey(thingID) else { return [] }
+        guard Self.isStorableKey(thingID) else { return [] }
         return try self.connection.query(
             """
             SELECT trigger_id, thing_id, condition, command, enabled, last_value, creator, created
@@ -404,7 +404,7 @@ extension PostgresTransaction: ThingRecords {
 
     /// Writes a trigger's enabled flag and last condition value.
     public func updateTrigger(_ trigger: ThingTrigger) throws {
-        guard Self.isStorableThingKey(trigger.triggerID) else { return }
+        guard Self.isStorableKey(trigger.triggerID) else { return }
         try self.connection.execute(
             """
             UPDATE thing_trigger SET enabled = \(trigger.enabled), last_value = \(trigger.lastValue)
@@ -415,7 +415,7 @@ extension PostgresTransaction: ThingRecords {
 
     /// Deletes a trigger; false when there was none.
     public func deleteTrigger(thingID: String, triggerID: String) throws -> Bool {
-        guard Self.isStorableThingKey(thingID), Self.isStorableThingKey(triggerID) else { return false }
+        guard Self.isStorableKey(thingID), Self.isStorableKey(triggerID) else { return false }
         return try self.connection.execute(
             "DELETE FROM thing_trigger WHERE thing_id = \(thingID) AND trigger_id = \(triggerID)"
         ) > 0
@@ -464,11 +464,6 @@ extension PostgresTransaction {
 
     private static let installationColumns =
         "installation_id, user_id, device_type, registration_id, development, created"
-
-    /// Whether PostgreSQL text can hold `text` (it cannot hold U+0000): a key that cannot names no row.
-    private static func isStorableThingKey(_ text: String) -> Bool {
-        !text.utf8.contains(0)
-    }
 
     private func thingCount(_ query: PostgresQuery) throws -> Int64 {
         try self.connection.query(query).first?.decode(Int64.self) ?? 0

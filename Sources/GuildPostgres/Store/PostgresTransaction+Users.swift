@@ -40,19 +40,19 @@ extension PostgresTransaction: UserRecords {
     public func credentials(for identity: LoginIdentity) throws -> (user: User, passwordHash: String?)? {
         let query: PostgresQuery
         if let username = identity.username {
-            guard Self.isStorable(username) else { return nil }
+            guard Self.isStorableKey(username) else { return nil }
             query = """
                 SELECT \(unescaped: Self.userColumns) FROM "user"
                 WHERE lower(username COLLATE "C") = lower(\(username) COLLATE "C")
                 """
         } else if let email = identity.email {
-            guard Self.isStorable(email) else { return nil }
+            guard Self.isStorableKey(email) else { return nil }
             query = """
                 SELECT \(unescaped: Self.userColumns) FROM "user"
                 WHERE lower(email COLLATE "C") = lower(\(email) COLLATE "C")
                 """
         } else if let phone = identity.phone {
-            guard Self.isStorable(phone) else { return nil }
+            guard Self.isStorableKey(phone) else { return nil }
             query = "SELECT \(unescaped: Self.userColumns) FROM \"user\" WHERE phone = \(phone)"
         } else {
             return nil
@@ -142,7 +142,7 @@ extension PostgresTransaction: UserRecords {
     /// A user's password hash (`nil` for a pseudo user); `userNotFound` when there is no such user.
     public func passwordHash(userID: String) throws -> String? {
         let rows =
-            Self.isStorable(userID)
+            Self.isStorableKey(userID)
             ? try self.connection.query("SELECT password_hash FROM \"user\" WHERE id = \(userID)") : []
         guard let row = rows.first else {
             throw GuildError(.userNotFound, "no user with id \(userID)", field: "userID")
@@ -154,7 +154,7 @@ extension PostgresTransaction: UserRecords {
     /// is no such user.
     public func replacePassword(userID: String, passwordHash: String, session: IssuedSession, now: Int64) throws {
         let updated =
-            Self.isStorable(userID)
+            Self.isStorableKey(userID)
             ? try self.connection.execute(
                 "UPDATE \"user\" SET password_hash = \(passwordHash), modified_at = \(now) WHERE id = \(userID)"
             ) : 0
@@ -167,7 +167,7 @@ extension PostgresTransaction: UserRecords {
 
     /// The user with this id.
     public func user(id: String) throws -> User? {
-        guard Self.isStorable(id) else { return nil }
+        guard Self.isStorableKey(id) else { return nil }
         let rows = try self.connection.query("SELECT \(unescaped: Self.userColumns) FROM \"user\" WHERE id = \(id)")
         return try rows.first.map { try Self.user($0.makeRandomAccess()).user }
     }
@@ -175,7 +175,7 @@ extension PostgresTransaction: UserRecords {
     /// Writes only the columns that differ between `user` and `old`, and the modification time: a concurrent
     /// change to another column by another host stays. A taken email or phone is `userAlreadyExists`.
     public func saveUser(_ user: User, old: User) throws {
-        guard Self.isStorable(user.id) else { return }
+        guard Self.isStorableKey(user.id) else { return }
         var assignments: [String] = []
         var binds = PostgresBindings()
         if user.displayName != old.displayName {
@@ -207,7 +207,7 @@ extension PostgresTransaction: UserRecords {
 
     /// Deletes the user row; its tokens go with it (`ON DELETE CASCADE`).
     public func deleteUserRecord(id: String) throws -> Bool {
-        guard Self.isStorable(id) else { return false }
+        guard Self.isStorableKey(id) else { return false }
         return try self.connection.execute("DELETE FROM \"user\" WHERE id = \(id)") > 0
     }
 
@@ -261,7 +261,7 @@ extension PostgresTransaction {
 
     /// The user with this id, its row locked for update until the transaction ends.
     private func userForUpdate(id: String) throws -> User? {
-        guard Self.isStorable(id) else { return nil }
+        guard Self.isStorableKey(id) else { return nil }
         let rows = try self.connection.query(
             "SELECT \(unescaped: Self.userColumns) FROM \"user\" WHERE id = \(id) FOR UPDATE"
         )
@@ -270,7 +270,7 @@ extension PostgresTransaction {
 
     /// Whether the user exists; if so, its row is locked against deletion until the transaction ends.
     private func lockUser(id: String) throws -> Bool {
-        guard Self.isStorable(id) else { return false }
+        guard Self.isStorableKey(id) else { return false }
         return try !self.connection.query("SELECT 1 FROM \"user\" WHERE id = \(id) FOR KEY SHARE").isEmpty
     }
 
@@ -293,11 +293,6 @@ extension PostgresTransaction {
                 """
             )
         }
-    }
-
-    /// Whether PostgreSQL text can hold `text` (it cannot hold U+0000).
-    private static func isStorable(_ text: String) -> Bool {
-        !text.utf8.contains(0)
     }
 
     /// Free text as its UTF-8 bytes, for a `bytea` column.
