@@ -17,8 +17,7 @@ struct SessionOrderingTests {
                     + #"{"jsonrpc":"2.0","id":3,"method":"events.subscribe","params":{}}"# + "\n"
             )
             var replies: [Int: [String: Any]] = [:]
-            // Generous timeouts: under the whole suite's parallel load a reply has been seen to take over 5 s.
-            while replies.count < 3, let reply = await connection.readJSON(timeout: 30) as? [String: Any] {
+            while replies.count < 3, let reply = await connection.readJSON() as? [String: Any] {
                 replies[reply["id"] as? Int ?? 0] = reply
             }
             let whoami = try #require(replies[2]?["result"] as? [String: Any])

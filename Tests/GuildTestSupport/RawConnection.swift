@@ -54,8 +54,9 @@ public final class RawConnection {
     @discardableResult
     public func send(_ text: String) async -> Bool { await self.send(Array(text.utf8)) }
 
-    /// Reads one line (without the newline); nil on EOF or timeout.
-    public func readLine(timeout: Double = 5) async -> String? {
+    /// Reads one line (without the newline); nil on EOF or timeout. The default timeout is long: under the whole
+    /// suite's parallel load on two cores a reply has been seen to take over 5 s, and only a failing test waits it out.
+    public func readLine(timeout: Double = 30) async -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let newline = self.buffer.firstIndex(of: 0x0A) {
@@ -77,7 +78,7 @@ public final class RawConnection {
     }
 
     /// Reads one line as a JSON value.
-    public func readJSON(timeout: Double = 5) async -> Any? {
+    public func readJSON(timeout: Double = 30) async -> Any? {
         guard let line = await self.readLine(timeout: timeout) else { return nil }
         return try? JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed])
     }
