@@ -287,9 +287,6 @@ if Context.environment["GUILD_FUZZ"] == "1" {
                 "FuzzSupport",
                 "GuildJSON",
                 "GuildProtocol",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
-                .product(name: "NIOExtras", package: "swift-nio-extras"),
             ],
             path: "Tests/Fuzz/FuzzParse",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]

@@ -233,4 +233,25 @@ struct MalformedInputTests {
             #expect(ids == [1, 2])
         }
     }
+
+    @Test func aLastLineWithoutNewlineIsAnsweredAtHalfClose() async throws {
+        try await TestDaemon.run { socket, _ in
+            // `printf '%s' '{...}' | nc -N -U sock`: the request has no `\n`, the peer then shuts down its side.
+            let connection = try RawConnection(path: socket)
+            await connection.send(#"{"jsonrpc":"2.0","id":1,"method":"user.registerPseudo","params":{}}"# + "\n")
+            await connection.send(#"{"jsonrpc":"2.0","id":2,"method":"system.ping"}"#)
+            shutdown(connection.fd, Int32(SHUT_WR))
+            var replies: [Int: [String: Any]] = [:]
+            while let reply = await connection.readJSON() as? [String: Any] { replies[reply["id"] as? Int ?? 0] = reply }
+            #expect(Set(replies.keys) == [1, 2])
+            #expect(replies[2]?["result"] as? String == "pong")
+            // An unfinished, unparseable last line gets its parse error like any other line.
+            let cut = try RawConnection(path: socket)
+            await cut.send(#"{"jsonrpc":"2.0","id":3,"meth"#)
+            shutdown(cut.fd, Int32(SHUT_WR))
+            let error = await cut.readJSON() as? [String: Any]
+            #expect((error?["error"] as? [String: Any])?["code"] as? Int == -32700)
+            #expect(await cut.readJSON() == nil)
+        }
+    }
 }

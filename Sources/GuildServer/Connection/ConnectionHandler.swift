@@ -1,7 +1,6 @@
 import GuildJSON
 import GuildProtocol
 import NIOCore
-import NIOExtras
 
 /// The per-connection channel handler: reads frames, answers cheap calls at once on the event loop, hands
 /// the rest to the connection's task, and protects the daemon from the connection.
@@ -33,9 +32,15 @@ final class ConnectionHandler: ChannelDuplexHandler {
     private var stallTimer: Scheduled<Void>?
     private var idleTimer: Scheduled<Void>?
     private var lastActivity = NIODeadline.now()
-    /// Frames read while the channel was not writable, answered once it is again.
-    private var deferred = CircularBuffer<ByteBuffer>()
-    /// The peer closed its side while frames were deferred: drain once they are answered.
+    /// Cuts reads into lines; keeps the lines read while the channel was not writable, answered once it is
+    /// again.
+    private var framer: LineFramer
+    /// The framer holds lines back until the channel is writable again.
+    private var holding = false
+    /// A line is being answered from inside the framer: a flush that makes the channel writable again must not
+    /// re-enter it (the outer loop goes on by itself).
+    private var inFramer = false
+    /// The peer closed its side while lines were held back: drain once they are answered.
     private var inputClosed = false
     private var closing = false
 
@@ -56,6 +61,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
             ? .nanoseconds(Int64(configuration.idleTimeoutSeconds * 1_000_000_000)) : nil
         self.maximumBatchReplyBytes = configuration.maximumBatchReplyBytes
         self.maximumFrameBytes = configuration.maximumFrameBytes
+        self.framer = LineFramer(maximumLineBytes: configuration.maximumFrameBytes)
     }
 
     // MARK: - Inbound
@@ -72,23 +78,33 @@ final class ConnectionHandler: ChannelDuplexHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !self.closing else { return }
         if self.idleTimeout != nil { self.lastActivity = .now() }
-        let frame = self.unwrapInboundIn(data)
-        // The line decoder enforces its buffer limit only while a line is incomplete: a whole line that
-        // arrived in one read is passed on whatever its size.
-        guard frame.readableBytes <= self.maximumFrameBytes else {
-            self.refuseOversizedFrame(context: context)
-            return
+        let bytes = self.unwrapInboundIn(data)
+        self.inFramer = true
+        let outcome = bytes.withUnsafeReadableBytes { read in
+            self.framer.feed(read) { line in self.answer(line, context: context) }
         }
-        if !self.deferred.isEmpty || !context.channel.isWritable {
-            self.deferred.append(frame)
-            return
-        }
-        self.process(frame, context: context)
+        self.inFramer = false
+        self.settle(outcome, context: context)
     }
 
-    private func process(_ frame: ByteBuffer, context: ChannelHandlerContext) {
-        let parsed = frame.withUnsafeReadableBytes { self.parser.parse($0) }
-        switch parsed {
+    /// Answers one line, unless the channel is not writable (its replies wait to be written) or closing: then
+    /// the line and every one after it are held back, unanswered, in arrival order.
+    private func answer(_ line: UnsafeRawBufferPointer, context: ChannelHandlerContext) -> LineFramer.Next {
+        guard !self.closing, context.channel.isWritable else { return .hold }
+        self.process(line, context: context)
+        return .proceed
+    }
+
+    private func settle(_ outcome: LineFramer.Outcome, context: ChannelHandlerContext) {
+        switch outcome {
+        case .needMore: self.holding = false
+        case .held: self.holding = true
+        case .tooLarge: if !self.closing { self.refuseOversizedFrame(context: context) }
+        }
+    }
+
+    private func process(_ line: UnsafeRawBufferPointer, context: ChannelHandlerContext) {
+        switch self.parser.parse(line) {
         case .failure(let error):
             self.queue(Dispatcher.reply(.null, .failure(error)), context: context)
         case .single(let entry):
@@ -106,11 +122,10 @@ final class ConnectionHandler: ChannelDuplexHandler {
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let event = event as? ChannelEvent, event == .inputClosed {
             // The peer finished sending (e.g. `nc -N`): answer what is in flight, then close.
-            self.flushOutput(context: context)
-            if self.deferred.isEmpty {
-                self.state.drain()
-            } else {
+            if self.holding {
                 self.inputClosed = true
+            } else {
+                self.finishInput(context: context)
             }
             return
         }
@@ -120,17 +135,24 @@ final class ConnectionHandler: ChannelDuplexHandler {
     func channelInactive(context: ChannelHandlerContext) {
         self.stallTimer?.cancel()
         self.idleTimer?.cancel()
-        self.deferred.removeAll()
         self.state.finishWork()
         context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if error is ByteToMessageDecoderError.PayloadTooLargeError {
-            self.refuseOversizedFrame(context: context)
-            return
-        }
         self.closeAfterFlushing(context: context)
+    }
+
+    /// The peer finished sending: answers a last line that had no `\n` as a line, then answers what is in
+    /// flight and closes.
+    private func finishInput(context: ChannelHandlerContext) {
+        if !self.closing, !self.inFramer {
+            self.inFramer = true
+            _ = self.framer.finish { line in self.process(line, context: context) }
+            self.inFramer = false
+        }
+        self.flushOutput(context: context)
+        self.state.drain()
     }
 
     /// Answers a line over `--max-frame-bytes` with FRAME_TOO_LARGE and closes the connection.
@@ -140,7 +162,6 @@ final class ConnectionHandler: ChannelDuplexHandler {
             reason: ErrorReason.frameTooLarge
         )
         self.queue(Dispatcher.reply(.null, .failure(tooLarge)), context: context)
-        self.deferred.removeAll()
         self.closeAfterFlushing(context: context)
     }
 
@@ -166,7 +187,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
             self.stallTimer?.cancel()
             self.stallTimer = nil
             self.processDeferred(context: context)
-            if self.readHeld, self.deferred.isEmpty, context.channel.isWritable {
+            if self.readHeld, !self.holding, context.channel.isWritable {
                 self.readHeld = false
                 context.read()
             }
@@ -179,15 +200,17 @@ final class ConnectionHandler: ChannelDuplexHandler {
         context.fireChannelWritabilityChanged()
     }
 
-    /// Answers frames held back while the channel was not writable, until it is not writable again.
+    /// Answers lines held back while the channel was not writable, until it is not writable again.
     private func processDeferred(context: ChannelHandlerContext) {
-        while !self.closing, context.channel.isWritable, let frame = self.deferred.popFirst() {
-            self.process(frame, context: context)
-        }
+        guard self.holding, !self.closing, !self.inFramer else { return }
+        self.inFramer = true
+        let outcome = self.framer.resume { line in self.answer(line, context: context) }
+        self.inFramer = false
+        self.settle(outcome, context: context)
         self.flushOutput(context: context)
-        if self.deferred.isEmpty, self.inputClosed {
+        if !self.holding, self.inputClosed {
             self.inputClosed = false
-            self.state.drain()
+            self.finishInput(context: context)
         }
     }
 
@@ -294,12 +317,12 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     private func queue(_ reply: [UInt8]?, context: ChannelHandlerContext) {
         guard let reply else { return }
-        if self.output == nil {
-            self.output = context.channel.allocator.buffer(capacity: max(reply.count + 1, 256))
-        }
-        self.output!.writeBytes(reply)
-        self.output!.writeInteger(UInt8(ascii: "\n"))
-        if self.output!.readableBytes >= Self.flushThreshold { self.flushOutput(context: context) }
+        // Moved out and back, so the buffer stays uniquely referenced and is written in place.
+        var output = self.output.take() ?? context.channel.allocator.buffer(capacity: max(reply.count + 1, 256))
+        output.writeBytes(reply)
+        output.writeStaticString("\n")
+        self.output = output
+        if output.readableBytes >= Self.flushThreshold { self.flushOutput(context: context) }
     }
 
     /// Writes the replies answered on the event loop. They are not counted in the connection's queued bytes

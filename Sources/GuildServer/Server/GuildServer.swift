@@ -159,10 +159,6 @@ public final class GuildServer: Service, Sendable {
             do {
                 try channel.pipeline.syncOperations.addHandlers([
                     FrameTimeoutHandler(timeout: .nanoseconds(Int64(self.configuration.frameTimeoutSeconds * 1_000_000_000))),
-                    ByteToMessageHandler(
-                        LineBasedFrameDecoder(),
-                        maximumBufferSize: self.configuration.maximumFrameBytes
-                    ),
                     ConnectionHandler(state: state, dispatcher: self.dispatcher, configuration: self.configuration),
                 ])
             } catch {

@@ -1,0 +1,138 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Cuts a byte stream into lines, the wire's frames: each ends at `\n`, and a `\r` right before it is
+/// dropped.
+///
+/// Lines that arrive whole in one read are handed out in place, straight from the read's bytes; only the
+/// start of an incomplete line (and lines the receiver held back) is copied and kept. Newlines are found with
+/// `memchr`. A line longer than ``maximumLineBytes``, complete or not, ends the stream with
+/// ``Outcome/tooLarge``.
+///
+/// ```swift
+/// var framer = LineFramer(maximumLineBytes: 1 << 24)
+/// let outcome = framer.feed(bytes) { line in
+///     guard ready else { return .hold }  // not taken: `resume` hands it out again later
+///     handle(line)
+///     return .proceed
+/// }
+/// ```
+public struct LineFramer: Sendable {
+    /// What the receiver of a line wants next.
+    public enum Next: Sendable {
+        /// Hand out the next line.
+        case proceed
+        /// The line was not taken: it and the bytes after it are kept, in order, for ``LineFramer/resume(_:)``.
+        case hold
+    }
+
+    /// Where a ``LineFramer/feed(_:_:)`` or ``LineFramer/resume(_:)`` stopped.
+    public enum Outcome: Sendable, Equatable {
+        /// Every complete line was handed out; what is kept is at most the start of the next line.
+        case needMore
+        /// The receiver held the stream back: complete lines may be waiting.
+        case held
+        /// A line is longer than the limit. Nothing more should be read from this stream.
+        case tooLarge
+    }
+
+    /// The longest line accepted, not counting its `\n` (nor a `\r` before it).
+    public let maximumLineBytes: Int
+    /// Bytes received and not handed out; those before `pendingStart` were handed out already.
+    private var pending: [UInt8] = []
+    private var pendingStart = 0
+
+    /// Creates a framer for lines of at most `maximumLineBytes` bytes.
+    public init(maximumLineBytes: Int) {
+        self.maximumLineBytes = maximumLineBytes
+    }
+
+    /// Whether bytes are kept: held-back lines, or the start of an incomplete line.
+    public var hasPendingBytes: Bool { self.pendingStart < self.pending.count }
+
+    /// Adds one read's bytes and hands out every complete line, in order, until `line` holds.
+    public mutating func feed(
+        _ bytes: UnsafeRawBufferPointer,
+        _ line: (UnsafeRawBufferPointer) -> Next
+    ) -> Outcome {
+        guard self.hasPendingBytes else {
+            // The usual case: nothing kept, so lines are handed out straight from the read.
+            let (consumed, outcome) = self.split(bytes, line)
+            self.keep(UnsafeRawBufferPointer(rebasing: bytes[consumed...]), outcome: outcome)
+            return outcome
+        }
+        self.pending.append(contentsOf: bytes)
+        return self.resume(line)
+    }
+
+    /// Hands out the lines kept after a hold, until `line` holds again.
+    public mutating func resume(_ line: (UnsafeRawBufferPointer) -> Next) -> Outcome {
+        guard self.hasPendingBytes else { return .needMore }
+        let start = self.pendingStart
+        let (consumed, outcome) = self.pending.withUnsafeBytes { all in
+            self.split(UnsafeRawBufferPointer(rebasing: all[start...]), line)
+        }
+        self.pendingStart += consumed
+        if self.pendingStart == self.pending.count {
+            self.pending.removeAll(keepingCapacity: self.pending.capacity <= 64 * 1024)
+            self.pendingStart = 0
+        } else if outcome == .needMore || self.pendingStart >= 64 * 1024 {
+            // Keep only what is left; the handed-out prefix goes.
+            self.pending.removeSubrange(0..<self.pendingStart)
+            self.pendingStart = 0
+        }
+        return outcome
+    }
+
+    /// The stream ended: hands out an incomplete last line, if any, as a line (after held lines are handed
+    /// out with ``resume(_:)``). Returns whether there was one.
+    public mutating func finish(_ line: (UnsafeRawBufferPointer) -> Void) -> Bool {
+        guard self.hasPendingBytes else { return false }
+        self.pending.withUnsafeBytes { all in
+            line(Self.trimmingReturn(UnsafeRawBufferPointer(rebasing: all[self.pendingStart...])))
+        }
+        self.pending = []
+        self.pendingStart = 0
+        return true
+    }
+
+    /// Hands out the complete lines of `bytes` from its start; returns how many bytes were handed out.
+    private func split(
+        _ bytes: UnsafeRawBufferPointer,
+        _ line: (UnsafeRawBufferPointer) -> Next
+    ) -> (consumed: Int, outcome: Outcome) {
+        guard let base = bytes.baseAddress else { return (0, .needMore) }
+        var start = 0
+        while start < bytes.count,
+            let found = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start)
+        {
+            let end = base.distance(to: UnsafeRawPointer(found))
+            let text = Self.trimmingReturn(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+            guard text.count <= self.maximumLineBytes else { return (start, .tooLarge) }
+            if case .hold = line(text) { return (start, .held) }
+            start = end + 1
+        }
+        // What is left is the start of a line; one `\r` past the limit may still be the `\r` of its `\r\n`.
+        let rest = bytes.count - start
+        if rest > self.maximumLineBytes + 1 || (rest == self.maximumLineBytes + 1 && bytes[bytes.count - 1] != 0x0D) {
+            return (start, .tooLarge)
+        }
+        return (start, .needMore)
+    }
+
+    /// Keeps the bytes a read left over.
+    private mutating func keep(_ rest: UnsafeRawBufferPointer, outcome: Outcome) {
+        guard outcome != .tooLarge, !rest.isEmpty else { return }
+        self.pending.append(contentsOf: rest)
+    }
+
+    private static func trimmingReturn(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        guard let last = line.last, last == 0x0D else { return line }
+        return UnsafeRawBufferPointer(rebasing: line[..<(line.count - 1)])
+    }
+}
