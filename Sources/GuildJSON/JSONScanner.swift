@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A strict, allocation-light RFC 8259 JSON validator that records where values are.
 ///
 /// The scanner validates a whole JSON text in one pass (grammar, string escapes, UTF-8, nesting depth) and
@@ -62,32 +70,75 @@ public struct JSONScanner: Sendable {
         return value
     }
 
+    /// Validates `bytes` as one JSON text, as ``scan(_:)`` does, and when it is an object hands each of its
+    /// members to `member` as they are validated: the key (a string value, with its quotes) and the value. One
+    /// pass over the text, with no key strings made: for reading an envelope's few members.
+    public func scan(
+        _ bytes: UnsafeRawBufferPointer,
+        members member: (_ key: Value, _ value: Value) -> Void
+    ) throws(Failure) -> Value {
+        var cursor = Cursor(bytes: bytes, maximumDepth: self.maximumDepth)
+        cursor.skipWhitespace()
+        let value =
+            if cursor.peek == UInt8(ascii: "{") {
+                try cursor.object(depth: 1, member: member)
+            } else {
+                try cursor.value(depth: 0)
+            }
+        cursor.skipWhitespace()
+        guard cursor.index == bytes.count else {
+            throw .invalid(offset: cursor.index, reason: "unexpected data after the JSON value")
+        }
+        return value
+    }
+
+    /// Whether a validated string value is `text` (compared as unescaped text).
+    public static func string(_ value: Value, in bytes: UnsafeRawBufferPointer, is text: StaticString) -> Bool {
+        precondition(value.kind == .string)
+        guard !value.hasEscapes else { return (try? Self.string(value, in: bytes)) == text.description }
+        let count = value.range.count - 2
+        guard count == text.utf8CodeUnitCount, let base = bytes.baseAddress else { return false }
+        return memcmp(base + value.range.lowerBound + 1, text.utf8Start, count) == 0
+    }
+
     /// The members of an already validated object value.
     public func members(of object: Value, in bytes: UnsafeRawBufferPointer) -> [Member] {
+        var result: [Member] = []
+        result.reserveCapacity(8)  // a request envelope's members without growing the array twice
+        self.forEachMember(of: object, in: bytes) { key, value in
+            guard let key = try? Self.string(key, in: bytes) else { return }
+            result.append(Member(key: key, value: value))
+        }
+        return result
+    }
+
+    /// Hands each member of an already validated object value to `member`: its key (a string value, with its
+    /// quotes) and its value, without making key strings.
+    public func forEachMember(
+        of object: Value,
+        in bytes: UnsafeRawBufferPointer,
+        _ member: (_ key: Value, _ value: Value) -> Void
+    ) {
         precondition(object.kind == .object)
         var cursor = Cursor(bytes: bytes, maximumDepth: Int.max)
         cursor.index = object.range.lowerBound + 1
-        var result: [Member] = []
-        result.reserveCapacity(8)  // a request envelope's members without growing the array twice
         cursor.skipWhitespace()
-        if cursor.peek == UInt8(ascii: "}") { return result }
+        if cursor.peek == UInt8(ascii: "}") { return }
         while true {
             cursor.skipWhitespace()
             // The object was validated by `scan`: its members are only located here, not checked again.
-            guard let keyValue = cursor.validatedValue(), keyValue.kind == .string,
-                let key = try? Self.string(keyValue, in: bytes)
-            else { return result }
+            guard let key = cursor.validatedValue(), key.kind == .string else { return }
             cursor.skipWhitespace()
             cursor.index += 1  // ':'
             cursor.skipWhitespace()
-            guard let value = cursor.validatedValue() else { return result }
-            result.append(Member(key: key, value: value))
+            guard let value = cursor.validatedValue() else { return }
+            member(key, value)
             cursor.skipWhitespace()
             if cursor.peek == UInt8(ascii: ",") {
                 cursor.index += 1
                 continue
             }
-            return result
+            return
         }
     }
 
@@ -222,7 +273,7 @@ extension JSONScanner {
         mutating func value(depth: Int) throws(Failure) -> Value {
             guard let byte = self.peek else { throw self.fail("unexpected end of input") }
             switch byte {
-            case UInt8(ascii: "{"): return try self.object(depth: depth + 1)
+            case UInt8(ascii: "{"): return try self.object(depth: depth + 1) { _, _ in }
             case UInt8(ascii: "["): return try self.array(depth: depth + 1)
             case UInt8(ascii: "\""): return try self.string()
             case UInt8(ascii: "t"): return try self.literal("true", kind: .bool)
@@ -414,7 +465,7 @@ extension JSONScanner {
             self.index += count
         }
 
-        mutating func object(depth: Int) throws(Failure) -> Value {
+        mutating func object(depth: Int, member: (Value, Value) -> Void) throws(Failure) -> Value {
             guard depth <= self.maximumDepth else { throw .tooDeep(limit: self.maximumDepth) }
             let start = self.index
             self.index += 1
@@ -425,12 +476,12 @@ extension JSONScanner {
             }
             while true {
                 self.skipWhitespace()
-                _ = try self.string()
+                let key = try self.string()
                 self.skipWhitespace()
                 guard self.peek == UInt8(ascii: ":") else { throw self.fail("':' expected") }
                 self.index += 1
                 self.skipWhitespace()
-                _ = try self.value(depth: depth)
+                member(key, try self.value(depth: depth))
                 self.skipWhitespace()
                 switch self.peek {
                 case UInt8(ascii: ","):

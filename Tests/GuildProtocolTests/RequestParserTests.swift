@@ -266,6 +266,30 @@ struct RequestParserTests {
         #expect(parse(text).shape == .single(.invalid(id: "null", code: invalidRequest, reason: "INVALID_REQUEST")))
     }
 
+    @Test(arguments: [
+        #"{"\u006a\u0073onrpc":"2.0","\u006dethod":"m","p\u0061rams":[1],"\u0069d":7}"#,
+        #"{"jsonrpc":"2.0","method":"m","params":[1],"id":7}"#,
+        #"{ "jsonrpc" : "2.0" , "method" : "m" , "params" : [ 1 ] , "id" : 7 }"#,
+    ])
+    func envelopeKeysAreReadAsTheirTextInSingleRequestsAndBatches(text: String) {
+        #expect(parse(text).shape == .single(.request(id: "7", method: "m", params: text.contains("[ 1 ]") ? "[ 1 ]" : "[1]")))
+        #expect(parse("[\(text)]").shape == .batch([.request(id: "7", method: "m", params: text.contains("[ 1 ]") ? "[ 1 ]" : "[1]")]))
+    }
+
+    @Test
+    func keysThatOnlyLookLikeEnvelopeKeysAreIgnored() {
+        // Same length as an envelope key, or a prefix of one, or with an escape that makes it another text.
+        let text = #"{"jsonrpc":"2.0","methox":"a","i":1,"idd":2,"method":"m","param":{},"jsonrpd":"x","\u0069e":3,"id":5}"#
+        #expect(parse(text).shape == .single(.request(id: "5", method: "m", params: nil)))
+    }
+
+    @Test
+    func aRepeatedKeyCountsAsItsLastValue() {
+        let text = #"{"jsonrpc":"1.0","id":1,"method":"a","jsonrpc":"2.0","method":"b","id":"x","params":[],"params":{}}"#
+        #expect(parse(text).shape == .single(.request(id: #""x""#, method: "b", params: "{}")))
+        #expect(parse("[\(text),\(text)]").shape == .batch(Array(repeating: .request(id: #""x""#, method: "b", params: "{}"), count: 2)))
+    }
+
     @Test
     func escapedMethodNameIsUnescaped() {
         #expect(

@@ -50,8 +50,10 @@ public struct RequestParser: Sendable {
     /// Parses one line (without its terminating newline).
     public func parse(_ bytes: UnsafeRawBufferPointer) -> RPCFrame {
         let top: JSONScanner.Value
+        // A single request's envelope is read while the line is validated, in one pass.
+        var envelope = Envelope()
         do {
-            top = try self.scanner.scan(bytes)
+            top = try self.scanner.scan(bytes) { key, value in envelope.take(key, value, in: bytes) }
         } catch {
             switch error {
             case .invalid(let offset, let reason):
@@ -81,8 +83,10 @@ public struct RequestParser: Sendable {
                 )
             }
             return .batch(elements.map { self.entry($0, in: bytes) })
+        case .object:
+            return .single(envelope.entry(in: bytes))
         default:
-            return .single(self.entry(top, in: bytes))
+            return .single(.invalid(id: .null, error: .invalidRequest("a request must be a JSON object")))
         }
     }
 
@@ -91,25 +95,52 @@ public struct RequestParser: Sendable {
         bytes.withUnsafeBytes { self.parse($0) }
     }
 
+    /// A batch entry: its members located in the validated line.
     private func entry(_ value: JSONScanner.Value, in bytes: UnsafeRawBufferPointer) -> RPCFrame.Entry {
         guard value.kind == .object else {
             return .invalid(id: .null, error: .invalidRequest("a request must be a JSON object"))
         }
-        var version: JSONScanner.Value?
-        var method: JSONScanner.Value?
-        var params: JSONScanner.Value?
-        var idValue: JSONScanner.Value?
-        for member in self.scanner.members(of: value, in: bytes) {
-            switch member.key {
-            case "jsonrpc": version = member.value
-            case "method": method = member.value
-            case "params": params = member.value
-            case "id": idValue = member.value
-            default: continue
+        var envelope = Envelope()
+        self.scanner.forEachMember(of: value, in: bytes) { key, value in envelope.take(key, value, in: bytes) }
+        return envelope.entry(in: bytes)
+    }
+}
+
+/// The members of a request object that JSON-RPC reads; the last of a repeated key counts.
+private struct Envelope {
+    var version: JSONScanner.Value?
+    var method: JSONScanner.Value?
+    var params: JSONScanner.Value?
+    var id: JSONScanner.Value?
+
+    mutating func take(_ key: JSONScanner.Value, _ value: JSONScanner.Value, in bytes: UnsafeRawBufferPointer) {
+        guard !key.hasEscapes else {
+            // Compare what an escaped key says (`"\u0069d"` is `id`).
+            switch try? JSONScanner.string(key, in: bytes) {
+            case "id": self.id = value
+            case "method": self.method = value
+            case "params": self.params = value
+            case "jsonrpc": self.version = value
+            default: break
             }
+            return
         }
+        switch key.range.count - 2 {
+        case 2: if JSONScanner.string(key, in: bytes, is: "id") { self.id = value }
+        case 6:
+            if JSONScanner.string(key, in: bytes, is: "method") {
+                self.method = value
+            } else if JSONScanner.string(key, in: bytes, is: "params") {
+                self.params = value
+            }
+        case 7: if JSONScanner.string(key, in: bytes, is: "jsonrpc") { self.version = value }
+        default: break
+        }
+    }
+
+    func entry(in bytes: UnsafeRawBufferPointer) -> RPCFrame.Entry {
         var id: RequestID?
-        if let idValue {
+        if let idValue = self.id {
             switch idValue.kind {
             case .string, .number, .null:
                 id = RequestID(json: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[idValue.range]), as: UTF8.self))
@@ -118,16 +149,14 @@ public struct RequestParser: Sendable {
             }
         }
         let replyID = id ?? .null
-        guard let version, version.kind == .string,
-            (try? JSONScanner.string(version, in: bytes)) == "2.0"
-        else {
+        guard let version = self.version, version.kind == .string, JSONScanner.string(version, in: bytes, is: "2.0") else {
             return .invalid(id: replyID, error: .invalidRequest("\"jsonrpc\" must be \"2.0\""))
         }
-        guard let method, method.kind == .string, let name = try? JSONScanner.string(method, in: bytes) else {
+        guard let method = self.method, method.kind == .string, let name = try? JSONScanner.string(method, in: bytes) else {
             return .invalid(id: replyID, error: .invalidRequest("\"method\" must be a string"))
         }
         var paramBytes: [UInt8]?
-        if let params {
+        if let params = self.params {
             guard params.kind == .object || params.kind == .array else {
                 return .invalid(id: replyID, error: .invalidRequest("\"params\" must be an object or an array"))
             }
