@@ -8,18 +8,19 @@ public enum RPCMessageWriter: Sendable {
     /// Appends a success response.
     @inlinable  // specialized at the call site: generic, appending the result costs a witness call per byte
     public static func appendResult(id: RequestID, result: some Collection<UInt8>, to bytes: inout [UInt8]) {
-        bytes.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
-        bytes.append(contentsOf: id.json.utf8)
-        bytes.append(contentsOf: #","result":"#.utf8)
+        bytes.reserveCapacity(bytes.count + result.count + id.json.utf8.count + 32)
+        Self.appendLiteral(#"{"jsonrpc":"2.0","id":"#, to: &bytes)
+        Self.append(id.json, to: &bytes)
+        Self.appendLiteral(#","result":"#, to: &bytes)
         bytes.append(contentsOf: result)
         bytes.append(UInt8(ascii: "}"))
     }
 
     /// Appends an error response.
     public static func appendError(id: RequestID, error: RPCError, to bytes: inout [UInt8]) {
-        bytes.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
-        bytes.append(contentsOf: id.json.utf8)
-        bytes.append(contentsOf: #","error":"#.utf8)
+        Self.appendLiteral(#"{"jsonrpc":"2.0","id":"#, to: &bytes)
+        Self.append(id.json, to: &bytes)
+        Self.appendLiteral(#","error":"#, to: &bytes)
         bytes.append(contentsOf: (try? RPCCoding.encode(error)) ?? Array(#"{"code":-32603,"message":"Internal error"}"#.utf8))
         bytes.append(UInt8(ascii: "}"))
     }
@@ -32,18 +33,31 @@ public enum RPCMessageWriter: Sendable {
         params: (some Collection<UInt8>)?,
         to bytes: inout [UInt8]
     ) {
-        bytes.append(contentsOf: #"{"jsonrpc":"2.0","#.utf8)
+        Self.appendLiteral(#"{"jsonrpc":"2.0","#, to: &bytes)
         if let id {
-            bytes.append(contentsOf: #""id":"#.utf8)
-            bytes.append(contentsOf: id.json.utf8)
+            Self.appendLiteral(#""id":"#, to: &bytes)
+            Self.append(id.json, to: &bytes)
             bytes.append(UInt8(ascii: ","))
         }
-        bytes.append(contentsOf: #""method":"#.utf8)
+        Self.appendLiteral(#""method":"#, to: &bytes)
         JSONText.appendString(method, to: &bytes)
         if let params {
-            bytes.append(contentsOf: #","params":"#.utf8)
+            Self.appendLiteral(#","params":"#, to: &bytes)
             bytes.append(contentsOf: params)
         }
         bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends fixed text with one copy (appending a `String.UTF8View` goes element by element).
+    @inlinable
+    static func appendLiteral(_ text: StaticString, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Appends a string's UTF-8 with one copy when it is stored contiguously (a native string always is).
+    @inlinable
+    static func append(_ text: String, to bytes: inout [UInt8]) {
+        let copied: Void? = text.utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
+        if copied == nil { bytes.append(contentsOf: text.utf8) }
     }
 }

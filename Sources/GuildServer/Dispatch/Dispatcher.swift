@@ -36,6 +36,8 @@ public final class Dispatcher: Sendable {
         immediateReads: ImmediateReads? = nil,
         bindingObserver: (any SessionBindingObserver)? = nil
     ) {
+        var registry = registry
+        if let metrics { registry.attach(metrics) }
         self.registry = registry
         self.users = users
         self.hub = hub
@@ -62,7 +64,7 @@ public final class Dispatcher: Sendable {
         let started = self.metrics == nil ? 0 : RequestMetrics.now()
         guard let entry = self.registry[request.method] else {
             let result = Result<[UInt8], RPCError>.failure(.methodNotFound(request.method))
-            self.metrics?.record(method: request.method, started: started, result: result)
+            self.metrics?.record(nil, started: started, result: result)
             return .reply(Self.reply(request.id, result))
         }
         let result: Result<[UInt8], RPCError>
@@ -86,7 +88,7 @@ public final class Dispatcher: Sendable {
         } catch {
             result = .failure(self.wireError(error, method: request.method))
         }
-        self.metrics?.record(method: request.method, started: started, result: result)
+        self.metrics?.record(entry.instruments, started: started, result: result)
         return .reply(Self.reply(request.id, result))
     }
 
@@ -119,7 +121,7 @@ public final class Dispatcher: Sendable {
         let started = self.metrics == nil ? 0 : RequestMetrics.now()
         guard let entry = self.registry[request.method] else {
             let result = Result<[UInt8], RPCError>.failure(.methodNotFound(request.method))
-            self.metrics?.record(method: request.method, started: started, result: result)
+            self.metrics?.record(nil, started: started, result: result)
             return Self.reply(request.id, result)
         }
         let result: Result<[UInt8], RPCError>
@@ -140,7 +142,7 @@ public final class Dispatcher: Sendable {
         } catch {
             result = .failure(self.wireError(error, method: request.method))
         }
-        self.metrics?.record(method: request.method, started: started, result: result)
+        self.metrics?.record(entry.instruments, started: started, result: result)
         return Self.reply(request.id, result)
     }
 

@@ -28,6 +28,13 @@ public struct MethodRegistry: Sendable {
         /// How the method runs at once on the event loop, given the caller and the loop thread's reader; nil:
         /// never there (``registerRead(_:store:_:)``).
         var immediate: (@Sendable ([UInt8]?, Caller, any ImmediateReader) throws -> [UInt8])?
+        /// Its request count and latency, when requests are measured (set by the dispatcher).
+        var instruments: RequestMetrics.Instruments?
+    }
+
+    /// Gives every method its instruments from `metrics`.
+    mutating func attach(_ metrics: RequestMetrics) {
+        for name in self.entries.keys { self.entries[name]?.instruments = metrics.instruments(for: name) }
     }
 
     private(set) var entries: [String: Entry] = [:]

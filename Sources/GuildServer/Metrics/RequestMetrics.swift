@@ -34,9 +34,14 @@ final class RequestMetrics: Sendable {
         self.unknown = instruments("(unknown)")
     }
 
-    /// Counts one reply to `method` that took `nanoseconds`, and its error code if it failed.
-    func record(method: String, nanoseconds: UInt64, error: ErrorCode?) {
-        let instruments = self.methods[method] ?? self.unknown
+    /// The instruments of `method`: made when the dispatcher is built, and kept in its method table so that a
+    /// request looks its method up once.
+    func instruments(for method: String) -> Instruments {
+        self.methods[method] ?? self.unknown
+    }
+
+    /// Counts one reply with a method's `instruments` that took `nanoseconds`, and its error code if it failed.
+    func record(_ instruments: Instruments, nanoseconds: UInt64, error: ErrorCode?) {
         instruments.requests.increment()
         instruments.latency.recordNanoseconds(Int64(truncatingIfNeeded: nanoseconds))
         if let error { self.errorCounter(error.rawValue).increment() }
@@ -53,16 +58,17 @@ final class RequestMetrics: Sendable {
 }
 
 extension RequestMetrics {
-    /// A monotonic timestamp in nanoseconds, to pass back to ``record(method:started:result:)``.
+    /// A monotonic timestamp in nanoseconds, to pass back to ``record(_:started:result:)``.
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
-    /// Counts one reply to `method`, timed from `started` (``now()``).
-    func record(method: String, started: UInt64, result: Result<[UInt8], RPCError>) {
+    /// Counts one reply with a method's `instruments` (nil: a method nobody registered), timed from `started`
+    /// (``now()``).
+    func record(_ instruments: Instruments?, started: UInt64, result: Result<[UInt8], RPCError>) {
         let error: ErrorCode? =
             switch result {
             case .success: nil
             case .failure(let error): error.code
             }
-        self.record(method: method, nanoseconds: Self.now() &- started, error: error)
+        self.record(instruments ?? self.unknown, nanoseconds: Self.now() &- started, error: error)
     }
 }
