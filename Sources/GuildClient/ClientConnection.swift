@@ -218,21 +218,30 @@ final class BatchCollector: Sendable {
 }
 
 /// Reads lines from the daemon and hands them to the connection.
-final class ClientHandler: ChannelInboundHandler, Sendable {
+final class ClientHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
     private let connection: ClientConnection
+    /// Cuts reads into lines (the daemon's framing), each read in place.
+    private var framer: LineFramer
 
-    init(connection: ClientConnection) {
+    init(connection: ClientConnection, maximumFrameBytes: Int) {
         self.connection = connection
+        self.framer = LineFramer(maximumLineBytes: maximumFrameBytes)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let line = self.unwrapInboundIn(data)
-        let messages = line.withUnsafeReadableBytes { bytes in
-            (try? RPCIncoming.parse(bytes)) ?? []
+        let bytes = self.unwrapInboundIn(data)
+        let connection = self.connection
+        let outcome = bytes.withUnsafeReadableBytes { read in
+            self.framer.feed(read) { line in
+                // A line that is not JSON-RPC is skipped; its call, if any, fails when the connection closes.
+                try? RPCIncoming.parse(line) { connection.receive($0) }
+                return .proceed
+            }
         }
-        for message in messages { self.connection.receive(message) }
+        // A reply line over the limit: the connection closes, and every waiting call fails.
+        if outcome == .tooLarge { context.close(promise: nil) }
     }
 
     func channelInactive(context: ChannelHandlerContext) {

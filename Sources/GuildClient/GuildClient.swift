@@ -2,7 +2,6 @@ import Foundation
 import GuildJSON
 import GuildProtocol
 import NIOCore
-import NIOExtras
 import NIOPosix
 import Synchronization
 
@@ -47,10 +46,9 @@ public final class GuildClient: Sendable {
             let channel = try await ClientBootstrap(group: group)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandlers([
-                            ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: maximumFrameBytes),
-                            ClientHandler(connection: connection),
-                        ])
+                        try channel.pipeline.syncOperations.addHandler(
+                            ClientHandler(connection: connection, maximumFrameBytes: maximumFrameBytes)
+                        )
                     }
                 }
                 .connect(unixDomainSocketPath: path)

@@ -74,6 +74,36 @@ struct GuildClientTests {
     }
 
     @Test(.timeLimit(.minutes(1)))
+    func repliesCutAnywhereOrEndingInCRLFAreRead() async throws {
+        try await withFakeServer(handler: { request in
+            guard let id = request.idJSON else { return [] }
+            let reply = Array(FakeServer.result(id: id, #""split\nreply""#).utf8)
+            // The reply arrives in three writes, cut inside the id and the result, and ends in \r\n.
+            return [
+                .raw(Array(reply[..<10])), .delay(.milliseconds(20)), .raw(Array(reply[10..<(reply.count - 3)])),
+                .delay(.milliseconds(20)), .raw(Array(reply[(reply.count - 3)...]) + [0x0D, 0x0A]),
+            ]
+        }) { client, _ in
+            let first = try await client.call("x")
+            let second = try await client.call("y")
+            #expect(first == "split\nreply")
+            #expect(second == "split\nreply")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aReplyLineOverTheFrameLimitClosesTheConnectionAndFailsTheCall() async throws {
+        let server = try FakeServer(handler: { request in
+            guard let id = request.idJSON else { return [] }
+            return [.line(FakeServer.result(id: id, "\"" + String(repeating: "x", count: 500) + "\""))]
+        })
+        defer { server.stop() }
+        let client = try await GuildClient.connect(path: server.path, maximumFrameBytes: 256)
+        await #expect(throws: GuildClientError.self) { _ = try await client.call("big") }
+        #expect(!client.isConnected)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
     func untypedCallReturnsJSONValue() async throws {
         try await withFakeServer(handler: { request in
             guard let id = request.idJSON else { return [] }

@@ -16,59 +16,89 @@ public enum RPCIncoming: Sendable {
     )
         throws(RPCError) -> [RPCIncoming]
     {
+        var messages: [RPCIncoming] = []
+        try Self.parse(bytes, scanner: scanner) { messages.append($0) }
+        return messages
+    }
+
+    /// Reads one line from the daemon and hands each message in it to `message`, in order. A single message
+    /// is read while the line is validated, in one pass.
+    ///
+    /// - Throws: `RPCError` with `parseError` when the line is not acceptable JSON-RPC.
+    public static func parse(
+        _ bytes: UnsafeRawBufferPointer,
+        scanner: JSONScanner = JSONScanner(maximumDepth: 512),
+        each message: (RPCIncoming) -> Void
+    ) throws(RPCError) {
         let top: JSONScanner.Value
+        var envelope = Envelope()
         do {
-            top = try scanner.scan(bytes)
+            top = try scanner.scan(bytes) { key, value in envelope.take(key, value, in: bytes) }
         } catch {
             throw .parseError("\(error)")
         }
         switch top.kind {
         case .object:
-            return [try Self.message(top, in: bytes, scanner: scanner)]
+            message(try envelope.message(in: bytes))
         case .array:
-            var result: [RPCIncoming] = []
             // One unreadable entry must not cost the others their replies.
             for element in scanner.elements(of: top, in: bytes) where element.kind == .object {
-                if let message = try? Self.message(element, in: bytes, scanner: scanner) { result.append(message) }
+                var entry = Envelope()
+                scanner.forEachMember(of: element, in: bytes) { key, value in entry.take(key, value, in: bytes) }
+                if let read = try? entry.message(in: bytes) { message(read) }
             }
-            return result
         default:
             throw .parseError("a message must be an object or an array")
         }
     }
+}
 
-    private static func message(
-        _ value: JSONScanner.Value,
-        in bytes: UnsafeRawBufferPointer,
-        scanner: JSONScanner
-    )
-        throws(RPCError) -> RPCIncoming
-    {
-        var id: JSONScanner.Value?
-        var method: JSONScanner.Value?
-        var params: JSONScanner.Value?
-        var result: JSONScanner.Value?
-        var error: JSONScanner.Value?
-        for member in scanner.members(of: value, in: bytes) {
-            switch member.key {
-            case "id": id = member.value
-            case "method": method = member.value
-            case "params": params = member.value
-            case "result": result = member.value
-            case "error": error = member.value
-            default: continue
+/// The members of a message the client reads; the last of a repeated key counts.
+private struct Envelope {
+    var id: JSONScanner.Value?
+    var method: JSONScanner.Value?
+    var params: JSONScanner.Value?
+    var result: JSONScanner.Value?
+    var error: JSONScanner.Value?
+
+    mutating func take(_ key: JSONScanner.Value, _ value: JSONScanner.Value, in bytes: UnsafeRawBufferPointer) {
+        guard !key.hasEscapes else {
+            switch try? JSONScanner.string(key, in: bytes) {
+            case "id": self.id = value
+            case "method": self.method = value
+            case "params": self.params = value
+            case "result": self.result = value
+            case "error": self.error = value
+            default: break
             }
+            return
         }
-        if let method, method.kind == .string, id == nil {
+        switch key.range.count - 2 {
+        case 2: if JSONScanner.string(key, in: bytes, is: "id") { self.id = value }
+        case 5: if JSONScanner.string(key, in: bytes, is: "error") { self.error = value }
+        case 6:
+            if JSONScanner.string(key, in: bytes, is: "result") {
+                self.result = value
+            } else if JSONScanner.string(key, in: bytes, is: "method") {
+                self.method = value
+            } else if JSONScanner.string(key, in: bytes, is: "params") {
+                self.params = value
+            }
+        default: break
+        }
+    }
+
+    func message(in bytes: UnsafeRawBufferPointer) throws(RPCError) -> RPCIncoming {
+        if let method = self.method, method.kind == .string, self.id == nil {
             let name = (try? JSONScanner.string(method, in: bytes)) ?? ""
-            return .notification(method: name, params: params.map { Array(bytes[$0.range]) })
+            return .notification(method: name, params: self.params.map { Array(bytes[$0.range]) })
         }
-        guard let id else { throw .parseError("a response without an id") }
+        guard let id = self.id else { throw .parseError("a response without an id") }
         let requestID = RequestID(json: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[id.range]), as: UTF8.self))
-        if let result {
+        if let result = self.result {
             return .response(id: requestID, result: .success(Array(bytes[result.range])))
         }
-        if let error {
+        if let error = self.error {
             let decoded =
                 (try? RPCCoding.decode(RPCError.self, from: bytes[error.range]))
                 ?? RPCError(code: .internalError, message: "unreadable error object", data: nil)
