@@ -28,6 +28,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
     private let maximumBatchReplyBytes: Int
     private let maximumFrameBytes: Int
     private var output: ByteBuffer?
+    /// Where a reply answered on the event loop is assembled before it joins `output`.
+    private var scratch: [UInt8] = []
     private var readHeld = false
     private var stallTimer: Scheduled<Void>?
     private var idleTimer: Scheduled<Void>?
@@ -249,8 +251,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
             self.queue(Dispatcher.reply(id, .failure(error)), context: context)
         case .request(let request):
             switch self.dispatcher.runInline(request, on: self.state) {
-            case .reply(let reply):
-                self.queue(reply, context: context)
+            case .answered(let id, let result):
+                self.queue(id: id, result, context: context)
             case .needsTask:
                 if !self.state.draining, self.state.inFlight < self.maximumInFlight {
                     self.state.submit(.single(request))
@@ -272,7 +274,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 replies.append(budget.admit(Dispatcher.reply(id, .failure(error)), id: id))
             case .request(let request):
                 guard
-                    case .reply(let reply) = self.dispatcher.runInline(request, on: self.state)
+                    case .answered(let id, let result) = self.dispatcher.runInline(request, on: self.state)
                 else {
                     // At least one entry needs a task: the whole batch runs there, to reply with one array.
                     if self.state.inFlight >= self.maximumInFlight || self.state.draining {
@@ -288,7 +290,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
                     }
                     return
                 }
-                replies.append(budget.admit(reply, id: request.id))
+                replies.append(budget.admit(Dispatcher.reply(id, result), id: request.id))
             }
         }
         self.queue(Dispatcher.batchReply(replies), context: context)
@@ -314,6 +316,23 @@ final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     // MARK: - Output
+
+    /// Writes the reply to `id` (none for a notification), assembled in a scratch array the handler keeps, so
+    /// that a reply answered on the event loop costs no allocation of its own.
+    private func queue(id: RequestID?, _ result: Result<[UInt8], RPCError>, context: ChannelHandlerContext) {
+        guard let id else { return }
+        self.scratch.removeAll(keepingCapacity: true)
+        switch result {
+        case .success(let json): RPCMessageWriter.appendResult(id: id, result: json, to: &self.scratch)
+        case .failure(let error): RPCMessageWriter.appendError(id: id, error: error, to: &self.scratch)
+        }
+        self.scratch.append(UInt8(ascii: "\n"))
+        var output = self.output.take() ?? context.channel.allocator.buffer(capacity: max(self.scratch.count, 256))
+        output.writeBytes(self.scratch)
+        self.output = output
+        if self.scratch.capacity > Self.flushThreshold { self.scratch = [] }
+        if output.readableBytes >= Self.flushThreshold { self.flushOutput(context: context) }
+    }
 
     private func queue(_ reply: [UInt8]?, context: ChannelHandlerContext) {
         guard let reply else { return }

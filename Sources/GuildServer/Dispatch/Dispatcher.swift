@@ -52,8 +52,8 @@ public final class Dispatcher: Sendable {
 
     /// What running a request on the event loop gave.
     enum InlineOutcome {
-        /// The reply (nil for a notification).
-        case reply([UInt8]?)
+        /// The outcome, to be answered to `id` (nil: a notification, never answered).
+        case answered(id: RequestID?, Result<[UInt8], RPCError>)
         /// The method must run as a task.
         case needsTask
     }
@@ -65,7 +65,7 @@ public final class Dispatcher: Sendable {
         guard let entry = self.registry[request.method] else {
             let result = Result<[UInt8], RPCError>.failure(.methodNotFound(request.method))
             self.metrics?.record(nil, started: started, result: result)
-            return .reply(Self.reply(request.id, result))
+            return .answered(id: request.id, result)
         }
         let result: Result<[UInt8], RPCError>
         do {
@@ -89,7 +89,7 @@ public final class Dispatcher: Sendable {
             result = .failure(self.wireError(error, method: request.method))
         }
         self.metrics?.record(entry.instruments, started: started, result: result)
-        return .reply(Self.reply(request.id, result))
+        return .answered(id: request.id, result)
     }
 
     /// The caller of an immediate read on `connection`, when it may run at once: nothing else in flight on the

@@ -16,25 +16,56 @@ public struct MethodRegistry: Sendable {
         case async(@Sendable ([UInt8]?, RequestContext) async throws -> [UInt8])
     }
 
-    /// One registered method.
-    struct Entry: Sendable {
-        var name: String
-        var access: AccessRequirement
-        var execution: Execution
+    /// One registered method. A class: a request's lookup takes one reference, not a copy of every field.
+    final class Entry: Sendable {
+        let name: String
+        let access: AccessRequirement
+        let execution: Execution
         /// Runs under the daemon's admission bounds (``RPCMethod/isExpensive``).
-        var isExpensive = false
+        let isExpensive: Bool
         /// May bind, rebind or unbind the connection's session (``RPCMethod/changesSession``).
-        var changesSession = false
+        let changesSession: Bool
         /// How the method runs at once on the event loop, given the caller and the loop thread's reader; nil:
         /// never there (``registerRead(_:store:_:)``).
-        var immediate: (@Sendable ([UInt8]?, Caller, any ImmediateReader) throws -> [UInt8])?
+        let immediate: (@Sendable ([UInt8]?, Caller, any ImmediateReader) throws -> [UInt8])?
         /// Its request count and latency, when requests are measured (set by the dispatcher).
-        var instruments: RequestMetrics.Instruments?
+        let instruments: RequestMetrics.Instruments?
+
+        init(
+            name: String,
+            access: AccessRequirement,
+            execution: Execution,
+            isExpensive: Bool = false,
+            changesSession: Bool = false,
+            immediate: (@Sendable ([UInt8]?, Caller, any ImmediateReader) throws -> [UInt8])? = nil,
+            instruments: RequestMetrics.Instruments? = nil
+        ) {
+            self.name = name
+            self.access = access
+            self.execution = execution
+            self.isExpensive = isExpensive
+            self.changesSession = changesSession
+            self.immediate = immediate
+            self.instruments = instruments
+        }
+
+        /// The same method with `instruments`.
+        func with(instruments: RequestMetrics.Instruments) -> Entry {
+            Entry(
+                name: self.name,
+                access: self.access,
+                execution: self.execution,
+                isExpensive: self.isExpensive,
+                changesSession: self.changesSession,
+                immediate: self.immediate,
+                instruments: instruments
+            )
+        }
     }
 
     /// Gives every method its instruments from `metrics`.
     mutating func attach(_ metrics: RequestMetrics) {
-        for name in self.entries.keys { self.entries[name]?.instruments = metrics.instruments(for: name) }
+        self.entries = self.entries.mapValues { $0.with(instruments: metrics.instruments(for: $0.name)) }
     }
 
     private(set) var entries: [String: Entry] = [:]
