@@ -21,14 +21,14 @@ public final class GuildClient: Sendable {
     let connection: ClientConnection
     private let nextID = Atomic<Int>(1)
     /// Where a call waiting for its reply resumes: the event loop that reads the reply.
-    private let taskExecutor: EventLoopTaskExecutor
+    private let loopTaskExecutor: EventLoopTaskExecutor
     /// Every request and notification goes through it, in the order they were made.
     private let outbox: RequestOutbox
 
     private init(channel: any Channel, connection: ClientConnection) {
         self.channel = channel
         self.connection = connection
-        self.taskExecutor = EventLoopTaskExecutor(channel.eventLoop)
+        self.loopTaskExecutor = EventLoopTaskExecutor(channel.eventLoop)
         self.outbox = RequestOutbox(channel: channel)
     }
 
@@ -105,7 +105,7 @@ public final class GuildClient: Sendable {
             // The caller runs on this connection's event loop (an actor that uses `executor`): with the event
             // loop as the preferred task executor, the reply resumes the call right where it is read, with no
             // thread hop. Other callers resume on the cooperative pool as usual, never on the event loop.
-            reply = try await withTaskExecutorPreference(self.taskExecutor) {
+            reply = try await withTaskExecutorPreference(self.loopTaskExecutor) {
                 try await self.exchange(id, method: method, params: params, routing: routing)
             }
         } else {
@@ -177,6 +177,21 @@ public final class GuildClient: Sendable {
     /// }
     /// ```
     public var executor: any SerialExecutor { self.channel.eventLoop.executor }
+
+    /// A task executor on the event loop this connection lives on. Tasks that prefer it make their calls,
+    /// and are resumed by their replies, on the thread that reads those replies: no thread hop per call,
+    /// and many calls in flight share one thread. For work that makes many calls:
+    ///
+    /// ```swift
+    /// await withTaskGroup(of: Void.self) { group in
+    ///     for _ in 0..<64 {
+    ///         group.addTask(executorPreference: client.taskExecutor) { _ = try? await client.call(SystemMethods.Ping.self) }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Keep blocking work off it: the event loop also reads and writes this connection.
+    public var taskExecutor: any TaskExecutor { self.loopTaskExecutor }
 
     // MARK: - Helpers
 

@@ -21,6 +21,7 @@ enum MeasurementUnit: String, Codable, Sendable {
     case milliseconds = "ms"
     case perSecond = "/s"
     case mebibytes = "MiB"
+    case cores
 
     func format(_ value: Double) -> String {
         guard value.isFinite else { return "—" }
@@ -29,6 +30,7 @@ enum MeasurementUnit: String, Codable, Sendable {
         case .milliseconds: return Format.decimal(value, digits: 1) + " ms"
         case .perSecond: return Format.grouped(value) + "/s"
         case .mebibytes: return Format.decimal(value, digits: 1) + " MiB"
+        case .cores: return Format.decimal(value, digits: 2) + " cores"
         }
     }
 }

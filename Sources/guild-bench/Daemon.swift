@@ -30,6 +30,13 @@ struct CPUMeter {
         self.selfStart = cpuSeconds(pid: nil)
     }
 
+    /// The cores the bench process itself (its clients) used since init.
+    func benchCores() -> Double {
+        let wall = Double(monotonicNanos() - self.start) / 1e9
+        guard let start = self.selfStart, let end = cpuSeconds(pid: nil), wall > 0 else { return .nan }
+        return (end - start) / wall
+    }
+
     /// "guildd 0.95 cores, bench 1.02 cores" since init; with several daemons "guildd 0.61 + 0.40 cores".
     func summary() -> String {
         let wall = Double(monotonicNanos() - self.start) / 1e9

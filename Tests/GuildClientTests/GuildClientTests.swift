@@ -104,6 +104,24 @@ struct GuildClientTests {
     }
 
     @Test(.timeLimit(.minutes(1)))
+    func tasksOnTheClientsTaskExecutorMakeManyCallsAtOnce() async throws {
+        try await withFakeServer(handler: pingHandler) { client, server in
+            let replies = try await withThrowingTaskGroup(of: [String].self) { group in
+                for _ in 0..<32 {
+                    group.addTask(executorPreference: client.taskExecutor) {
+                        var replies: [String] = []
+                        for _ in 0..<10 { replies.append(try await client.call(SystemMethods.Ping.self)) }
+                        return replies
+                    }
+                }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+            #expect(replies == Array(repeating: "pong", count: 320))
+            #expect(server.receivedLines.count == 320)
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
     func untypedCallReturnsJSONValue() async throws {
         try await withFakeServer(handler: { request in
             guard let id = request.idJSON else { return [] }

@@ -90,7 +90,7 @@ struct PingLatency: Benchmark {
                 all.raw,
                 all.echo,
                 50,
-                target: .ratio(.atMost, 2),
+                target: .ratio(.atMost, 1.3),
                 note: "\(calls) sequential pings from the blocking client the echo baseline uses: guildd's own cost"
             ),
             row("p99, raw client → guildd", all.raw, all.echo, 99),

@@ -27,6 +27,7 @@ struct PingThroughput: Benchmark {
     func run(_ context: BenchContext) async throws -> [Measurement] {
         let daemon = try await context.sharedDaemon()
         var measurements: [Measurement] = []
+        var clientCores = Double.nan
         for shape in Self.shapes {
             var clients: [GuildClient] = []
             do {
@@ -41,6 +42,7 @@ struct PingThroughput: Benchmark {
                 }
                 for client in clients { await client.close() }
                 let cpu = meter.summary()
+                if shape.connections == 1, shape.inFlight == 64 { clientCores = meter.benchCores() }
                 let median = Stats.median(rates)
                 context.progress("  \(shape.figure): median \(MeasurementUnit.perSecond.format(median)); \(cpu)")
                 measurements.append(
@@ -58,6 +60,37 @@ struct PingThroughput: Benchmark {
                 throw error
             }
         }
+
+        // The same 64 calls from tasks that prefer the client's task executor: each reply resumes its call on
+        // the thread that read it, with no hop to the global pool and back.
+        let pinned = try await GuildClient.connect(path: daemon.socketPath)
+        var pinnedRates: [Double] = []
+        var pinnedCPU = ""
+        var pinnedCores = Double.nan
+        do {
+            _ = try await Self.measure(clients: [pinned], inFlight: 64, duration: min(0.5, context.duration), onClientLoop: true)
+            let meter = CPUMeter(daemonPID: daemon.pid)
+            for _ in 0..<context.runs {
+                pinnedRates.append(try await Self.measure(clients: [pinned], inFlight: 64, duration: context.duration, onClientLoop: true))
+            }
+            pinnedCPU = meter.summary()
+            pinnedCores = meter.benchCores()
+            await pinned.close()
+        } catch {
+            await pinned.close()
+            throw error
+        }
+        let pinnedMedian = MeasurementUnit.perSecond.format(Stats.median(pinnedRates))
+        context.progress("  1 conn × 64, tasks on the client's executor: median \(pinnedMedian); \(pinnedCPU)")
+        measurements.append(
+            Measurement(
+                benchmark: self.name,
+                figure: "1 conn × 64 in flight, tasks on GuildClient.taskExecutor",
+                value: Stats.median(pinnedRates),
+                unit: .perSecond,
+                note: "median of " + Format.spread(pinnedRates, unit: .perSecond) + "; " + pinnedCPU
+            )
+        )
 
         // The daemon's capacity without GuildClient, against the floor: the same blocking raw client (it writes
         // its in-flight request lines at once, then reads as many reply lines, and repeats) against a raw echo
@@ -101,7 +134,40 @@ struct PingThroughput: Benchmark {
                     baseline: rawSingle,
                     baselineName: "raw client → guildd, 64 pipelined",
                     target: .ratio(.atLeast, 0.8),
-                    note: "the client's share of the daemon's capacity"
+                    note: "the client's share of the daemon's capacity; 64 calls from ordinary tasks"
+                )
+            )
+            measurements.append(
+                Measurement(
+                    benchmark: self.name,
+                    figure: "GuildClient 1 conn × 64: the client's own CPU",
+                    value: clientCores,
+                    unit: .cores,
+                    target: .value(.atMost, 0.5),
+                    note: "the bench process (GuildClient's event loop and the calling tasks) while it ran at "
+                        + MeasurementUnit.perSecond.format(single.value)
+                )
+            )
+            measurements.append(
+                Measurement(
+                    benchmark: self.name,
+                    figure: "GuildClient 1 conn × 64 on its task executor vs raw client",
+                    value: Stats.median(pinnedRates),
+                    unit: .perSecond,
+                    baseline: rawSingle,
+                    baselineName: "raw client → guildd, 64 pipelined",
+                    target: .ratio(.atLeast, 0.8),
+                    note: "64 calls from tasks that prefer GuildClient.taskExecutor: no thread hop per call"
+                )
+            )
+            measurements.append(
+                Measurement(
+                    benchmark: self.name,
+                    figure: "GuildClient 1 conn × 64 on its task executor: the client's own CPU",
+                    value: pinnedCores,
+                    unit: .cores,
+                    target: .value(.atMost, 0.5),
+                    note: "the bench process while it ran at \(MeasurementUnit.perSecond.format(Stats.median(pinnedRates)))"
                 )
             )
         }
@@ -180,14 +246,15 @@ struct PingThroughput: Benchmark {
         return Double(total) / (Double(monotonicNanos() - start) / 1e9)
     }
 
-    /// Calls per second over `duration` seconds with `inFlight` looping tasks per client.
-    static func measure(clients: [GuildClient], inFlight: Int, duration: Double) async throws -> Double {
+    /// Calls per second over `duration` seconds with `inFlight` looping tasks per client; with `onClientLoop`
+    /// the tasks prefer the client's task executor (``GuildClient/taskExecutor``) instead of the global pool.
+    static func measure(clients: [GuildClient], inFlight: Int, duration: Double, onClientLoop: Bool = false) async throws -> Double {
         let start = monotonicNanos()
         let deadline = start + UInt64(duration * 1e9)
         let total = try await withThrowingTaskGroup(of: Int.self) { group in
             for client in clients {
                 for _ in 0..<inFlight {
-                    group.addTask {
+                    group.addTask(executorPreference: onClientLoop ? client.taskExecutor : nil) {
                         var count = 0
                         while monotonicNanos() < deadline {
                             _ = try await client.call(SystemMethods.Ping.self)
