@@ -5,9 +5,9 @@ import NIOCore
 /// within `timeout`, or the connection gets -32600 FRAME_TIMEOUT (`"id": null`) and is closed. Together
 /// with the frame size limit this bounds what a peer that trickles, or never ends, a line can hold.
 ///
-/// It sits before the line decoder and only looks at the bytes going by: a read that ends in a newline
-/// leaves no partial line; one that does not starts the clock if no partial line was pending, or restarts
-/// it if the read finished the pending line and began another.
+/// It sits before `ConnectionHandler` (which cuts the lines) and only looks at the bytes going by: a read
+/// that ends in a newline leaves no partial line; one that does not starts the clock if no partial line was
+/// pending, or restarts it if the read finished the pending line and began another.
 final class FrameTimeoutHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
