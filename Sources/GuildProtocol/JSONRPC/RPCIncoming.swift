@@ -31,7 +31,7 @@ public enum RPCIncoming: Sendable {
         each message: (RPCIncoming) -> Void
     ) throws(RPCError) {
         let top: JSONScanner.Value
-        var envelope = Envelope()
+        var envelope = EnvelopeMembers()
         do {
             top = try scanner.scan(bytes) { key, value in envelope.take(key, value, in: bytes) }
         } catch {
@@ -43,7 +43,7 @@ public enum RPCIncoming: Sendable {
         case .array:
             // One unreadable entry must not cost the others their replies.
             for element in scanner.elements(of: top, in: bytes) where element.kind == .object {
-                var entry = Envelope()
+                var entry = EnvelopeMembers()
                 scanner.forEachMember(of: element, in: bytes) { key, value in entry.take(key, value, in: bytes) }
                 if let read = try? entry.message(in: bytes) { message(read) }
             }
@@ -53,41 +53,8 @@ public enum RPCIncoming: Sendable {
     }
 }
 
-/// The members of a message the client reads; the last of a repeated key counts.
-private struct Envelope {
-    var id: JSONScanner.Value?
-    var method: JSONScanner.Value?
-    var params: JSONScanner.Value?
-    var result: JSONScanner.Value?
-    var error: JSONScanner.Value?
-
-    mutating func take(_ key: JSONScanner.Value, _ value: JSONScanner.Value, in bytes: UnsafeRawBufferPointer) {
-        guard !key.hasEscapes else {
-            switch try? JSONScanner.string(key, in: bytes) {
-            case "id": self.id = value
-            case "method": self.method = value
-            case "params": self.params = value
-            case "result": self.result = value
-            case "error": self.error = value
-            default: break
-            }
-            return
-        }
-        switch key.range.count - 2 {
-        case 2: if JSONScanner.string(key, in: bytes, is: "id") { self.id = value }
-        case 5: if JSONScanner.string(key, in: bytes, is: "error") { self.error = value }
-        case 6:
-            if JSONScanner.string(key, in: bytes, is: "result") {
-                self.result = value
-            } else if JSONScanner.string(key, in: bytes, is: "method") {
-                self.method = value
-            } else if JSONScanner.string(key, in: bytes, is: "params") {
-                self.params = value
-            }
-        default: break
-        }
-    }
-
+extension EnvelopeMembers {
+    /// The message these members make: a notification or a response.
     func message(in bytes: UnsafeRawBufferPointer) throws(RPCError) -> RPCIncoming {
         if let method = self.method, method.kind == .string, self.id == nil {
             let name = (try? JSONScanner.string(method, in: bytes)) ?? ""

@@ -51,7 +51,7 @@ public struct RequestParser: Sendable {
     public func parse(_ bytes: UnsafeRawBufferPointer) -> RPCFrame {
         let top: JSONScanner.Value
         // A single request's envelope is read while the line is validated, in one pass.
-        var envelope = Envelope()
+        var envelope = EnvelopeMembers()
         do {
             top = try self.scanner.scan(bytes) { key, value in envelope.take(key, value, in: bytes) }
         } catch {
@@ -100,44 +100,14 @@ public struct RequestParser: Sendable {
         guard value.kind == .object else {
             return .invalid(id: .null, error: .invalidRequest("a request must be a JSON object"))
         }
-        var envelope = Envelope()
+        var envelope = EnvelopeMembers()
         self.scanner.forEachMember(of: value, in: bytes) { key, value in envelope.take(key, value, in: bytes) }
         return envelope.entry(in: bytes)
     }
 }
 
-/// The members of a request object that JSON-RPC reads; the last of a repeated key counts.
-private struct Envelope {
-    var version: JSONScanner.Value?
-    var method: JSONScanner.Value?
-    var params: JSONScanner.Value?
-    var id: JSONScanner.Value?
-
-    mutating func take(_ key: JSONScanner.Value, _ value: JSONScanner.Value, in bytes: UnsafeRawBufferPointer) {
-        guard !key.hasEscapes else {
-            // Compare what an escaped key says (`"\u0069d"` is `id`).
-            switch try? JSONScanner.string(key, in: bytes) {
-            case "id": self.id = value
-            case "method": self.method = value
-            case "params": self.params = value
-            case "jsonrpc": self.version = value
-            default: break
-            }
-            return
-        }
-        switch key.range.count - 2 {
-        case 2: if JSONScanner.string(key, in: bytes, is: "id") { self.id = value }
-        case 6:
-            if JSONScanner.string(key, in: bytes, is: "method") {
-                self.method = value
-            } else if JSONScanner.string(key, in: bytes, is: "params") {
-                self.params = value
-            }
-        case 7: if JSONScanner.string(key, in: bytes, is: "jsonrpc") { self.version = value }
-        default: break
-        }
-    }
-
+extension EnvelopeMembers {
+    /// The request these members make, or why they make none.
     func entry(in bytes: UnsafeRawBufferPointer) -> RPCFrame.Entry {
         var id: RequestID?
         if let idValue = self.id {
