@@ -78,7 +78,8 @@ struct GuildClientTests {
         try await withFakeServer(handler: { request in
             guard let id = request.idJSON else { return [] }
             let reply = Array(FakeServer.result(id: id, #""split\nreply""#).utf8)
-            // The reply arrives in three writes, cut inside the id and the result, and ends in \r\n.
+            // The reply arrives in three writes, cut after its first member and inside the result, and ends
+            // in \r\n.
             return [
                 .raw(Array(reply[..<10])), .delay(.milliseconds(20)), .raw(Array(reply[10..<(reply.count - 3)])),
                 .delay(.milliseconds(20)), .raw(Array(reply[(reply.count - 3)...]) + [0x0D, 0x0A]),

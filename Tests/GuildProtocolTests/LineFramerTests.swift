@@ -38,7 +38,7 @@ import Testing
             let reads = [String(decoding: bytes[..<cut], as: UTF8.self), String(decoding: bytes[cut...], as: UTF8.self)]
             #expect(self.lines(reads).lines == whole.lines, "cut at \(cut)")
         }
-        #expect(self.lines(stream.map { String($0) }).lines == whole.lines)
+        #expect(self.lines(stream.utf8.map { String(decoding: [$0], as: UTF8.self) }).lines == whole.lines)
     }
 
     @Test func anIncompleteLineIsKeptUntilItsNewline() {
@@ -95,6 +95,30 @@ import Testing
         #expect(seen == ["a", "b", "c"])
         #expect(Array("\n".utf8).withUnsafeBytes { framer.feed($0, take) } == .needMore)
         #expect(seen == ["a", "b", "c", "d"])
+    }
+
+    @Test func aLineCompletedByALaterReadIsFollowedByTheReadsOtherLinesInOrder() {
+        // The kept start of a line ends inside a read that carries more lines, some held back.
+        var (lines, outcome, framer) = self.lines(["ab", "c\nd\ne\nf"], holdFrom: 3)
+        #expect(lines == ["abc", "d"])
+        #expect(outcome == .held)
+        // Held lines are not a last line: finishing now hands out nothing.
+        #expect(!framer.finish { _ in Issue.record("a held line was handed out as the last line") })
+        var rest: [String] = []
+        outcome = framer.resume {
+            rest.append(String(decoding: $0, as: UTF8.self))
+            return .proceed
+        }
+        #expect(outcome == .needMore)
+        #expect(rest == ["e"])
+        #expect(framer.finish { rest.append(String(decoding: $0, as: UTF8.self)) })
+        #expect(rest == ["e", "f"])
+    }
+
+    @Test func theLargestLimitDoesNotOverflow() {
+        let result = self.lines(["one\ntw", "o\nthr"], limit: .max)
+        #expect(result.lines == ["one", "two"])
+        #expect(result.outcome == .needMore)
     }
 
     @Test func linesOverTheLimitEndTheStream() {

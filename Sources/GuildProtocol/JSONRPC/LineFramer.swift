@@ -46,6 +46,8 @@ public struct LineFramer: Sendable {
     /// Bytes received and not handed out; those before `pendingStart` were handed out already.
     private var pending: [UInt8] = []
     private var pendingStart = 0
+    /// Whether `pending` holds lines the receiver held back (not only the start of an incomplete line).
+    private var holding = false
 
     /// Creates a framer for lines of at most `maximumLineBytes` bytes.
     public init(maximumLineBytes: Int) {
@@ -62,12 +64,38 @@ public struct LineFramer: Sendable {
     ) -> Outcome {
         guard self.hasPendingBytes else {
             // The usual case: nothing kept, so lines are handed out straight from the read.
-            let (consumed, outcome) = self.split(bytes, line)
-            self.keep(UnsafeRawBufferPointer(rebasing: bytes[consumed...]), outcome: outcome)
+            return self.splitInPlace(bytes, line)
+        }
+        guard !self.holding, let base = bytes.baseAddress,
+            let found = memchr(base, Int32(UInt8(ascii: "\n")), bytes.count)
+        else {
+            // Held lines wait in front of these bytes, or the kept line is still incomplete.
+            self.pending.append(contentsOf: bytes)
+            return self.resume(line)
+        }
+        // The kept start of a line ends in this read: finish that one line from the kept bytes, then go on in
+        // place with the rest of the read.
+        let end = base.distance(to: UnsafeRawPointer(found))
+        self.pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[...end]))
+        let outcome = self.resume(line)
+        guard outcome == .needMore else {
+            self.pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[(end + 1)...]))
             return outcome
         }
-        self.pending.append(contentsOf: bytes)
-        return self.resume(line)
+        return self.splitInPlace(UnsafeRawBufferPointer(rebasing: bytes[(end + 1)...]), line)
+    }
+
+    /// Hands out the lines of a read with nothing kept before it, and keeps what is left.
+    private mutating func splitInPlace(
+        _ bytes: UnsafeRawBufferPointer,
+        _ line: (UnsafeRawBufferPointer) -> Next
+    ) -> Outcome {
+        let (consumed, outcome) = self.split(bytes, line)
+        if outcome != .tooLarge, consumed < bytes.count {
+            self.pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[consumed...]))
+        }
+        self.holding = outcome == .held
+        return outcome
     }
 
     /// Hands out the lines kept after a hold, until `line` holds again.
@@ -78,6 +106,7 @@ public struct LineFramer: Sendable {
             self.split(UnsafeRawBufferPointer(rebasing: all[start...]), line)
         }
         self.pendingStart += consumed
+        self.holding = outcome == .held
         if self.pendingStart == self.pending.count {
             self.pending.removeAll(keepingCapacity: self.pending.capacity <= 64 * 1024)
             self.pendingStart = 0
@@ -89,10 +118,11 @@ public struct LineFramer: Sendable {
         return outcome
     }
 
-    /// The stream ended: hands out an incomplete last line, if any, as a line (after held lines are handed
-    /// out with ``resume(_:)``). Returns whether there was one.
+    /// The stream ended: hands out an incomplete last line, if any, as a line. Held lines must be handed out
+    /// with ``resume(_:)`` first: while any are held this does nothing and returns false. Returns whether a
+    /// last line was handed out.
     public mutating func finish(_ line: (UnsafeRawBufferPointer) -> Void) -> Bool {
-        guard self.hasPendingBytes else { return false }
+        guard self.hasPendingBytes, !self.holding else { return false }
         self.pending.withUnsafeBytes { all in
             line(Self.trimmingReturn(UnsafeRawBufferPointer(rebasing: all[self.pendingStart...])))
         }
@@ -119,16 +149,10 @@ public struct LineFramer: Sendable {
         }
         // What is left is the start of a line; one `\r` past the limit may still be the `\r` of its `\r\n`.
         let rest = bytes.count - start
-        if rest > self.maximumLineBytes + 1 || (rest == self.maximumLineBytes + 1 && bytes[bytes.count - 1] != 0x0D) {
+        if rest > self.maximumLineBytes, !(rest - 1 == self.maximumLineBytes && bytes[bytes.count - 1] == 0x0D) {
             return (start, .tooLarge)
         }
         return (start, .needMore)
-    }
-
-    /// Keeps the bytes a read left over.
-    private mutating func keep(_ rest: UnsafeRawBufferPointer, outcome: Outcome) {
-        guard outcome != .tooLarge, !rest.isEmpty else { return }
-        self.pending.append(contentsOf: rest)
     }
 
     private static func trimmingReturn(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {

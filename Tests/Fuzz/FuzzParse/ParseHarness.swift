@@ -42,8 +42,8 @@ enum ParseHarness {
     }
 
     /// Runs the stream through the server's framing (`LineFramer`, cut into reads as `limits.chunk` says,
-    /// holding back every third line once and taking it on the next resume, as the daemon does while a
-    /// connection is not writable) and checks it against the model; returns the frames.
+    /// holding back every third line once, as the daemon does while a connection is not writable, and taking it
+    /// on the next resume or with the next read) and checks it against the model; returns the frames.
     static func frames(of stream: [UInt8], limits: Limits) -> [[UInt8]] {
         var framer = LineFramer(maximumLineBytes: limits.frame)
         var frames: [[UInt8]] = []
@@ -61,14 +61,26 @@ enum ParseHarness {
             let end = offset + min(limits.chunk, stream.count - offset)
             chunks.append(offset..<end)
             var outcome = stream[offset..<end].withUnsafeBytes { framer.feed($0, take) }
-            while outcome == .held { outcome = framer.resume(take) }
+            // Every other read, held lines are taken before the next read; otherwise the next read arrives
+            // while they are held (as reads the daemon already had under way do).
+            if chunks.count % 2 == 0 {
+                while outcome == .held { outcome = framer.resume(take) }
+            }
             offset = end
             if outcome == .tooLarge {
                 tooLarge = true
                 break reading
             }
         }
-        if !tooLarge { _ = framer.finish { frames.append(Array($0)) } }
+        if !tooLarge {
+            var outcome = framer.resume(take)
+            while outcome == .held { outcome = framer.resume(take) }
+            if outcome == .tooLarge {
+                tooLarge = true
+            } else {
+                _ = framer.finish { frames.append(Array($0)) }
+            }
+        }
 
         let model = Self.model(stream, chunks: chunks, limit: limits.frame)
         Invariant.check(
