@@ -33,6 +33,15 @@ final class FrameTimeoutHandler: ChannelInboundHandler {
         context.fireChannelRead(data)
     }
 
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            // The peer sent all it will: an unfinished last line is answered as a line, never waited for.
+            self.timer?.cancel()
+            self.timer = nil
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         self.timer?.cancel()
         self.timer = nil
