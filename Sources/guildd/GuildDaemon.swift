@@ -173,7 +173,14 @@ struct GuildDaemon: AsyncParsableCommand {
             throw ValidationError("--event-retention-days and --message-retention-days must be at most \(Self.longestDays) (a century)")
         }
         guard self.eventRetentionCount >= 0 else { throw ValidationError("--event-retention-count must not be negative") }
+        guard (Self.smallestFrame...Self.largestFrame).contains(self.maxFrameBytes) else {
+            throw ValidationError("--max-frame-bytes must be \(Self.smallestFrame) to \(Self.largestFrame) (1 GiB)")
+        }
     }
+
+    /// The frame limit's bounds: room for any request's envelope, and at most 1 GiB held for one line.
+    static let smallestFrame = 256
+    static let largestFrame = 1 << 30
 
     /// The longest duration an option in seconds may name.
     static let longestSeconds: Double = 366 * 86_400

@@ -9,6 +9,7 @@ struct DaemonOptionsTests {
         "--idle-exit=1e300", "--idle-exit=9223372036854775807", "--shutdown-timeout=1e300", "--shutdown-timeout=nan",
         "--frame-timeout=inf", "--idle-timeout=-1", "--write-stall-timeout=1e300", "--message-retention-days=1e300",
         "--event-retention-days=999999999999999", "--event-retention-days=-1", "--event-retention-count=-5",
+        "--max-frame-bytes=9223372036854775807", "--max-frame-bytes=0", "--max-frame-bytes=-1",
     ]
 
     @Test(arguments: Self.outOfRange)
