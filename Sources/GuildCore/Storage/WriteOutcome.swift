@@ -5,20 +5,20 @@ import Synchronization
 /// (``settle(transactionError:)``); the caller awaits ``value()``, before or after either.
 ///
 /// A class each engine's queued write subclasses, so that a write is one allocation.
+///
+/// The result is kept type-erased (`any Sendable`) and cast back once in ``value()``: the write path is generic
+/// in `T` and reached through the `Store` protocol, so it runs unspecialised, and state typed by `T` made the
+/// Swift runtime look up the metadata of `Result<T, _>`, `Optional<T>` and `CheckedContinuation<T, _>` on every
+/// copy (about 15% of a durable write's instructions, protocol/performance.md).
 open class WriteOutcome<T: Sendable>: @unchecked Sendable {
     // @unchecked: the state is behind a Mutex; subclasses add only immutable or themselves protected state.
-    private enum State {
-        case pending(ran: Result<T, any Error>?, waiting: CheckedContinuation<T, any Error>?)
-        case done(Result<T, any Error>)
-    }
-
-    private let state = Mutex(State.pending(ran: nil, waiting: nil))
+    private let state = Mutex(WriteOutcomeState.pending(ran: nil, waiting: nil))
 
     /// Creates a pending outcome.
     public init() {}
 
-    /// Records what the operation returned or threw (its transaction is still open).
-    public final func ran(_ outcome: Result<T, any Error>) {
+    /// Records what the operation returned (a `T`) or threw; its transaction is still open.
+    public final func ran(_ outcome: Result<any Sendable, any Error>) {
         self.state.withLock { state in
             if case .pending(_, let waiting) = state { state = .pending(ran: outcome, waiting: waiting) }
         }
@@ -27,9 +27,10 @@ open class WriteOutcome<T: Sendable>: @unchecked Sendable {
     /// Settles the outcome once its transaction is over: nil when it committed. The operation's own failure
     /// says more than the transaction's; a transaction that failed fails the operations that succeeded in it.
     public final func settle(transactionError: (any Error)?) {
-        let resume: (CheckedContinuation<T, any Error>, Result<T, any Error>)? = self.state.withLock { state in
+        let resume: (CheckedContinuation<any Sendable, any Error>, Result<any Sendable, any Error>)? = self.state.withLock {
+            state in
             guard case .pending(let ran, let waiting) = state else { return nil }
-            let final: Result<T, any Error> =
+            let final: Result<any Sendable, any Error> =
                 switch (ran, transactionError) {
                 case (.failure(let own)?, _): .failure(own)
                 case (_, let error?): .failure(error)
@@ -44,8 +45,13 @@ open class WriteOutcome<T: Sendable>: @unchecked Sendable {
 
     /// The operation's result once its transaction committed; its error, or the transaction's, otherwise.
     public final func value() async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            let ready: Result<T, any Error>? = self.state.withLock { state in
+        // What `ran` was given as the success of a `WriteOutcome<T>` is a `T`.
+        try await self.erasedValue() as! T
+    }
+
+    private func erasedValue() async throws -> any Sendable {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, any Error>) in
+            let ready: Result<any Sendable, any Error>? = self.state.withLock { state in
                 switch state {
                 case .done(let result):
                     return result
@@ -58,4 +64,10 @@ open class WriteOutcome<T: Sendable>: @unchecked Sendable {
             if let ready { continuation.resume(with: ready) }
         }
     }
+}
+
+/// A ``WriteOutcome``'s state, outside the generic class so that it is one concrete type.
+private enum WriteOutcomeState {
+    case pending(ran: Result<any Sendable, any Error>?, waiting: CheckedContinuation<any Sendable, any Error>?)
+    case done(Result<any Sendable, any Error>)
 }

@@ -20,7 +20,7 @@ final class PostgresTypedWrite<T: Sendable>: WriteOutcome<T>, PostgresPendingWri
     }
 
     func run(_ context: PostgresWriteContext) -> Bool {
-        let outcome = Result { try self.work(context) }
+        let outcome = Result<any Sendable, any Error> { try self.work(context) }
         self.ran(outcome)
         if case .success = outcome { return true }
         return false

@@ -111,7 +111,7 @@ private final class TypedWrite<T: Sendable>: WriteOutcome<T>, PendingWrite, @unc
     var changed: Set<RecordKey> { self.log.changed }
 
     func run(_ db: Database) -> (any Error)? {
-        var result: Result<T, any Error>?
+        var result: Result<any Sendable, any Error>?
         do {
             // A savepoint per operation, with statements prepared once per connection.
             try db.cachedStatement(sql: "SAVEPOINT operation").execute()
