@@ -24,7 +24,7 @@ struct GroupCommitTests {
 
     @Test func anOutcomeIsTheOperationsOwnUnlessItsTransactionFailed() async throws {
         let committed = WriteOutcome<Int>()
-        committed.ran(.success(1))
+        committed.ran(returning: 1)
         committed.settle(transactionError: nil)
         #expect(try await committed.value() == 1)
 
@@ -32,17 +32,17 @@ struct GroupCommitTests {
         let waited = WriteOutcome<Int>()
         async let value = waited.value()
         try await Task.sleep(for: .milliseconds(10))
-        waited.ran(.success(2))
+        waited.ran(returning: 2)
         waited.settle(transactionError: nil)
         #expect(try await value == 2)
 
         let failedTransaction = WriteOutcome<Int>()
-        failedTransaction.ran(.success(3))
+        failedTransaction.ran(returning: 3)
         failedTransaction.settle(transactionError: Batch())
         await #expect(throws: Batch.self) { try await failedTransaction.value() }
 
         let ownFailure = WriteOutcome<Int>()
-        ownFailure.ran(.failure(Own()))
+        ownFailure.ran(throwing: Own())
         ownFailure.settle(transactionError: Batch())
         await #expect(throws: Own.self) { try await ownFailure.value() }
 

@@ -21,11 +21,16 @@ struct GroupCommitRollbackTests {
         let outcomes = Outcomes()
         let store = temp.store
         try await withThrowingTaskGroup(of: Void.self) { group in
-            // The first write holds the writer while the others queue up into one batch.
+            // The first write holds the writer while the others queue up into one batch. They are queued only
+            // once it runs, however long a loaded machine takes to start it.
+            let holding = Mutex(false)
             group.addTask {
-                try await store.write { _ in Thread.sleep(forTimeInterval: 0.3) }
+                try await store.write { _ in
+                    holding.withLock { $0 = true }
+                    Thread.sleep(forTimeInterval: 0.3)
+                }
             }
-            try await Task.sleep(for: .milliseconds(100))
+            while !holding.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
             for x in 1...9 {
                 group.addTask {
                     do {

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// One queued write's outcome and the caller waiting for it, the same for every engine: the drain records
-/// what the operation returned (``ran(_:)``), then settles it when its transaction committed or failed
+/// what the operation returned or threw (``ran(returning:)``, ``ran(throwing:)``), then settles it when its transaction committed or failed
 /// (``settle(transactionError:)``); the caller awaits ``value()``, before or after either.
 ///
 /// A class each engine's queued write subclasses, so that a write is one allocation.
@@ -17,8 +17,17 @@ open class WriteOutcome<T: Sendable>: @unchecked Sendable {
     /// Creates a pending outcome.
     public init() {}
 
-    /// Records what the operation returned (a `T`) or threw; its transaction is still open.
-    public final func ran(_ outcome: Result<any Sendable, any Error>) {
+    /// Records what the operation returned; its transaction is still open.
+    public final func ran(returning value: T) {
+        self.record(.success(value))
+    }
+
+    /// Records what the operation threw; its transaction is still open.
+    public final func ran(throwing error: any Error) {
+        self.record(.failure(error))
+    }
+
+    private func record(_ outcome: Result<any Sendable, any Error>) {
         self.state.withLock { state in
             if case .pending(_, let waiting) = state { state = .pending(ran: outcome, waiting: waiting) }
         }
@@ -45,7 +54,7 @@ open class WriteOutcome<T: Sendable>: @unchecked Sendable {
 
     /// The operation's result once its transaction committed; its error, or the transaction's, otherwise.
     public final func value() async throws -> T {
-        // What `ran` was given as the success of a `WriteOutcome<T>` is a `T`.
+        // A success can only have been recorded by `ran(returning:)`, as a `T`.
         try await self.erasedValue() as! T
     }
 

@@ -20,10 +20,13 @@ final class PostgresTypedWrite<T: Sendable>: WriteOutcome<T>, PostgresPendingWri
     }
 
     func run(_ context: PostgresWriteContext) -> Bool {
-        let outcome = Result<any Sendable, any Error> { try self.work(context) }
-        self.ran(outcome)
-        if case .success = outcome { return true }
-        return false
+        do {
+            self.ran(returning: try self.work(context))
+            return true
+        } catch {
+            self.ran(throwing: error)
+            return false
+        }
     }
 
     func committed() { self.settle(transactionError: nil) }

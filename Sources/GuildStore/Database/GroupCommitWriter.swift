@@ -111,15 +111,16 @@ private final class TypedWrite<T: Sendable>: WriteOutcome<T>, PendingWrite, @unc
     var changed: Set<RecordKey> { self.log.changed }
 
     func run(_ db: Database) -> (any Error)? {
-        var result: Result<any Sendable, any Error>?
+        var returned: T?
+        var failure: (any Error)?
         do {
             // A savepoint per operation, with statements prepared once per connection.
             try db.cachedStatement(sql: "SAVEPOINT operation").execute()
             do {
-                result = .success(try self.work(db, self.log))
+                returned = try self.work(db, self.log)
                 try db.cachedStatement(sql: "RELEASE SAVEPOINT operation").execute()
             } catch {
-                result = .failure(error)
+                failure = error
                 self.log.events = []
                 // Unless SQLite already rolled the whole transaction back (then the drain fails the batch).
                 if db.isInsideTransaction {
@@ -129,12 +130,19 @@ private final class TypedWrite<T: Sendable>: WriteOutcome<T>, PendingWrite, @unc
             }
         } catch {
             // The operation's own error, if it failed, says more than the failed rollback.
-            if case .failure? = result {} else { result = .failure(error) }
+            if failure == nil { failure = error }
             self.log.events = []
         }
-        let outcome = result ?? .failure(CancellationError())
-        self.ran(outcome)
-        if case .failure(let error) = outcome { return error }
+        if let failure {
+            self.ran(throwing: failure)
+            return failure
+        }
+        guard let returned else {
+            let error = CancellationError()
+            self.ran(throwing: error)
+            return error
+        }
+        self.ran(returning: returned)
         return nil
     }
 
