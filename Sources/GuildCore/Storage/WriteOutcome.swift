@@ -1,8 +1,9 @@
 import Synchronization
 
 /// One queued write's outcome and the caller waiting for it, the same for every engine: the drain records
-/// what the operation returned or threw (``ran(returning:)``, ``ran(throwing:)``), then settles it when its transaction committed or failed
-/// (``settle(transactionError:)``); the caller awaits ``value()``, before or after either.
+/// what the operation returned or threw (``ran(returning:)``, ``ran(throwing:)``), then settles it when its
+/// transaction committed or failed (``settle(transactionError:)``); the caller awaits ``value()``, before or
+/// after either.
 ///
 /// A class each engine's queued write subclasses, so that a write is one allocation.
 ///
@@ -36,8 +37,8 @@ open class WriteOutcome<T: Sendable>: @unchecked Sendable {
     /// Settles the outcome once its transaction is over: nil when it committed. The operation's own failure
     /// says more than the transaction's; a transaction that failed fails the operations that succeeded in it.
     public final func settle(transactionError: (any Error)?) {
-        let resume: (CheckedContinuation<any Sendable, any Error>, Result<any Sendable, any Error>)? = self.state.withLock {
-            state in
+        typealias Resumption = (CheckedContinuation<any Sendable, any Error>, Result<any Sendable, any Error>)
+        let resume: Resumption? = self.state.withLock { state in
             guard case .pending(let ran, let waiting) = state else { return nil }
             let final: Result<any Sendable, any Error> =
                 switch (ran, transactionError) {

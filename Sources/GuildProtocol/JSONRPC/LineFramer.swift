@@ -57,6 +57,9 @@ public struct LineFramer: Sendable {
     /// Whether bytes are kept: held-back lines, or the start of an incomplete line.
     public var hasPendingBytes: Bool { self.pendingStart < self.pending.count }
 
+    /// Whether the receiver held lines back that ``resume(_:)`` has not handed out yet.
+    public var isHolding: Bool { self.holding }
+
     /// Adds one read's bytes and hands out every complete line, in order, until `line` holds.
     public mutating func feed(
         _ bytes: UnsafeRawBufferPointer,
