@@ -117,6 +117,44 @@ struct EventTests {
         }
     }
 
+    /// Subscribers on many connections (spread over the event loops), with commits of several events each arriving
+    /// while earlier ones are still being fanned out, each get every event once and in order: the same sequence.
+    @Test func subscribersOnEveryLoopGetEveryEventInOrder() async throws {
+        try await TestDaemon.run { socket, _ in
+            let alice = try await Member.join(socket, "alice")
+            _ = try await alice.client.call(GroupMethods.Create.self, .init(name: "G", groupID: "g"))
+            var subscriptions: [EventSubscription] = []
+            var watchers: [GuildClient] = []
+            for _ in 0..<12 {
+                let watcher = try await GuildClient.connect(path: socket)
+                _ = try await watcher.call(SessionMethods.Authenticate.self, .init(accessToken: alice.token))
+                subscriptions.append(try await watcher.subscribe(groupIDs: ["g"]))
+                watchers.append(watcher)
+            }
+            // Eight writers at once: the group commit puts several renames in one commit.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for writer in 0..<8 {
+                    group.addTask {
+                        for index in 0..<25 {
+                            _ = try await alice.client.call(GroupMethods.Rename.self, .init(groupID: "g", name: "w\(writer)-\(index)"))
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            var sequences: [[Int64]] = []
+            for subscription in subscriptions {
+                let events = try await self.take(200, from: subscription)
+                #expect(events.count == 200)
+                #expect(events.allSatisfy { $0.kind == "groupInfoChanged" })
+                sequences.append(events.map(\.seq))
+            }
+            #expect(sequences.allSatisfy { $0 == sequences[0] })
+            #expect(sequences[0] == sequences[0].sorted() && Set(sequences[0]).count == 200)
+            _ = watchers
+        }
+    }
+
     @Test func filtersByGroupAndKind() async throws {
         try await TestDaemon.run { socket, _ in
             let alice = try await Member.join(socket, "alice")
