@@ -15,6 +15,9 @@ struct PingThroughput: Benchmark {
         var inFlight: Int
         var figure: String
         var target: Target?
+        /// The calling tasks prefer the client's task executor (``GuildClient/taskExecutor``): each reply resumes
+        /// its call on the thread that read it, with no hop to the global pool and back.
+        var onClientLoop = false
     }
 
     static let shapes = [
@@ -22,27 +25,39 @@ struct PingThroughput: Benchmark {
         Shape(connections: 1, inFlight: 8, figure: "1 conn × 8 in flight", target: nil),
         Shape(connections: 1, inFlight: 64, figure: "1 conn × 64 in flight", target: .value(.atLeast, 100_000)),
         Shape(connections: 8, inFlight: 8, figure: "8 conns × 8 in flight", target: .value(.atLeast, 100_000)),
+        Shape(connections: 1, inFlight: 64, figure: "1 conn × 64 in flight, tasks on GuildClient.taskExecutor", target: nil, onClientLoop: true),
     ]
 
     func run(_ context: BenchContext) async throws -> [Measurement] {
         let daemon = try await context.sharedDaemon()
         var measurements: [Measurement] = []
         var clientCores = Double.nan
+        var pinnedRates: [Double] = []
+        var pinnedCores = Double.nan
         for shape in Self.shapes {
             var clients: [GuildClient] = []
             do {
                 for _ in 0..<shape.connections {
                     clients.append(try await GuildClient.connect(path: daemon.socketPath))
                 }
-                _ = try await Self.measure(clients: clients, inFlight: shape.inFlight, duration: min(0.5, context.duration))
+                let inFlight = shape.inFlight
+                let onClientLoop = shape.onClientLoop
+                _ = try await Self.measure(clients: clients, inFlight: inFlight, duration: min(0.5, context.duration), onClientLoop: onClientLoop)
                 var rates: [Double] = []
                 let meter = CPUMeter(daemonPID: daemon.pid)
                 for _ in 0..<context.runs {
-                    rates.append(try await Self.measure(clients: clients, inFlight: shape.inFlight, duration: context.duration))
+                    rates.append(try await Self.measure(clients: clients, inFlight: inFlight, duration: context.duration, onClientLoop: onClientLoop))
                 }
                 for client in clients { await client.close() }
                 let cpu = meter.summary()
-                if shape.connections == 1, shape.inFlight == 64 { clientCores = meter.benchCores() }
+                if shape.connections == 1, shape.inFlight == 64 {
+                    if shape.onClientLoop {
+                        pinnedRates = rates
+                        pinnedCores = meter.benchCores()
+                    } else {
+                        clientCores = meter.benchCores()
+                    }
+                }
                 let median = Stats.median(rates)
                 context.progress("  \(shape.figure): median \(MeasurementUnit.perSecond.format(median)); \(cpu)")
                 measurements.append(
@@ -60,37 +75,6 @@ struct PingThroughput: Benchmark {
                 throw error
             }
         }
-
-        // The same 64 calls from tasks that prefer the client's task executor: each reply resumes its call on
-        // the thread that read it, with no hop to the global pool and back.
-        let pinned = try await GuildClient.connect(path: daemon.socketPath)
-        var pinnedRates: [Double] = []
-        var pinnedCPU = ""
-        var pinnedCores = Double.nan
-        do {
-            _ = try await Self.measure(clients: [pinned], inFlight: 64, duration: min(0.5, context.duration), onClientLoop: true)
-            let meter = CPUMeter(daemonPID: daemon.pid)
-            for _ in 0..<context.runs {
-                pinnedRates.append(try await Self.measure(clients: [pinned], inFlight: 64, duration: context.duration, onClientLoop: true))
-            }
-            pinnedCPU = meter.summary()
-            pinnedCores = meter.benchCores()
-            await pinned.close()
-        } catch {
-            await pinned.close()
-            throw error
-        }
-        let pinnedMedian = MeasurementUnit.perSecond.format(Stats.median(pinnedRates))
-        context.progress("  1 conn × 64, tasks on the client's executor: median \(pinnedMedian); \(pinnedCPU)")
-        measurements.append(
-            Measurement(
-                benchmark: self.name,
-                figure: "1 conn × 64 in flight, tasks on GuildClient.taskExecutor",
-                value: Stats.median(pinnedRates),
-                unit: .perSecond,
-                note: "median of " + Format.spread(pinnedRates, unit: .perSecond) + "; " + pinnedCPU
-            )
-        )
 
         // The daemon's capacity without GuildClient, against the floor: the same blocking raw client (it writes
         // its in-flight request lines at once, then reads as many reply lines, and repeats) against a raw echo
