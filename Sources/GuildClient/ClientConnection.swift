@@ -57,7 +57,7 @@ final class ClientConnection: Sendable {
         self.state.withLock { $0.routes.removeValue(forKey: subscription) }?.finish()
     }
 
-    /// Registers a batch's waiters; false when the connection is already closed.
+    /// Registers the waiters of a batch or of pipelined calls; false when the connection is already closed.
     func await(batch: BatchCollector, ids: [(RequestID, Int)]) -> Bool {
         self.state.withLock { state in
             guard !state.closed else { return false }
@@ -79,7 +79,7 @@ final class ClientConnection: Sendable {
                 // a batch as soon as it reads it, before any of its entries could be answered, so it is the
                 // oldest batch that has no reply yet.
                 let batch = self.state.withLock { state in
-                    state.batches.values.filter { !$0.hasReplies }.min(by: { $0.sequence < $1.sequence })
+                    state.batches.values.filter { $0.isBatch && !$0.hasReplies }.min(by: { $0.sequence < $1.sequence })
                 }
                 if let batch, case .failure(let error) = result {
                     self.state.withLock { state in
@@ -165,7 +165,8 @@ final class ClientConnection: Sendable {
     }
 }
 
-/// Collects the replies of one batch, in the order of its entries.
+/// Collects the replies of one batch, or of calls sent together (``GuildClient/calls(_:_:)``), in the order of
+/// their entries.
 final class BatchCollector: Sendable {
     private struct State {
         var replies: [Result<[UInt8], RPCError>?]
@@ -176,10 +177,14 @@ final class BatchCollector: Sendable {
 
     private static let counter = Atomic<UInt64>(0)
     let sequence: UInt64
+    /// Whether the entries went as one JSON-RPC batch, which the daemon may refuse as a whole (with one error
+    /// whose id is null); calls sent as lines of their own are each answered.
+    let isBatch: Bool
     private let state: Mutex<State>
 
-    init(count: Int, expected: Int, continuation: CheckedContinuation<[Result<[UInt8], RPCError>?], any Error>) {
+    init(count: Int, expected: Int, isBatch: Bool, continuation: CheckedContinuation<[Result<[UInt8], RPCError>?], any Error>) {
         self.sequence = Self.counter.add(1, ordering: .relaxed).newValue
+        self.isBatch = isBatch
         self.state = Mutex(State(replies: Array(repeating: nil, count: count), remaining: expected, continuation: continuation))
     }
 

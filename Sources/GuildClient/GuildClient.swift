@@ -143,13 +143,61 @@ public final class GuildClient: Sendable {
             return Array(repeating: nil, count: entries.count)
         }
         return try await withCheckedThrowingContinuation { continuation in
-            let collector = BatchCollector(count: entries.count, expected: ids.count, continuation: continuation)
+            let collector = BatchCollector(count: entries.count, expected: ids.count, isBatch: true, continuation: continuation)
             guard self.connection.await(batch: collector, ids: ids) else {
                 collector.fail(GuildClientError.disconnected)
                 return
             }
             self.outbox.send { $0.append(contentsOf: bytes) }
         }
+    }
+
+    /// Calls `method` once for each element of `params`, all in flight at once, and returns their outcomes in
+    /// the order of `params`: a result, or the `RPCError` the daemon answered that call with.
+    ///
+    /// The requests go out together, one line each (not a JSON-RPC batch: the daemon runs and answers them as
+    /// independent calls, each as soon as it is done), and the caller is resumed once, when the last reply is
+    /// in. Many calls cost one wake-up of the caller instead of one each, which is what bulk work wants:
+    ///
+    /// ```swift
+    /// let profiles = try await client.calls(UserMethods.Get.self, ids.map { .init(userID: $0) })
+    /// ```
+    ///
+    /// Throws ``GuildClientError/disconnected`` when the connection closes before every reply is in, and
+    /// ``GuildClientError/invalidResponse(_:)`` when a result is not the method's result type.
+    public func calls<M: RPCMethod>(_ method: M.Type, _ params: [M.Params]) async throws -> [Result<M.Result, RPCError>] {
+        let encoded = try params.map { try RPCCoding.encode($0) }
+        return try Self.decode(M.Result.self, try await self.pipelined(M.name, params: encoded), method: M.name)
+    }
+
+    /// Calls a method that takes no params `count` times, all in flight at once (see ``calls(_:_:)``).
+    public func calls<M: RPCMethod>(_ method: M.Type, count: Int) async throws -> [Result<M.Result, RPCError>]
+    where M.Params == NoParams {
+        try Self.decode(M.Result.self, try await self.pipelined(M.name, params: Array(repeating: nil, count: count)), method: M.name)
+    }
+
+    /// Sends one request line per element of `params` in one write and waits for all their replies.
+    private func pipelined(_ method: String, params: [[UInt8]?]) async throws -> [Result<[UInt8], RPCError>] {
+        guard !params.isEmpty else { return [] }
+        let first = self.nextID.add(params.count, ordering: .relaxed).oldValue
+        var ids: [(RequestID, Int)] = []
+        ids.reserveCapacity(params.count)
+        for index in params.indices { ids.append((RequestID(first + index), index)) }
+        let replies = try await withCheckedThrowingContinuation { continuation in
+            let collector = BatchCollector(count: params.count, expected: params.count, isBatch: false, continuation: continuation)
+            guard self.connection.await(batch: collector, ids: ids) else {
+                collector.fail(GuildClientError.disconnected)
+                return
+            }
+            self.outbox.send { bytes in
+                for (id, index) in ids {
+                    RPCMessageWriter.appendRequest(id: id, method: method, params: params[index], to: &bytes)
+                    bytes.append(UInt8(ascii: "\n"))
+                }
+            }
+        }
+        // Every entry was expected, so the collector finished only once each had its reply.
+        return replies.map { $0! }
     }
 
     /// Writes raw bytes to the socket, exactly as given (for tests and tools).
@@ -227,6 +275,19 @@ public final class GuildClient: Sendable {
         let promise = self.channel.eventLoop.makePromise(of: Void.self)
         self.outbox.send(promise: promise) { $0.append(contentsOf: bytes) }
         try await promise.futureResult.get()
+    }
+
+    private static func decode<T: Decodable>(
+        _ type: T.Type,
+        _ replies: [Result<[UInt8], RPCError>],
+        method: String
+    ) throws -> [Result<T, RPCError>] {
+        try replies.map { reply in
+            switch reply {
+            case .success(let bytes): .success(try Self.decode(type, bytes, method: method))
+            case .failure(let error): .failure(error)
+            }
+        }
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, _ bytes: [UInt8], method: String) throws -> T {

@@ -30,6 +30,37 @@ struct UserFlowTests {
         await other.close()
     }
 
+    /// `GuildClient.calls` against the real daemon: many `user.get` calls in flight from one task, each
+    /// answered on its own (a profile, or USER_NOT_FOUND for the unknown ones), in the order asked.
+    @Test func pipelinedCallsAreAnsweredOneByOneInTheOrderAsked() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let daemon = try await RealDaemon.start(scratch)
+        defer { daemon.terminate() }
+        let client = try await GuildClient.connect(path: scratch.socket)
+        var known: [String] = []
+        for index in 0..<5 {
+            known.append(try await client.call(UserMethods.RegisterPseudo.self, .init(displayName: "p\(index)")).user.userID)
+        }
+        // Admin (the test's uid) may read any user; 200 calls, every fourth for a user that does not exist.
+        let asked = (0..<200).map { $0 % 4 == 3 ? "nobody-\($0)" : known[$0 % known.count] }
+        let outcomes = try await client.calls(UserMethods.Get.self, asked.map { .init(userID: $0) })
+        #expect(outcomes.count == asked.count)
+        for (userID, outcome) in zip(asked, outcomes) {
+            switch outcome {
+            case .success(let profile):
+                #expect(profile.userID == userID)
+            case .failure(let error):
+                #expect(userID.hasPrefix("nobody"), "\(userID): \(error)")
+                #expect(error.reason == "USER_NOT_FOUND")
+            }
+        }
+        #expect(outcomes.filter { (try? $0.get()) == nil }.count == 50)
+        let pongs = try await client.calls(SystemMethods.Ping.self, count: 64)
+        #expect(pongs.allSatisfy { (try? $0.get()) == "pong" })
+        await client.close()
+    }
+
     @Test func refreshIsSingleUseAndPasswordChangeRevokesEverywhere() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

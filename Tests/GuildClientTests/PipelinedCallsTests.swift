@@ -1,0 +1,121 @@
+import Foundation
+import GuildClient
+import GuildJSON
+import GuildProtocol
+import Testing
+
+/// `GuildClient.calls`: many calls sent together, one line each, answered in any order.
+struct PipelinedCallsTests {
+    /// Holds every `user.get` until `count` have arrived, then answers them all, last first: a profile named
+    /// after the requested userID, or USER_NOT_FOUND for userIDs that start with "no".
+    private static func heldBackUserGets(_ count: Int, held: Locked<[(id: String, userID: String)]>) -> FakeServer.Handler {
+        { request in
+            guard request.method == "user.get", let id = request.idJSON,
+                let userID = (request.params as? [String: Any])?["userID"] as? String
+            else { return [] }
+            let all = held.withLock { waiting -> [(id: String, userID: String)]? in
+                waiting.append((id, userID))
+                return waiting.count == count ? waiting : nil
+            }
+            guard let all else { return [] }
+            return all.reversed().map { call in
+                if call.userID.hasPrefix("no") {
+                    return .line(FakeServer.error(id: call.id, code: 40401, message: "No such user", reason: "USER_NOT_FOUND", field: "userID"))
+                }
+                return .line(
+                    FakeServer.result(id: call.id, #"{"userID":"\#(call.userID)","displayName":"\#(call.userID)!","isPseudo":false,"createdAt":1}"#)
+                )
+            }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func eachCallGoesOnItsOwnLineAndOutcomesComeBackInInputOrder() async throws {
+        let held = Locked<[(id: String, userID: String)]>([])
+        let userIDs = ["u1", "no-2", "u3", "u4", "no-5", "u6"]
+        try await withFakeServer(handler: Self.heldBackUserGets(userIDs.count, held: held)) { client, server in
+            let outcomes = try await client.calls(UserMethods.Get.self, userIDs.map { .init(userID: $0) })
+            #expect(outcomes.count == userIDs.count)
+            for (userID, outcome) in zip(userIDs, outcomes) {
+                switch outcome {
+                case .success(let profile):
+                    #expect(!userID.hasPrefix("no"))
+                    #expect(profile.userID == userID)
+                    #expect(profile.displayName == userID + "!")
+                case .failure(let error):
+                    #expect(userID.hasPrefix("no"), "\(userID): \(error)")
+                    #expect(error.reason == "USER_NOT_FOUND")
+                    #expect(error.field == "userID")
+                }
+            }
+            // Six request lines, each a single call with an id of its own: not a JSON-RPC batch.
+            let lines = server.receivedLines
+            #expect(lines.count == userIDs.count)
+            let sent = try lines.map { try jsonObject($0) }
+            #expect(sent.map { $0["method"] as? String } == Array(repeating: "user.get", count: userIDs.count))
+            #expect(sent.map { ($0["params"] as? [String: Any])?["userID"] as? String } == userIDs)
+            #expect(Set(sent.compactMap { ($0["id"] as? NSNumber)?.intValue }).count == userIDs.count)
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func noParamsCallsAndAnEmptyListNeedNoBatchOfTheirOwn() async throws {
+        try await withFakeServer(handler: pingHandler) { client, server in
+            let pongs = try await client.calls(SystemMethods.Ping.self, count: 64)
+            #expect(pongs.count == 64)
+            #expect(pongs.allSatisfy { (try? $0.get()) == "pong" })
+            let lines = server.receivedLines
+            #expect(lines.count == 64)
+            #expect(try lines.allSatisfy { try jsonObject($0)["params"] == nil })
+            // Nothing to call: nothing is sent, nothing is awaited.
+            #expect(try await client.calls(SystemMethods.Ping.self, count: 0).isEmpty)
+            #expect(try await client.calls(UserMethods.Get.self, []).isEmpty)
+            #expect(server.receivedLines.count == 64)
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func callsStillWaitingFailWhenTheConnectionCloses() async throws {
+        try await withFakeServer(handler: { request in
+            // Answers the first call only, then hangs up.
+            guard let id = request.idJSON, id == "1" else { return [] }
+            return [.line(FakeServer.result(id: id, #""pong""#)), .close]
+        }) { client, _ in
+            let start = ContinuousClock.now
+            let error = await #expect(throws: GuildClientError.self) {
+                _ = try await client.calls(SystemMethods.Ping.self, count: 3)
+            }
+            #expect(error == .disconnected)
+            #expect(ContinuousClock.now - start < .seconds(5))
+        }
+    }
+
+    /// A batch refusal (`id: null`) fails the refused batch, never calls sent as lines of their own that are
+    /// still waiting for their replies (those are each answered).
+    @Test(.timeLimit(.minutes(1)))
+    func aBatchRefusalIsNotTakenForPipelinedCalls() async throws {
+        let refusal = #"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"x","data":{"reason":"BATCH_TOO_LARGE"}}}"#
+        let heldBack = Locked<[String]>([])
+        try await withFakeServer(handler: { request in
+            if request.batch != nil {
+                // Refuse the batch, then answer the pings held back so far.
+                let held = heldBack.withLock { held in
+                    defer { held = [] }
+                    return held
+                }
+                return [.line(refusal)] + held.map { .line(FakeServer.result(id: $0, #""pong""#)) }
+            }
+            if let id = request.idJSON { heldBack.withLock { $0.append(id) } }
+            return []
+        }) { client, server in
+            let pings = Task { try await client.calls(SystemMethods.Ping.self, count: 2) }
+            _ = try await server.waitForLines { $0.count >= 2 }
+            let error = await #expect(throws: RPCError.self) {
+                _ = try await client.batch([try .call("a"), try .call("b")])
+            }
+            #expect(error?.reason == "BATCH_TOO_LARGE")
+            let pongs = try await pings.value
+            #expect(pongs.map { try? $0.get() } == ["pong", "pong"])
+        }
+    }
+}
