@@ -5,7 +5,8 @@ import GuildHarness
 import GuildProtocol
 
 /// `system.ping` calls per second with N concurrent in-flight calls: 1, 8 and 64 on one connection, and
-/// 8 connections × 8. Each in-flight slot is a task looping `call` until the deadline.
+/// 8 connections × 8. Each in-flight slot is a task looping `call` until the deadline; in the last shape one
+/// task on the client's task executor keeps 64 in flight with `calls(_:count:)`.
 struct PingThroughput: Benchmark {
     let name = "ping-throughput"
     let summary = "system.ping calls/s with 1, 8, 64 in flight on one connection and 8 connections × 8"
@@ -15,9 +16,20 @@ struct PingThroughput: Benchmark {
         var inFlight: Int
         var figure: String
         var target: Target?
-        /// The calling tasks prefer the client's task executor (``GuildClient/taskExecutor``): each reply resumes
-        /// its call on the thread that read it, with no hop to the global pool and back.
-        var onClientLoop = false
+        var callers = Callers.tasks
+    }
+
+    /// How the in-flight calls are made.
+    enum Callers: Sendable {
+        /// One task per call in flight, each looping `call`.
+        case tasks
+        /// The same tasks, preferring the client's task executor (``GuildClient/taskExecutor``): each reply
+        /// resumes its call on the thread that read it, with no hop to the global pool and back.
+        case tasksOnClientLoop
+        /// One task per connection, preferring the client's task executor, looping `calls(_:count:)` with all of
+        /// the shape's calls: one line each, sent together, the task resumed once they are all answered (like the
+        /// raw client).
+        case pipelined
     }
 
     static let shapes = [
@@ -25,15 +37,27 @@ struct PingThroughput: Benchmark {
         Shape(connections: 1, inFlight: 8, figure: "1 conn × 8 in flight", target: nil),
         Shape(connections: 1, inFlight: 64, figure: "1 conn × 64 in flight", target: .value(.atLeast, 100_000)),
         Shape(connections: 8, inFlight: 8, figure: "8 conns × 8 in flight", target: .value(.atLeast, 100_000)),
-        Shape(connections: 1, inFlight: 64, figure: "1 conn × 64 in flight, tasks on GuildClient.taskExecutor", target: nil, onClientLoop: true),
+        Shape(
+            connections: 1,
+            inFlight: 64,
+            figure: "1 conn × 64 in flight, tasks on GuildClient.taskExecutor",
+            target: nil,
+            callers: .tasksOnClientLoop
+        ),
+        Shape(
+            connections: 1,
+            inFlight: 64,
+            figure: "1 conn × 64 in flight, calls(_:count: 64) from one task on the executor",
+            target: nil,
+            callers: .pipelined
+        ),
     ]
 
     func run(_ context: BenchContext) async throws -> [Measurement] {
         let daemon = try await context.sharedDaemon()
         var measurements: [Measurement] = []
-        var clientCores = Double.nan
-        var pinnedRates: [Double] = []
-        var pinnedCores = Double.nan
+        // The rates and the client's CPU of each way of keeping 64 calls in flight on one connection.
+        var sixtyFour: [Callers: (rates: [Double], cores: Double)] = [:]
         for shape in Self.shapes {
             var clients: [GuildClient] = []
             do {
@@ -41,22 +65,17 @@ struct PingThroughput: Benchmark {
                     clients.append(try await GuildClient.connect(path: daemon.socketPath))
                 }
                 let inFlight = shape.inFlight
-                let onClientLoop = shape.onClientLoop
-                _ = try await Self.measure(clients: clients, inFlight: inFlight, duration: min(0.5, context.duration), onClientLoop: onClientLoop)
+                let callers = shape.callers
+                _ = try await Self.measure(clients: clients, inFlight: inFlight, duration: min(0.5, context.duration), callers: callers)
                 var rates: [Double] = []
                 let meter = CPUMeter(daemonPID: daemon.pid)
                 for _ in 0..<context.runs {
-                    rates.append(try await Self.measure(clients: clients, inFlight: inFlight, duration: context.duration, onClientLoop: onClientLoop))
+                    rates.append(try await Self.measure(clients: clients, inFlight: inFlight, duration: context.duration, callers: callers))
                 }
                 for client in clients { await client.close() }
                 let cpu = meter.summary()
                 if shape.connections == 1, shape.inFlight == 64 {
-                    if shape.onClientLoop {
-                        pinnedRates = rates
-                        pinnedCores = meter.benchCores()
-                    } else {
-                        clientCores = meter.benchCores()
-                    }
+                    sixtyFour[callers] = (rates, meter.benchCores())
                 }
                 let median = Stats.median(rates)
                 context.progress("  \(shape.figure): median \(MeasurementUnit.perSecond.format(median)); \(cpu)")
@@ -108,50 +127,41 @@ struct PingThroughput: Benchmark {
             throw error
         }
         await echo.stop()
-        if let single = measurements.first(where: { $0.figure == Self.shapes[2].figure }) {
+        let ways: [(Callers, String, String)] = [
+            (.tasks, "GuildClient 1 conn × 64", "64 calls from ordinary tasks"),
+            (
+                .tasksOnClientLoop, "GuildClient 1 conn × 64 on its task executor",
+                "64 calls from tasks that prefer GuildClient.taskExecutor: no thread hop per call"
+            ),
+            (
+                .pipelined, "GuildClient 1 conn × 64 with calls(_:count:)",
+                "one task on GuildClient.taskExecutor keeps 64 calls in flight, resumed once per 64 replies (like the raw client)"
+            ),
+        ]
+        for (callers, name, how) in ways {
+            guard let (rates, cores) = sixtyFour[callers] else { continue }
+            let rate = Stats.median(rates)
             measurements.append(
                 Measurement(
                     benchmark: self.name,
-                    figure: "GuildClient 1 conn × 64 vs raw client",
-                    value: single.value,
+                    figure: "\(name) vs raw client",
+                    value: rate,
                     unit: .perSecond,
                     baseline: rawSingle,
                     baselineName: "raw client → guildd, 64 pipelined",
                     target: .ratio(.atLeast, 0.8),
-                    note: "the client's share of the daemon's capacity; 64 calls from ordinary tasks"
+                    note: "the client's share of the daemon's capacity; \(how)"
                 )
             )
             measurements.append(
                 Measurement(
                     benchmark: self.name,
-                    figure: "GuildClient 1 conn × 64: the client's own CPU",
-                    value: clientCores,
+                    figure: "\(name): the client's own CPU",
+                    value: cores,
                     unit: .cores,
                     target: .value(.atMost, 0.5),
                     note: "the bench process (GuildClient's event loop and the calling tasks) while it ran at "
-                        + MeasurementUnit.perSecond.format(single.value)
-                )
-            )
-            measurements.append(
-                Measurement(
-                    benchmark: self.name,
-                    figure: "GuildClient 1 conn × 64 on its task executor vs raw client",
-                    value: Stats.median(pinnedRates),
-                    unit: .perSecond,
-                    baseline: rawSingle,
-                    baselineName: "raw client → guildd, 64 pipelined",
-                    target: .ratio(.atLeast, 0.8),
-                    note: "64 calls from tasks that prefer GuildClient.taskExecutor: no thread hop per call"
-                )
-            )
-            measurements.append(
-                Measurement(
-                    benchmark: self.name,
-                    figure: "GuildClient 1 conn × 64 on its task executor: the client's own CPU",
-                    value: pinnedCores,
-                    unit: .cores,
-                    target: .value(.atMost, 0.5),
-                    note: "the bench process while it ran at \(MeasurementUnit.perSecond.format(Stats.median(pinnedRates)))"
+                        + MeasurementUnit.perSecond.format(rate)
                 )
             )
         }
@@ -230,15 +240,26 @@ struct PingThroughput: Benchmark {
         return Double(total) / (Double(monotonicNanos() - start) / 1e9)
     }
 
-    /// Calls per second over `duration` seconds with `inFlight` looping tasks per client; with `onClientLoop`
-    /// the tasks prefer the client's task executor (``GuildClient/taskExecutor``) instead of the global pool.
-    static func measure(clients: [GuildClient], inFlight: Int, duration: Double, onClientLoop: Bool = false) async throws -> Double {
+    /// Calls per second over `duration` seconds with `inFlight` calls in flight per client, made as `callers`
+    /// says.
+    static func measure(clients: [GuildClient], inFlight: Int, duration: Double, callers: Callers = .tasks) async throws -> Double {
         let start = monotonicNanos()
         let deadline = start + UInt64(duration * 1e9)
         let total = try await withThrowingTaskGroup(of: Int.self) { group in
             for client in clients {
+                if callers == .pipelined {
+                    group.addTask(executorPreference: client.taskExecutor) {
+                        var count = 0
+                        while monotonicNanos() < deadline {
+                            for reply in try await client.calls(SystemMethods.Ping.self, count: inFlight) { _ = try reply.get() }
+                            count += inFlight
+                        }
+                        return count
+                    }
+                    continue
+                }
                 for _ in 0..<inFlight {
-                    group.addTask(executorPreference: onClientLoop ? client.taskExecutor : nil) {
+                    group.addTask(executorPreference: callers == .tasksOnClientLoop ? client.taskExecutor : nil) {
                         var count = 0
                         while monotonicNanos() < deadline {
                             _ = try await client.call(SystemMethods.Ping.self)
