@@ -10,12 +10,19 @@ import GuildProtocol
 ///
 /// The target row drives the 16 connections from one thread that polls them with plain POSIX calls (as an
 /// independent load generator would), so that the bench's own client costs as little of the two cores as it
-/// can; the same 16 users through GuildClient are reported beside it.
+/// can; the same 16 users through GuildClient are reported beside it, and 64 raw clients as a diagnostic.
+///
+/// Writes per commit have a ceiling set by the load: a commit is durable before the next one starts, and a
+/// client answered by one commit cannot have its next write in the commit that starts right after it, so with
+/// one write in flight per client at most half the clients share a commit (8 of 16) while commits run back
+/// to back. The 64-client row shows how far the daemon goes with more writers.
 struct DurableWrites: Benchmark {
     let name = "durable-writes"
     let summary = "user.update/s from 16 bound clients vs sequential SQLite WAL+FULL transactions"
 
     static let writers = 16
+    /// The writers of the diagnostic row (the first 16 are the target row's).
+    static let manyWriters = 64
 
     func run(_ context: BenchContext) async throws -> [Measurement] {
         let daemon = try await context.sharedDaemon()
@@ -26,7 +33,7 @@ struct DurableWrites: Benchmark {
         var raw: [LineConnection] = []
         do {
             let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
-            for index in 0..<Self.writers {
+            for index in 0..<Self.manyWriters {
                 let client = try await GuildClient.connect(path: daemon.socketPath)
                 clients.append(client)
                 let auth = try await client.call(
@@ -37,31 +44,42 @@ struct DurableWrites: Benchmark {
                 _ = try connection.call(SessionMethods.Authenticate.self, .init(accessToken: auth.accessToken))
                 raw.append(connection)
             }
-            let connections = raw
+            let connections = Array(raw.prefix(Self.writers))
+            // The GuildClient row's clients: the target row's 16 users (the other connections stay idle).
+            let guildClients = Array(clients.prefix(Self.writers))
 
             // Warm-up every side.
             let warmup = min(0.5, context.duration)
             _ = try await Self.measureRaw(connections, duration: warmup, run: 0)
-            _ = try await Self.measureGuild(clients: clients, duration: warmup, run: 0)
+            _ = try await Self.measureGuild(clients: guildClients, duration: warmup, run: 0)
             _ = try await onThread("sqlite-baseline") { try baseline.measure(duration: warmup) }
 
             var rawRates: [Double] = []
             var guildRates: [Double] = []
             var sqliteRates: [Double] = []
             var writesPerCommit: [Double] = []
+            var manyRates: [Double] = []
+            var manyWritesPerCommit: [Double] = []
+            var manyCPU = ""
             for run in 1...context.runs {
                 let meter = CPUMeter(daemonPID: daemon.pid)
                 let before = try await clients[0].call(SystemMethods.Status.self).writes
                 rawRates.append(try await Self.measureRaw(connections, duration: context.duration, run: run))
                 let cpu = meter.summary()
-                if let before, let after = try await clients[0].call(SystemMethods.Status.self).writes, after.commits > before.commits {
-                    writesPerCommit.append(Double(after.operations - before.operations) / Double(after.commits - before.commits))
+                let after = try await clients[0].call(SystemMethods.Status.self).writes
+                if let perCommit = Self.writesPerCommit(before, after) { writesPerCommit.append(perCommit) }
+                let manyMeter = CPUMeter(daemonPID: daemon.pid)
+                manyRates.append(try await Self.measureRaw(raw, duration: context.duration, run: run + 100))
+                manyCPU = manyMeter.summary()
+                if let perCommit = Self.writesPerCommit(after, try await clients[0].call(SystemMethods.Status.self).writes) {
+                    manyWritesPerCommit.append(perCommit)
                 }
-                guildRates.append(try await Self.measureGuild(clients: clients, duration: context.duration, run: run))
+                guildRates.append(try await Self.measureGuild(clients: guildClients, duration: context.duration, run: run))
                 let duration = context.duration
                 sqliteRates.append(try await onThread("sqlite-baseline") { try baseline.measure(duration: duration) })
                 context.progress(
                     "  run \(run): raw clients \(MeasurementUnit.perSecond.format(rawRates.last!)) (\(cpu)), "
+                        + "64 raw clients \(MeasurementUnit.perSecond.format(manyRates.last!)), "
                         + "GuildClient \(MeasurementUnit.perSecond.format(guildRates.last!)), "
                         + "sqlite \(MeasurementUnit.perSecond.format(sqliteRates.last!))"
                 )
@@ -93,6 +111,19 @@ struct DurableWrites: Benchmark {
                     target: nil,
                     note: "callers on the clients' event loops; " + Format.spread(guildRates, unit: .perSecond)
                 ),
+                Measurement(
+                    benchmark: self.name,
+                    figure: "user.update, 64 raw clients",
+                    value: Stats.median(manyRates),
+                    unit: .perSecond,
+                    baseline: Stats.median(sqliteRates),
+                    baselineName: "SQLite WAL+FULL, 1 txn/UPDATE",
+                    target: nil,
+                    note: "diagnostic: 64 users, one write in flight each, one polling thread; "
+                        + (manyWritesPerCommit.isEmpty
+                            ? "" : String(format: "%.1f writes per commit (fsync); ", Stats.median(manyWritesPerCommit)))
+                        + Format.spread(manyRates, unit: .perSecond) + "; " + manyCPU
+                ),
             ]
         } catch {
             for client in clients { await client.close() }
@@ -100,6 +131,12 @@ struct DurableWrites: Benchmark {
             try? baseline.close()
             throw error
         }
+    }
+
+    /// Operations per commit between two `system.status` readings; nil without a commit between them.
+    static func writesPerCommit(_ before: SystemStatus.Writes?, _ after: SystemStatus.Writes?) -> Double? {
+        guard let before, let after, after.commits > before.commits else { return nil }
+        return Double(after.operations - before.operations) / Double(after.commits - before.commits)
     }
 
     /// Updates per second from the raw connections, driven by one thread that polls them all (each with one
