@@ -164,7 +164,9 @@ public final class GuildClient: Sendable {
     /// ```
     ///
     /// Throws ``GuildClientError/disconnected`` when the connection closes before every reply is in, and
-    /// ``GuildClientError/invalidResponse(_:)`` when a result is not the method's result type.
+    /// ``GuildClientError/invalidResponse(_:)`` when a result is not the method's result type. Subscribe with
+    /// ``subscribe(groupIDs:buckets:thingIDs:kinds:since:all:bufferLimit:)``: an `events.subscribe` made here gets
+    /// its reply but no event stream.
     public func calls<M: RPCMethod>(_ method: M.Type, _ params: [M.Params]) async throws -> [Result<M.Result, RPCError>] {
         let encoded = try params.map { try RPCCoding.encode($0) }
         return try Self.decode(M.Result.self, try await self.pipelined(M.name, params: encoded), method: M.name)
@@ -173,7 +175,8 @@ public final class GuildClient: Sendable {
     /// Calls a method that takes no params `count` times, all in flight at once (see ``calls(_:_:)``).
     public func calls<M: RPCMethod>(_ method: M.Type, count: Int) async throws -> [Result<M.Result, RPCError>]
     where M.Params == NoParams {
-        try Self.decode(M.Result.self, try await self.pipelined(M.name, params: Array(repeating: nil, count: count)), method: M.name)
+        precondition(count >= 0, "a negative number of calls")
+        return try Self.decode(M.Result.self, try await self.pipelined(M.name, params: Array(repeating: nil, count: count)), method: M.name)
     }
 
     /// Sends one request line per element of `params` in one write and waits for all their replies.
