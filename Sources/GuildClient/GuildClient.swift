@@ -142,14 +142,7 @@ public final class GuildClient: Sendable {
             try await self.write(bytes)
             return Array(repeating: nil, count: entries.count)
         }
-        return try await withCheckedThrowingContinuation { continuation in
-            let collector = BatchCollector(count: entries.count, expected: ids.count, isBatch: true, continuation: continuation)
-            guard self.connection.await(batch: collector, ids: ids) else {
-                collector.fail(GuildClientError.disconnected)
-                return
-            }
-            self.outbox.send { $0.append(contentsOf: bytes) }
-        }
+        return try await self.collect(count: entries.count, ids: ids, isBatch: true) { $0.append(contentsOf: bytes) }
     }
 
     /// Calls `method` once for each element of `params`, all in flight at once, and returns their outcomes in
@@ -186,21 +179,33 @@ public final class GuildClient: Sendable {
         var ids: [(RequestID, Int)] = []
         ids.reserveCapacity(params.count)
         for index in params.indices { ids.append((RequestID(first + index), index)) }
-        let replies = try await withCheckedThrowingContinuation { continuation in
-            let collector = BatchCollector(count: params.count, expected: params.count, isBatch: false, continuation: continuation)
-            guard self.connection.await(batch: collector, ids: ids) else {
-                collector.fail(GuildClientError.disconnected)
-                return
-            }
-            self.outbox.send { bytes in
-                for (id, index) in ids {
-                    RPCMessageWriter.appendRequest(id: id, method: method, params: params[index], to: &bytes)
-                    bytes.append(UInt8(ascii: "\n"))
-                }
+        let replies = try await self.collect(count: params.count, ids: ids, isBatch: false) { bytes in
+            for (id, index) in ids {
+                RPCMessageWriter.appendRequest(id: id, method: method, params: params[index], to: &bytes)
+                bytes.append(UInt8(ascii: "\n"))
             }
         }
         // Every entry was expected, so the collector finished only once each had its reply.
         return replies.map { $0! }
+    }
+
+    /// Registers one collector for the replies to `ids` (with their positions among `count` entries), sends what
+    /// `write` appends, and waits until every id has its reply; fails with ``GuildClientError/disconnected`` when
+    /// the connection is or gets closed first.
+    private func collect(
+        count: Int,
+        ids: [(RequestID, Int)],
+        isBatch: Bool,
+        _ write: (inout [UInt8]) -> Void
+    ) async throws -> [Result<[UInt8], RPCError>?] {
+        try await withCheckedThrowingContinuation { continuation in
+            let collector = BatchCollector(count: count, expected: ids.count, isBatch: isBatch, continuation: continuation)
+            guard self.connection.await(batch: collector, ids: ids) else {
+                collector.fail(GuildClientError.disconnected)
+                return
+            }
+            self.outbox.send(write)
+        }
     }
 
     /// Writes raw bytes to the socket, exactly as given (for tests and tools).

@@ -69,6 +69,7 @@ struct DurableWrites: Benchmark {
                 let after = try await clients[0].call(SystemMethods.Status.self).writes
                 if let perCommit = Self.writesPerCommit(before, after) { writesPerCommit.append(perCommit) }
                 let manyMeter = CPUMeter(daemonPID: daemon.pid)
+                // Run numbers past 100 give the 64 writers display names no other row's run uses.
                 manyRates.append(try await Self.measureRaw(raw, duration: context.duration, run: run + 100))
                 manyCPU = manyMeter.summary()
                 if let perCommit = Self.writesPerCommit(after, try await clients[0].call(SystemMethods.Status.self).writes) {

@@ -247,7 +247,8 @@ struct PingThroughput: Benchmark {
         let deadline = start + UInt64(duration * 1e9)
         let total = try await withThrowingTaskGroup(of: Int.self) { group in
             for client in clients {
-                if callers == .pipelined {
+                switch callers {
+                case .pipelined:
                     group.addTask(executorPreference: client.taskExecutor) {
                         var count = 0
                         while monotonicNanos() < deadline {
@@ -256,16 +257,16 @@ struct PingThroughput: Benchmark {
                         }
                         return count
                     }
-                    continue
-                }
-                for _ in 0..<inFlight {
-                    group.addTask(executorPreference: callers == .tasksOnClientLoop ? client.taskExecutor : nil) {
-                        var count = 0
-                        while monotonicNanos() < deadline {
-                            _ = try await client.call(SystemMethods.Ping.self)
-                            count += 1
+                case .tasks, .tasksOnClientLoop:
+                    for _ in 0..<inFlight {
+                        group.addTask(executorPreference: callers == .tasksOnClientLoop ? client.taskExecutor : nil) {
+                            var count = 0
+                            while monotonicNanos() < deadline {
+                                _ = try await client.call(SystemMethods.Ping.self)
+                                count += 1
+                            }
+                            return count
                         }
-                        return count
                     }
                 }
             }
