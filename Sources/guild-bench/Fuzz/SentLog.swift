@@ -28,9 +28,11 @@ final class SentLog: Sendable {
     }
 
     func record(connection: Int, bytes: [UInt8]) {
-        let now = monotonicNanos()
         self.state.withLock { state in
             guard !state.frozen else { return }
+            // Read under the lock, so entries are in time order: a time read before it could be older than an
+            // entry another connection appended meanwhile, and `now - time` below would trap.
+            let now = monotonicNanos()
             state.entries.append(Entry(time: now, connection: connection, bytes: bytes))
             state.bytes += bytes.count
             while state.first < state.entries.count,
