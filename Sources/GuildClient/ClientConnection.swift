@@ -16,8 +16,18 @@ final class ClientConnection: Sendable {
         case batch(BatchCollector, index: Int)
     }
 
+    /// Pipelined calls (``GuildClient/calls(_:_:)``) waiting for their replies: the ids `first ..< first + count`,
+    /// whose replies are entries `id - first` of `collector`. One range instead of an entry per id in `waiters`:
+    /// no hashing of each id when the calls are sent and when their replies come in.
+    private struct Pipeline {
+        var first: Int
+        var count: Int
+        var collector: BatchCollector
+    }
+
     private struct State {
         var waiters: [RequestID: Waiter] = [:]
+        var pipelines: [Pipeline] = []
         var batches: [ObjectIdentifier: BatchCollector] = [:]
         var routes: [String: EventContinuation] = [:]
         var closed = false
@@ -57,7 +67,18 @@ final class ClientConnection: Sendable {
         self.state.withLock { $0.routes.removeValue(forKey: subscription) }?.finish()
     }
 
-    /// Registers the waiters of a batch or of pipelined calls; false when the connection is already closed.
+    /// Registers the collector of pipelined calls with the ids `first ..< first + count` (entry `id - first`);
+    /// false when the connection is already closed.
+    func await(pipeline collector: BatchCollector, first: Int, count: Int) -> Bool {
+        self.state.withLock { state in
+            guard !state.closed else { return false }
+            state.pipelines.append(Pipeline(first: first, count: count, collector: collector))
+            state.batches[ObjectIdentifier(collector)] = collector
+            return true
+        }
+    }
+
+    /// Registers the waiters of a batch; false when the connection is already closed.
     func await(batch: BatchCollector, ids: [(RequestID, Int)]) -> Bool {
         self.state.withLock { state in
             guard !state.closed else { return false }
@@ -93,7 +114,14 @@ final class ClientConnection: Sendable {
                 }
                 return
             }
-            let waiter = self.state.withLock { $0.waiters.removeValue(forKey: id) }
+            let waiter = self.state.withLock { state -> Waiter? in
+                if !state.pipelines.isEmpty, let number = id.intValue,
+                    let pipeline = state.pipelines.first(where: { number >= $0.first && number - $0.first < $0.count })
+                {
+                    return .batch(pipeline.collector, index: number - pipeline.first)
+                }
+                return state.waiters.removeValue(forKey: id)
+            }
             switch waiter {
             case .single(let continuation):
                 continuation.resume(returning: result)
@@ -108,7 +136,10 @@ final class ClientConnection: Sendable {
                 continuation.resume(returning: result)
             case .batch(let collector, let index):
                 if collector.fill(index, result) {
-                    _ = self.state.withLock { $0.batches.removeValue(forKey: ObjectIdentifier(collector)) }
+                    self.state.withLock { state in
+                        state.batches.removeValue(forKey: ObjectIdentifier(collector))
+                        if !collector.isBatch { state.pipelines.removeAll { $0.collector === collector } }
+                    }
                 }
             case nil:
                 break
@@ -143,6 +174,7 @@ final class ClientConnection: Sendable {
             state.closed = true
             defer {
                 state.waiters = [:]
+                state.pipelines = []
                 state.batches = [:]
                 state.routes = [:]
             }
@@ -193,11 +225,12 @@ final class BatchCollector: Sendable {
         self.state.withLock { state in state.replies.contains { $0 != nil } }
     }
 
-    /// Records a reply; true when the batch is complete.
+    /// Records a reply; true when the batch is complete. A second reply for an entry (a daemon repeating an id)
+    /// is ignored.
     func fill(_ index: Int, _ reply: Result<[UInt8], RPCError>) -> Bool {
         let finished: (CheckedContinuation<[Result<[UInt8], RPCError>?], any Error>, [Result<[UInt8], RPCError>?])? =
             self.state.withLock { state in
-                guard !state.done else { return nil }
+                guard !state.done, state.replies[index] == nil else { return nil }
                 state.replies[index] = reply
                 state.remaining -= 1
                 guard state.remaining == 0, let continuation = state.continuation else { return nil }

@@ -142,7 +142,11 @@ public final class GuildClient: Sendable {
             try await self.write(bytes)
             return Array(repeating: nil, count: entries.count)
         }
-        return try await self.collect(count: entries.count, ids: ids, isBatch: true) { $0.append(contentsOf: bytes) }
+        return try await self.collect(count: entries.count, expected: ids.count, isBatch: true) {
+            self.connection.await(batch: $0, ids: ids)
+        } write: {
+            $0.append(contentsOf: bytes)
+        }
     }
 
     /// Calls `method` once for each element of `params`, all in flight at once, and returns their outcomes in
@@ -176,12 +180,11 @@ public final class GuildClient: Sendable {
     private func pipelined(_ method: String, params: [[UInt8]?]) async throws -> [Result<[UInt8], RPCError>] {
         guard !params.isEmpty else { return [] }
         let first = self.nextID.add(params.count, ordering: .relaxed).oldValue
-        var ids: [(RequestID, Int)] = []
-        ids.reserveCapacity(params.count)
-        for index in params.indices { ids.append((RequestID(first + index), index)) }
-        let replies = try await self.collect(count: params.count, ids: ids, isBatch: false) { bytes in
-            for (id, index) in ids {
-                RPCMessageWriter.appendRequest(id: id, method: method, params: params[index], to: &bytes)
+        let replies = try await self.collect(count: params.count, expected: params.count, isBatch: false) {
+            self.connection.await(pipeline: $0, first: first, count: params.count)
+        } write: { bytes in
+            for index in params.indices {
+                RPCMessageWriter.appendRequest(id: RequestID(first + index), method: method, params: params[index], to: &bytes)
                 bytes.append(UInt8(ascii: "\n"))
             }
         }
@@ -189,18 +192,19 @@ public final class GuildClient: Sendable {
         return replies.map { $0! }
     }
 
-    /// Registers one collector for the replies to `ids` (with their positions among `count` entries), sends what
-    /// `write` appends, and waits until every id has its reply; fails with ``GuildClientError/disconnected`` when
-    /// the connection is or gets closed first.
+    /// Makes one collector for `count` entries, of which `expected` get replies, registers it with `register`
+    /// (false: the connection is closed), sends what `write` appends, and waits until every expected entry has
+    /// its reply; fails with ``GuildClientError/disconnected`` when the connection is or gets closed first.
     private func collect(
         count: Int,
-        ids: [(RequestID, Int)],
+        expected: Int,
         isBatch: Bool,
-        _ write: (inout [UInt8]) -> Void
+        register: (BatchCollector) -> Bool,
+        write: (inout [UInt8]) -> Void
     ) async throws -> [Result<[UInt8], RPCError>?] {
         try await withCheckedThrowingContinuation { continuation in
-            let collector = BatchCollector(count: count, expected: ids.count, isBatch: isBatch, continuation: continuation)
-            guard self.connection.await(batch: collector, ids: ids) else {
+            let collector = BatchCollector(count: count, expected: expected, isBatch: isBatch, continuation: continuation)
+            guard register(collector) else {
                 collector.fail(GuildClientError.disconnected)
                 return
             }

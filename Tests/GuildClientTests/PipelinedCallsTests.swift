@@ -90,6 +90,33 @@ struct PipelinedCallsTests {
         }
     }
 
+    /// Pipelined calls wait as one range of ids: a reply repeated for one of them, or one for an id nobody is
+    /// waiting for, changes nothing (the calls still end only when each has its own reply), and a single call
+    /// sent meanwhile gets its own reply.
+    @Test(.timeLimit(.minutes(1)))
+    func aRepeatedOrUnknownReplyIdLeavesPipelinedCallsAlone() async throws {
+        let first = Locked<String?>(nil)
+        try await withFakeServer(handler: { request in
+            guard let id = request.idJSON else { return [] }
+            let isFirst = first.withLock { seen in
+                if seen == nil { seen = id }
+                return seen == id
+            }
+            guard isFirst else { return [.line(FakeServer.result(id: id, #""pong""#))] }
+            return [
+                .line(FakeServer.result(id: id, #""first""#)),
+                .line(FakeServer.result(id: id, #""again""#)),
+                .line(FakeServer.result(id: "424242", #""stray""#)),
+            ]
+        }) { client, _ in
+            let outcomes = try await client.calls(SystemMethods.Ping.self, count: 3)
+            #expect(outcomes.map { try? $0.get() } == ["first", "pong", "pong"])
+            #expect(try await client.call(SystemMethods.Ping.self) == "pong")
+            let again = try await client.calls(SystemMethods.Ping.self, count: 2)
+            #expect(again.map { try? $0.get() } == ["pong", "pong"])
+        }
+    }
+
     /// A batch refusal (`id: null`) fails the refused batch, never calls sent as lines of their own that are
     /// still waiting for their replies (those are each answered).
     @Test(.timeLimit(.minutes(1)))
