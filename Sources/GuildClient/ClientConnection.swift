@@ -115,6 +115,7 @@ final class ClientConnection: Sendable {
                 return
             }
             let waiter = self.state.withLock { state -> Waiter? in
+                // `intValue` takes only the digits the client wrote (`7`, not `7.0`; JSON has no `07` or `+7`).
                 if !state.pipelines.isEmpty, let number = id.intValue,
                     let pipeline = state.pipelines.first(where: { number >= $0.first && number - $0.first < $0.count })
                 {

@@ -90,9 +90,9 @@ struct PipelinedCallsTests {
         }
     }
 
-    /// Pipelined calls wait as one range of ids: a reply repeated for one of them, or one for an id nobody is
-    /// waiting for, changes nothing (the calls still end only when each has its own reply), and a single call
-    /// sent meanwhile gets its own reply.
+    /// Pipelined calls wait as one range of ids: a reply repeated for one of them, one for an id nobody is
+    /// waiting for, or one for a call's id written as another JSON number (`7.0`, `7e0`) changes nothing (the
+    /// calls still end only when each has its own reply), and a single call sent meanwhile gets its own reply.
     @Test(.timeLimit(.minutes(1)))
     func aRepeatedOrUnknownReplyIdLeavesPipelinedCallsAlone() async throws {
         let first = Locked<String?>(nil)
@@ -103,10 +103,14 @@ struct PipelinedCallsTests {
                 return seen == id
             }
             guard isFirst else { return [.line(FakeServer.result(id: id, #""pong""#))] }
+            // The second call's id written another way is not that call's id either.
+            let next = String((Int(id) ?? 0) + 1)
             return [
                 .line(FakeServer.result(id: id, #""first""#)),
                 .line(FakeServer.result(id: id, #""again""#)),
                 .line(FakeServer.result(id: "424242", #""stray""#)),
+                .line(FakeServer.result(id: next + ".0", #""decimal""#)),
+                .line(FakeServer.result(id: next + "e0", #""exponent""#)),
             ]
         }) { client, _ in
             let outcomes = try await client.calls(SystemMethods.Ping.self, count: 3)

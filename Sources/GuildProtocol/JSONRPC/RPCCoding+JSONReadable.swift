@@ -12,6 +12,7 @@ extension RPCCoding {
         let value =
             bytes.withContiguousStorageIfAvailable { Self.read(readable, in: UnsafeRawBufferPointer($0)) }
             ?? Array(bytes).withUnsafeBytes { Self.read(readable, in: $0) }
+        guard let value else { return nil }
         return value as? T
     }
 
