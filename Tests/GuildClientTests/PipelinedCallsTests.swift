@@ -121,6 +121,26 @@ struct PipelinedCallsTests {
         }
     }
 
+    /// A result the type's fast path cannot read goes on to the full decoder, which refuses one of the wrong type:
+    /// the calls fail with `invalidResponse` naming the method.
+    @Test(.timeLimit(.minutes(1)))
+    func aResultOfTheWrongTypeIsRefused() async throws {
+        try await withFakeServer(handler: { request in
+            guard let id = request.idJSON else { return [] }
+            // A number where system.ping's string belongs, for the call whose id is even.
+            return [.line(FakeServer.result(id: id, (Int(id) ?? 0) % 2 == 0 ? "42" : #""pong""#))]
+        }) { client, _ in
+            let error = await #expect(throws: GuildClientError.self) {
+                _ = try await client.calls(SystemMethods.Ping.self, count: 2)
+            }
+            guard case .invalidResponse(let detail) = error else {
+                Issue.record("expected invalidResponse, got \(String(describing: error))")
+                return
+            }
+            #expect(detail.contains("system.ping"))
+        }
+    }
+
     /// A batch refusal (`id: null`) fails the refused batch, never calls sent as lines of their own that are
     /// still waiting for their replies (those are each answered).
     @Test(.timeLimit(.minutes(1)))

@@ -17,8 +17,9 @@ extension RPCCoding {
     }
 
     /// Reads `readable` from JSON text; nil when the text is not valid JSON or the type's fast path does not
-    /// handle it.
-    static func read(_ readable: any JSONReadable.Type, in buffer: UnsafeRawBufferPointer) -> (any JSONReadable)? {
+    /// handle it. Non-generic: code that decodes many values of a type it is not specialised for asks
+    /// `as? any JSONReadable.Type` once and reads each value here.
+    public static func read(_ readable: any JSONReadable.Type, in buffer: UnsafeRawBufferPointer) -> (any JSONReadable)? {
         guard let top = try? JSONScanner(maximumDepth: 512).scan(buffer) else { return nil }
         return readable.init(json: top, in: buffer)
     }
