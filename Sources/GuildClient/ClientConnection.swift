@@ -139,7 +139,7 @@ final class ClientConnection: Sendable {
                 if collector.fill(index, result) {
                     self.state.withLock { state in
                         state.batches.removeValue(forKey: ObjectIdentifier(collector))
-                        if !collector.isBatch { state.pipelines.removeAll { $0.collector === collector } }
+                        state.pipelines.removeAll { $0.collector === collector }
                     }
                 }
             case nil:
