@@ -88,6 +88,21 @@ final class ClientConnection: Sendable {
         }
     }
 
+    /// The pipelined calls whose ids include `id` (ids are never reused, so the range stays theirs).
+    func pipeline(containing id: Int) -> (first: Int, count: Int, collector: BatchCollector)? {
+        self.state.withLock { state in
+            state.pipelines.first { id >= $0.first && id - $0.first < $0.count }.map { ($0.first, $0.count, $0.collector) }
+        }
+    }
+
+    /// Forgets a collector that has every reply.
+    func finished(_ collector: BatchCollector) {
+        self.state.withLock { state in
+            state.batches.removeValue(forKey: ObjectIdentifier(collector))
+            state.pipelines.removeAll { $0.collector === collector }
+        }
+    }
+
     /// Delivers one message from the daemon.
     func receive(_ message: RPCIncoming) {
         switch message {
@@ -114,15 +129,8 @@ final class ClientConnection: Sendable {
                 }
                 return
             }
-            let waiter = self.state.withLock { state -> Waiter? in
-                // `intValue` takes only the digits the client wrote (`7`, not `7.0`; JSON has no `07` or `+7`).
-                if !state.pipelines.isEmpty, let number = id.intValue,
-                    let pipeline = state.pipelines.first(where: { number >= $0.first && number - $0.first < $0.count })
-                {
-                    return .batch(pipeline.collector, index: number - pipeline.first)
-                }
-                return state.waiters.removeValue(forKey: id)
-            }
+            // Replies of pipelined calls went to their collectors in the channel handler.
+            let waiter = self.state.withLock { $0.waiters.removeValue(forKey: id) }
             switch waiter {
             case .single(let continuation):
                 continuation.resume(returning: result)
@@ -136,12 +144,7 @@ final class ClientConnection: Sendable {
                 }
                 continuation.resume(returning: result)
             case .batch(let collector, let index):
-                if collector.fill(index, result) {
-                    self.state.withLock { state in
-                        state.batches.removeValue(forKey: ObjectIdentifier(collector))
-                        state.pipelines.removeAll { $0.collector === collector }
-                    }
-                }
+                if collector.fill(CollectionOfOne((index, result))) { self.finished(collector) }
             case nil:
                 break
             }
@@ -226,14 +229,16 @@ final class BatchCollector: Sendable {
         self.state.withLock { state in state.replies.contains { $0 != nil } }
     }
 
-    /// Records a reply; true when the batch is complete. A second reply for an entry (a daemon repeating an id)
-    /// is ignored.
-    func fill(_ index: Int, _ reply: Result<[UInt8], RPCError>) -> Bool {
+    /// Records replies; true when the batch is complete. A second reply for an entry (a daemon repeating an
+    /// id) is ignored.
+    func fill(_ entries: some Collection<(index: Int, reply: Result<[UInt8], RPCError>)>) -> Bool {
         let finished: (CheckedContinuation<[Result<[UInt8], RPCError>?], any Error>, [Result<[UInt8], RPCError>?])? =
             self.state.withLock { state in
-                guard !state.done, state.replies[index] == nil else { return nil }
-                state.replies[index] = reply
-                state.remaining -= 1
+                guard !state.done else { return nil }
+                for (index, reply) in entries where state.replies[index] == nil {
+                    state.replies[index] = reply
+                    state.remaining -= 1
+                }
                 guard state.remaining == 0, let continuation = state.continuation else { return nil }
                 state.done = true
                 return (continuation, state.replies)
@@ -263,6 +268,11 @@ final class ClientHandler: ChannelInboundHandler {
     private let connection: ClientConnection
     /// Cuts reads into lines (the daemon's framing), each read in place.
     private var framer: LineFramer
+    /// The pipelined calls the last reply belonged to: the replies that follow are usually theirs too, and
+    /// go to their collector without a lookup in the connection's table.
+    private var pipeline: (first: Int, count: Int, collector: BatchCollector)?
+    /// Replies of `pipeline` read but not yet handed to its collector: all of a read's go together.
+    private var entries: [(index: Int, reply: ClientConnection.Reply)] = []
 
     init(connection: ClientConnection, maximumFrameBytes: Int) {
         self.connection = connection
@@ -271,16 +281,44 @@ final class ClientHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let bytes = self.unwrapInboundIn(data)
-        let connection = self.connection
         let outcome = bytes.withUnsafeReadableBytes { read in
             self.framer.feed(read) { line in
                 // A line that is not JSON-RPC is skipped; its call, if any, fails when the connection closes.
-                try? RPCIncoming.parse(line) { connection.receive($0) }
+                try? RPCIncoming.parse(line) { self.receive($0) }
                 return .proceed
             }
         }
+        self.fillPipeline()
         // A reply line over the limit: the connection closes, and every waiting call fails.
         if outcome == .tooLarge { context.close(promise: nil) }
+    }
+
+    /// Keeps a reply of the current pipelined calls for their collector; hands anything else to the connection.
+    private func receive(_ message: RPCIncoming) {
+        // `intValue` takes only the digits the client wrote (`7`, not `7.0`; JSON has no `07` or `+7`).
+        guard case .response(let id, let result) = message, let number = id.intValue else {
+            self.connection.receive(message)
+            return
+        }
+        if let pipeline = self.pipeline, number >= pipeline.first, number - pipeline.first < pipeline.count {
+            self.entries.append((number - pipeline.first, result))
+        } else if let pipeline = self.connection.pipeline(containing: number) {
+            self.fillPipeline()
+            self.pipeline = pipeline
+            self.entries.append((number - pipeline.first, result))
+        } else {
+            self.connection.receive(message)
+        }
+    }
+
+    /// Hands the replies kept for the current pipelined calls to their collector.
+    private func fillPipeline() {
+        guard let pipeline = self.pipeline, !self.entries.isEmpty else { return }
+        if pipeline.collector.fill(self.entries) {
+            self.connection.finished(pipeline.collector)
+            self.pipeline = nil
+        }
+        self.entries.removeAll(keepingCapacity: self.entries.capacity <= 1024)
     }
 
     func channelInactive(context: ChannelHandlerContext) {

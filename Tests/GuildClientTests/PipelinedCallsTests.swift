@@ -121,6 +121,65 @@ struct PipelinedCallsTests {
         }
     }
 
+    /// Holds `user.get` calls until `count` have arrived, then answers them in one write, in `order` (userIDs;
+    /// a userID listed twice is answered twice, the second time with the display name "again").
+    private static func answeredInOneWrite(_ count: Int, order: [String], held: Locked<[String: String]>) -> FakeServer.Handler {
+        { request in
+            guard let id = request.idJSON, let userID = (request.params as? [String: Any])?["userID"] as? String else { return [] }
+            let all = held.withLock { ids -> [String: String]? in
+                ids[userID] = id
+                return ids.count == count ? ids : nil
+            }
+            guard let all else { return [] }
+            var answered: Set<String> = []
+            var bytes: [UInt8] = []
+            for userID in order {
+                let name = answered.insert(userID).inserted ? userID + "!" : "again"
+                let profile = #"{"userID":"\#(userID)","displayName":"\#(name)","isPseudo":false,"createdAt":1}"#
+                bytes += Array(FakeServer.result(id: all[userID] ?? "0", profile).utf8) + [0x0A]
+            }
+            return [.raw(bytes)]
+        }
+    }
+
+    /// Replies of two sets of pipelined calls and of a single call, interleaved in one read, each reach their
+    /// caller; a repeated reply is ignored.
+    @Test(.timeLimit(.minutes(1)))
+    func interleavedRepliesInOneReadReachTheirCalls() async throws {
+        let order = ["a0", "b0", "s", "a1", "b2", "a0", "b1", "a2"]
+        try await withFakeServer(handler: Self.answeredInOneWrite(7, order: order, held: Locked([:]))) { client, _ in
+            async let a = client.calls(UserMethods.Get.self, ["a0", "a1", "a2"].map { .init(userID: $0) })
+            async let b = client.calls(UserMethods.Get.self, ["b0", "b1", "b2"].map { .init(userID: $0) })
+            async let single = client.call(UserMethods.Get.self, .init(userID: "s"))
+            let (first, second, profile) = try await (a, b, single)
+            #expect(first.map { try? $0.get().displayName } == ["a0!", "a1!", "a2!"])
+            #expect(second.map { try? $0.get().displayName } == ["b0!", "b1!", "b2!"])
+            #expect(profile.displayName == "s!")
+        }
+    }
+
+    /// One set of pipelined calls completes in the middle of a read and the next set's replies follow in the
+    /// same read; a set's replies split over two reads still complete it.
+    @Test(.timeLimit(.minutes(1)))
+    func pipelinedCallsCompleteMidReadAndAcrossReads() async throws {
+        try await withFakeServer(handler: Self.answeredInOneWrite(4, order: ["a0", "a1", "b1", "b0"], held: Locked([:]))) { client, _ in
+            async let a = client.calls(UserMethods.Get.self, ["a0", "a1"].map { .init(userID: $0) })
+            async let b = client.calls(UserMethods.Get.self, ["b0", "b1"].map { .init(userID: $0) })
+            let (first, second) = try await (a, b)
+            #expect(first.map { try? $0.get().userID } == ["a0", "a1"])
+            #expect(second.map { try? $0.get().userID } == ["b0", "b1"])
+        }
+        try await withFakeServer(handler: { request in
+            guard let id = request.idJSON else { return [] }
+            // The reply cut in the middle of its line, the rest written after a pause: two reads.
+            let line = Array(FakeServer.result(id: id, #""pong""#).utf8) + [0x0A]
+            return [.raw(Array(line[..<10])), .delay(.milliseconds(20)), .raw(Array(line[10...]))]
+        }) { client, _ in
+            let pongs = try await client.calls(SystemMethods.Ping.self, count: 3)
+            #expect(pongs.map { try? $0.get() } == ["pong", "pong", "pong"])
+        }
+    }
+
     /// A result the type's fast path cannot read goes on to the full decoder, which refuses one of the wrong type:
     /// the calls fail with `invalidResponse` naming the method.
     @Test(.timeLimit(.minutes(1)))
