@@ -183,10 +183,7 @@ public final class GuildClient: Sendable {
         let replies = try await self.collect(count: params.count, expected: params.count, isBatch: false) {
             self.connection.await(pipeline: $0, first: first, count: params.count)
         } write: { bytes in
-            for index in params.indices {
-                RPCMessageWriter.appendRequest(id: RequestID(first + index), method: method, params: params[index], to: &bytes)
-                bytes.append(UInt8(ascii: "\n"))
-            }
+            RPCMessageWriter.appendRequestLines(firstID: first, method: method, params: params, to: &bytes)
         }
         // Every entry was expected, so the collector finished only once each had its reply.
         return replies.map { $0! }

@@ -105,6 +105,20 @@ struct MessageWriterTests {
         #expect(try parseIncoming(bytes).first?.notification?.method == method)
     }
 
+    @Test(arguments: [(1, "system.ping"), (9_999_999_998, "user.get"), (-3, "tab\tand \"quotes\" ünï😀")])
+    func requestLinesAreTheRequestsOneLineEach(firstID: Int, method: String) {
+        let params: [[UInt8]?] = [nil, Array(#"{"userID":"u1"}"#.utf8), Array("{}".utf8), nil, Array("[1,2]".utf8)]
+        var lines = Array("prefix|".utf8)
+        RPCMessageWriter.appendRequestLines(firstID: firstID, method: method, params: params, to: &lines)
+        var expected = Array("prefix|".utf8)
+        for (offset, params) in params.enumerated() {
+            RPCMessageWriter.appendRequest(id: RequestID(firstID + offset), method: method, params: params, to: &expected)
+            expected.append(UInt8(ascii: "\n"))
+        }
+        #expect(String(decoding: lines, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+        #expect(lines.split(separator: UInt8(ascii: "\n")).count == params.count)
+    }
+
     @Test
     func writersAppendWithoutClearing() {
         var bytes = Array("prefix|".utf8)

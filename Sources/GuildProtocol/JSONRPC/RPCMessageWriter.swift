@@ -48,6 +48,26 @@ public enum RPCMessageWriter: Sendable {
         bytes.append(UInt8(ascii: "}"))
     }
 
+    /// Appends one request line (each ending in `\n`) per element of `params`, with the ids `firstID`,
+    /// `firstID + 1`, …: each line is what ``appendRequest(id:method:params:to:)`` writes for its call, with
+    /// the method's JSON text escaped once for all of them and the ids written without making strings.
+    public static func appendRequestLines(firstID: Int, method: String, params: [[UInt8]?], to bytes: inout [UInt8]) {
+        var methodText: [UInt8] = []
+        Self.appendLiteral(#","method":"#, to: &methodText)
+        JSONText.appendString(method, to: &methodText)
+        bytes.reserveCapacity(bytes.count + params.count * (methodText.count + 40))
+        for (offset, params) in params.enumerated() {
+            Self.appendLiteral(#"{"jsonrpc":"2.0","id":"#, to: &bytes)
+            JSONText.appendInt64(Int64(firstID + offset), to: &bytes)
+            bytes.append(contentsOf: methodText)
+            if let params {
+                Self.appendLiteral(#","params":"#, to: &bytes)
+                bytes.append(contentsOf: params)
+            }
+            Self.appendLiteral("}\n", to: &bytes)
+        }
+    }
+
     /// Appends fixed text with one copy (appending a `String.UTF8View` goes element by element).
     @inlinable
     static func appendLiteral(_ text: StaticString, to bytes: inout [UInt8]) {
