@@ -8,6 +8,15 @@ public protocol JSONReadable {
     init?(json value: JSONScanner.Value, in bytes: UnsafeRawBufferPointer)
 }
 
+extension JSONReadable {
+    /// Reads a value from JSON text; nil when the text is not valid JSON or this fast path does not handle it.
+    @inlinable  // specialised where the type is known: no metadata lookups for `Self?` per value
+    public static func read(in buffer: UnsafeRawBufferPointer) -> Self? {
+        guard let top = try? JSONScanner(maximumDepth: 512).scan(buffer) else { return nil }
+        return Self(json: top, in: buffer)
+    }
+}
+
 extension JSONScanner.Value {
     /// The string, when the value is one.
     public func string(in bytes: UnsafeRawBufferPointer) -> String? {

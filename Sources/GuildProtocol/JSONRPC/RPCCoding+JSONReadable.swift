@@ -20,7 +20,6 @@ extension RPCCoding {
     /// handle it. Non-generic: code that decodes many values of a type it is not specialised for asks
     /// `as? any JSONReadable.Type` once and reads each value here.
     public static func read(_ readable: any JSONReadable.Type, in buffer: UnsafeRawBufferPointer) -> (any JSONReadable)? {
-        guard let top = try? JSONScanner(maximumDepth: 512).scan(buffer) else { return nil }
-        return readable.init(json: top, in: buffer)
+        readable.read(in: buffer)
     }
 }
