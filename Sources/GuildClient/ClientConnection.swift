@@ -19,7 +19,7 @@ final class ClientConnection: Sendable {
     /// Pipelined calls (``GuildClient/calls(_:_:)``) waiting for their replies: the ids `first ..< first + count`,
     /// whose replies are entries `id - first` of `collector`. One range instead of an entry per id in `waiters`:
     /// no hashing of each id when the calls are sent and when their replies come in.
-    private struct Pipeline {
+    struct Pipeline {
         var first: Int
         var count: Int
         var collector: BatchCollector
@@ -88,13 +88,6 @@ final class ClientConnection: Sendable {
         }
     }
 
-    /// The pipelined calls whose ids include `id` (ids are never reused, so the range stays theirs).
-    func pipeline(containing id: Int) -> (first: Int, count: Int, collector: BatchCollector)? {
-        self.state.withLock { state in
-            state.pipelines.first { id >= $0.first && id - $0.first < $0.count }.map { ($0.first, $0.count, $0.collector) }
-        }
-    }
-
     /// Forgets a collector that has every reply.
     func finished(_ collector: BatchCollector) {
         self.state.withLock { state in
@@ -103,11 +96,13 @@ final class ClientConnection: Sendable {
         }
     }
 
-    /// Delivers one message from the daemon.
-    func receive(_ message: RPCIncoming) {
+    /// Delivers one message from the daemon, except a reply of pipelined calls: that is returned with their
+    /// range of ids (`number` is the reply's id as an integer, when it is one), for the channel handler to
+    /// hand to their collector with the other replies of the same read.
+    func receive(_ message: RPCIncoming, number: Int?) -> Pipeline? {
         switch message {
         case .notification(let method, let params):
-            if self.route(method: method, params: params) { return }
+            if self.route(method: method, params: params) { return nil }
             self.notificationContinuation.yield(ServerNotification(method: method, params: params))
         case .response(let id, let result):
             if id == .null {
@@ -127,10 +122,17 @@ final class ClientConnection: Sendable {
                     }
                     batch.fail(error)
                 }
-                return
+                return nil
             }
-            // Replies of pipelined calls went to their collectors in the channel handler.
-            let waiter = self.state.withLock { $0.waiters.removeValue(forKey: id) }
+            let (pipeline, waiter) = self.state.withLock { state -> (Pipeline?, Waiter?) in
+                if !state.pipelines.isEmpty, let number,
+                    let pipeline = state.pipelines.first(where: { number >= $0.first && number - $0.first < $0.count })
+                {
+                    return (pipeline, nil)
+                }
+                return (nil, state.waiters.removeValue(forKey: id))
+            }
+            if let pipeline { return pipeline }
             switch waiter {
             case .single(let continuation):
                 continuation.resume(returning: result)
@@ -149,6 +151,7 @@ final class ClientConnection: Sendable {
                 break
             }
         }
+        return nil
     }
 
     /// Delivers `events.event` and `events.ended` to their subscription's stream; false for others.
@@ -270,7 +273,7 @@ final class ClientHandler: ChannelInboundHandler {
     private var framer: LineFramer
     /// The pipelined calls the last reply belonged to: the replies that follow are usually theirs too, and
     /// go to their collector without a lookup in the connection's table.
-    private var pipeline: (first: Int, count: Int, collector: BatchCollector)?
+    private var pipeline: ClientConnection.Pipeline?
     /// Replies of `pipeline` read but not yet handed to its collector: all of a read's go together.
     private var entries: [(index: Int, reply: ClientConnection.Reply)] = []
 
@@ -297,17 +300,15 @@ final class ClientHandler: ChannelInboundHandler {
     private func receive(_ message: RPCIncoming) {
         // `intValue` takes only the digits the client wrote (`7`, not `7.0`; JSON has no `07` or `+7`).
         guard case .response(let id, let result) = message, let number = id.intValue else {
-            self.connection.receive(message)
+            _ = self.connection.receive(message, number: nil)
             return
         }
         if let pipeline = self.pipeline, number >= pipeline.first, number - pipeline.first < pipeline.count {
             self.entries.append((number - pipeline.first, result))
-        } else if let pipeline = self.connection.pipeline(containing: number) {
+        } else if let pipeline = self.connection.receive(message, number: number) {
             self.fillPipeline()
             self.pipeline = pipeline
             self.entries.append((number - pipeline.first, result))
-        } else {
-            self.connection.receive(message)
         }
     }
 
