@@ -159,7 +159,7 @@ struct PipelinedCallsTests {
     }
 
     /// One set of pipelined calls completes in the middle of a read and the next set's replies follow in the
-    /// same read; a set's replies split over two reads still complete it.
+    /// same read; a set whose replies come in several reads, each line cut in two, still completes.
     @Test(.timeLimit(.minutes(1)))
     func pipelinedCallsCompleteMidReadAndAcrossReads() async throws {
         try await withFakeServer(handler: Self.answeredInOneWrite(4, order: ["a0", "a1", "b1", "b0"], held: Locked([:]))) { client, _ in
