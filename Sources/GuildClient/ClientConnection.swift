@@ -23,6 +23,11 @@ final class ClientConnection: Sendable {
         var first: Int
         var count: Int
         var collector: BatchCollector
+
+        /// The collector's entry for the reply with id `number`, when the id is one of these calls'.
+        func entry(for number: Int) -> Int? {
+            number >= self.first && number - self.first < self.count ? number - self.first : nil
+        }
     }
 
     private struct State {
@@ -126,7 +131,7 @@ final class ClientConnection: Sendable {
             }
             let (pipeline, waiter) = self.state.withLock { state -> (Pipeline?, Waiter?) in
                 if !state.pipelines.isEmpty, let number,
-                    let pipeline = state.pipelines.first(where: { number >= $0.first && number - $0.first < $0.count })
+                    let pipeline = state.pipelines.first(where: { $0.entry(for: number) != nil })
                 {
                     return (pipeline, nil)
                 }
@@ -303,12 +308,12 @@ final class ClientHandler: ChannelInboundHandler {
             _ = self.connection.receive(message, number: nil)
             return
         }
-        if let pipeline = self.pipeline, number >= pipeline.first, number - pipeline.first < pipeline.count {
-            self.entries.append((number - pipeline.first, result))
-        } else if let pipeline = self.connection.receive(message, number: number) {
+        if let entry = self.pipeline?.entry(for: number) {
+            self.entries.append((entry, result))
+        } else if let pipeline = self.connection.receive(message, number: number), let entry = pipeline.entry(for: number) {
             self.fillPipeline()
             self.pipeline = pipeline
-            self.entries.append((number - pipeline.first, result))
+            self.entries.append((entry, result))
         }
     }
 

@@ -300,15 +300,12 @@ public final class GuildClient: Sendable {
         if let readable = type as? any JSONReadable.Type, let decoded = Self.read(readable, replies) as? [Result<T, RPCError>] {
             return decoded
         }
-        var decoded: [Result<T, RPCError>] = []
-        decoded.reserveCapacity(replies.count)
-        for reply in replies {
+        return try replies.map { reply in
             switch reply {
-            case .success(let bytes): decoded.append(.success(try Self.decode(type, bytes, method: method)))
-            case .failure(let error): decoded.append(.failure(error))
+            case .success(let bytes): .success(try Self.decode(type, bytes, method: method))
+            case .failure(let error): .failure(error)
             }
         }
-        return decoded
     }
 
     /// The results read with `R`'s fast path, as `[Result<R, RPCError>]`; nil when the fast path does not
