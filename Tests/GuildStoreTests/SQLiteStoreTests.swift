@@ -25,6 +25,24 @@ struct SQLiteStoreTests {
         #expect(try await temp.store.integrityCheck() == ["ok"])
     }
 
+    /// The writer is the connection whose commits must be durable. GRDB sets `synchronous = NORMAL` on it when
+    /// it turns WAL on, after the configuration's own set-up ran: a reader showed FULL while every commit went
+    /// unsynced (no fdatasync at all, seen with strace), until the store set the mode on the writer again.
+    @Test(arguments: [("FULL", 2), ("full", 2), ("NORMAL", 1), ("EXTRA", 3), ("sometimes", 2)])
+    func theWriterCommitsWithTheConfiguredSynchronousMode(configured: String, expected: Int) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("guild-store-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("guild.sqlite").path
+        for _ in 0..<2 {  // a new database, then the same one reopened
+            let store = try SQLiteStore(configuration: .init(path: path, synchronous: configured))
+            let writer = try await store.pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+            let reader = try await store.pool.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+            try store.close()
+            #expect(writer == expected)
+            #expect(reader == expected)
+        }
+    }
+
     @Test func reopeningKeepsData() async throws {
         let temp = try TemporaryStore()
         defer { temp.remove() }

@@ -61,12 +61,19 @@ public final class SQLiteStore: Sendable {
         try Self.preparePrivateFiles(at: configuration.path, ownsDirectory: configuration.ownsDirectory)
         let checkpointer = try WALCheckpointer(path: configuration.path)
         self.checkpointer = checkpointer
-        var config = Configuration.grdb(synchronous: configuration.synchronous, readers: configuration.maximumReaders)
+        var config = Configuration.grdb(synchronous: configuration.synchronousMode, readers: configuration.maximumReaders)
         config.label = "guild"
         config.prepareDatabase { db in
             if !db.configuration.readonly { try checkpointer.install(on: db) }
         }
         self.pool = try DatabasePool(path: configuration.path, configuration: config)
+        // GRDB turns WAL on after `prepareDatabase` ran on the writer, and sets `synchronous = NORMAL` on it
+        // then: without this, commits would not be fsynced (they would survive a crash of guildd, not of the
+        // machine). Readers never write, so the writer is the one connection the setting matters on.
+        let synchronous = configuration.synchronousMode
+        try self.pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+        }
         try Migrations.migrator(areas: Self.areas).migrate(self.pool)
         self.eventAreas = SQLiteEventAreas(Self.areas.compactMap(\.eventArea))
         self.writer = GroupCommitWriter(
@@ -201,13 +208,19 @@ extension SQLiteStore: Store {
 }
 
 extension SQLiteStore.Configuration {
-    fileprivate static func grdb(synchronous: String, readers: Int) -> GRDB.Configuration {
+    /// `synchronous` as the pragma's value: one of SQLite's modes, `FULL` for anything else.
+    var synchronousMode: String {
+        let mode = self.synchronous.uppercased()
+        return ["OFF", "NORMAL", "FULL", "EXTRA"].contains(mode) ? mode : "FULL"
+    }
+
+    fileprivate static func grdb(synchronous mode: String, readers: Int) -> GRDB.Configuration {
         var config = GRDB.Configuration()
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(10)
         config.maximumReaderCount = max(1, readers)
-        let mode = ["OFF", "NORMAL", "FULL", "EXTRA"].contains(synchronous.uppercased()) ? synchronous.uppercased() : "FULL"
         config.prepareDatabase { db in
+            // For every connection; the writer's is set again once WAL is on (see `SQLiteStore.init`).
             try db.execute(sql: "PRAGMA synchronous = \(mode)")
             // A page cache of up to 16 MiB per connection (allocated as pages are read), and no memory map: a
             // list of 1,000 groups walks a few thousand random pages, which SQLite finds in its own cache far
