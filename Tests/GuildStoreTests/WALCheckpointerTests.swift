@@ -7,13 +7,7 @@ import Testing
 
 struct WALCheckpointerTests {
     /// A WAL-mode pool at `path` (a new file) whose writer has `checkpointer`'s hook.
-    private static func pool(
-        _ checkpointer: @autoclosure () throws -> WALCheckpointer,
-        at path: String
-    ) throws -> (
-        DatabasePool, WALCheckpointer
-    ) {
-        let checkpointer = try checkpointer()
+    private static func pool(_ checkpointer: WALCheckpointer, at path: String) throws -> (DatabasePool, WALCheckpointer) {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             if !db.configuration.readonly { try checkpointer.install(on: db) }
@@ -70,7 +64,7 @@ struct WALCheckpointerTests {
         let temp = try TemporaryStore()
         defer { temp.remove() }
         let path = temp.directory.appendingPathComponent("wal.sqlite").path
-        let (pool, checkpointer) = try Self.pool(try WALCheckpointer(path: path, threshold: threshold, hardLimit: hardLimit), at: path)
+        let (pool, checkpointer) = try Self.pool(WALCheckpointer(path: path, threshold: threshold, hardLimit: hardLimit), at: path)
         try body(pool, checkpointer, path)
         try pool.close()
         try checkpointer.close()
@@ -78,9 +72,11 @@ struct WALCheckpointerTests {
 
     @Test func backgroundCheckpointsCopyTheLogWhileTheWriterGoesOn() throws {
         try Self.withPool(threshold: 40, hardLimit: 100_000) { pool, checkpointer, path in
+            #expect(!checkpointer.isOpen)  // its connection opens with the first checkpoint, not at start-up
             try Self.fill(pool, transactions: 300)
             checkpointer.stop()
             #expect(checkpointer.count >= 1)
+            #expect(checkpointer.isOpen)
             // Copied back: the database file holds (nearly) every page written, though no writer ever checkpointed.
             let fileSize = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
             #expect(fileSize > 900 * 4096)

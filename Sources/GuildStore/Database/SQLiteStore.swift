@@ -59,7 +59,7 @@ public final class SQLiteStore: Sendable {
     public init(configuration: Configuration) throws {
         self.configuration = configuration
         try Self.preparePrivateFiles(at: configuration.path, ownsDirectory: configuration.ownsDirectory)
-        let checkpointer = try WALCheckpointer(path: configuration.path)
+        let checkpointer = WALCheckpointer(path: configuration.path)
         self.checkpointer = checkpointer
         var config = Configuration.grdb(synchronous: configuration.synchronousMode, readers: configuration.maximumReaders)
         config.label = "guild"

@@ -27,27 +27,27 @@ final class WALCheckpointer: Sendable {
         var checkpoints = 0
     }
 
-    private let connection: DatabaseQueue
+    private let path: String
+    /// The checkpointer's own connection, opened by the first background checkpoint: opening one costs start-up
+    /// about a millisecond, and a daemon that writes little never needs it.
+    private let connection = Mutex<DatabaseQueue?>(nil)
+    /// Where background checkpoints run, one at a time.
+    private let queue = DispatchQueue(label: "guild.checkpointer")
     private let state = Mutex(State())
     private let group = DispatchGroup()
 
-    /// Opens the checkpointer's own connection to the database at `path` (already in WAL mode).
-    init(path: String, threshold: Int32 = 1000, hardLimit: Int32 = 16_000) throws {
-        var configuration = Configuration()
-        configuration.label = "guild.checkpointer"
-        configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in
-            // The checkpointer reads no rows: a small page cache, and it never checkpoints on commit itself.
-            try db.execute(sql: "PRAGMA cache_size = 16")
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
-        }
-        self.connection = try DatabaseQueue(path: path, configuration: configuration)
+    /// A checkpointer for the database at `path` (in WAL mode by the time the first checkpoint runs).
+    init(path: String, threshold: Int32 = 1000, hardLimit: Int32 = 16_000) {
+        self.path = path
         self.threshold = threshold
         self.hardLimit = max(threshold, hardLimit)
     }
 
     /// Background checkpoints started so far.
     var count: Int { self.state.withLock { $0.checkpoints } }
+
+    /// Whether the checkpointer's connection has been opened (by a first background checkpoint).
+    var isOpen: Bool { self.connection.withLock { $0 != nil } }
 
     /// Turns SQLite's automatic checkpoint off on the writer connection `db` and installs the WAL hook that
     /// calls ``committed(pages:writer:)`` after each of its commits.
@@ -79,17 +79,36 @@ final class WALCheckpointer: Sendable {
                 return true
             }
             guard starts else { return SQLITE_OK }
-            self.connection.asyncWriteWithoutTransaction { db in
-                // A busy or locked database only postpones the checkpoint to a later commit.
-                // A read first: a connection opened before the pool turned WAL on learns of it only from a read
-                // transaction, and a checkpoint on a connection that does not know the log is there does nothing.
-                _ = try? Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")
-                _ = try? db.checkpoint(.passive)
+            self.queue.async {
+                // A busy or locked database, or a connection that could not open, only postpones the checkpoint to
+                // a later commit (past the hard limit the writer checkpoints itself).
+                _ = try? self.openedConnection().writeWithoutTransaction { db in
+                    // A read first: a connection learns that the database is in WAL mode from a read transaction,
+                    // and a checkpoint on a connection that does not know the log is there does nothing.
+                    _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")
+                    _ = try db.checkpoint(.passive)
+                }
                 self.state.withLock { $0.running = false }
                 self.group.leave()
             }
         }
         return SQLITE_OK
+    }
+
+    /// The checkpointer's connection, opened on first use (on `queue`).
+    private func openedConnection() throws -> DatabaseQueue {
+        if let connection = self.connection.withLock({ $0 }) { return connection }
+        var configuration = Configuration()
+        configuration.label = "guild.checkpointer"
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            // The checkpointer reads no rows: a small page cache, and it never checkpoints on commit itself.
+            try db.execute(sql: "PRAGMA cache_size = 16")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+        }
+        let connection = try DatabaseQueue(path: self.path, configuration: configuration)
+        self.connection.withLock { $0 = connection }
+        return connection
     }
 
     /// Starts no more background checkpoints and waits for a running one (the writer's hook checkpoints on the
@@ -99,9 +118,9 @@ final class WALCheckpointer: Sendable {
         self.group.wait()
     }
 
-    /// Stops (see ``stop()``) and closes the checkpointer's connection.
+    /// Stops (see ``stop()``) and closes the checkpointer's connection, if one was opened.
     func close() throws {
         self.stop()
-        try self.connection.close()
+        try self.connection.withLock { $0 }?.close()
     }
 }
