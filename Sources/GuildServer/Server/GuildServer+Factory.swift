@@ -33,7 +33,9 @@ extension GuildServer {
             generations: users.generations,
             requirePasswordForOwnership: configuration.requireThingPasswordForOwnership
         )
-        try await things.resetPresence()
+        // Things left online by the last run go offline before the first connection is served. The first read
+        // opens a reader connection (about a millisecond at start-up): it runs beside the rest of the build.
+        async let presenceReset: Void = things.resetPresence()
         let hub = EventHub(
             repository: store,
             queueLimit: configuration.subscriptionQueueLimit,
@@ -79,6 +81,7 @@ extension GuildServer {
             immediateReads: configuration.immediateReads ? ImmediateReads(store: store, logger: logger) : nil,
             bindingObserver: ThingPresence(things: things)
         )
+        try await presenceReset
         return GuildServer(
             configuration: configuration,
             dispatcher: dispatcher,
