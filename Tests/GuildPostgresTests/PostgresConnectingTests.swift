@@ -81,6 +81,30 @@ struct PostgresConnectingTests {
         }
     }
 
+    /// A database (or role, or server) whose default is `synchronous_commit = off` would have every commit answered
+    /// before it is on disk: the connection turns it `on` for its session, and leaves the values that already wait
+    /// for the local flush as they are.
+    @Test(arguments: [("off", "on"), ("local", "local"), ("on", "on")])
+    func commitsNeverRunWithSynchronousCommitOff(databaseDefault: String, expected: String) async throws {
+        try await TestPostgres.withDatabase { location in
+            let admin = try await TestPostgres.connect(try PostgresLocation(url: TestPostgres.url ?? ""))
+            defer { admin.close() }
+            _ = try await TestPostgres.blocking {
+                try admin.execute(PostgresQuery(unsafeSQL: "ALTER DATABASE \(location.database) SET synchronous_commit = \(databaseDefault)"))
+            }
+            let connection = try await TestPostgres.connect(location)
+            defer { connection.close() }
+            let (current, sessionDefault) = try await TestPostgres.blocking {
+                let rows = try connection.query(
+                    "SELECT current_setting('synchronous_commit'), (SELECT reset_val FROM pg_settings WHERE name = 'synchronous_commit')"
+                )
+                return try #require(try rows.first?.decode((String, String).self))
+            }
+            #expect(sessionDefault == databaseDefault)  // the database's default reached the session
+            #expect(current == expected)
+        }
+    }
+
     @Test func aMissingDatabaseIsNamed() async throws {
         var location = try PostgresLocation(url: TestPostgres.url ?? "")
         location.database = "no_such_guild_database"

@@ -38,9 +38,20 @@ public final class BlockingConnection: Sendable {
         }
         self.logger = logger
         do {
-            let rows = try self.connection.query("SELECT pg_backend_pid()", logger: logger).wait().rows
-            guard let pid = try rows.first?.decode(Int32.self) else { throw PostgresStoreError.unexpectedReply("no backend pid") }
+            let rows = try self.connection.query(
+                "SELECT pg_backend_pid(), current_setting('synchronous_commit')",
+                logger: logger
+            ).wait().rows
+            guard let (pid, synchronousCommit) = try rows.first?.decode((Int32, String).self) else {
+                throw PostgresStoreError.unexpectedReply("no backend pid")
+            }
             self.backendPID = pid
+            // A commit must be durable before its caller hears of it. A server, database or role whose default
+            // is `off` would answer before the WAL reaches the disk: this session commits with `on`. Any other
+            // value (`local`, `remote_write`, `on`, `remote_apply`) already waits for the local flush; it is kept.
+            if synchronousCommit == "off" {
+                _ = try self.connection.query("SET synchronous_commit = on", logger: logger).wait()
+            }
         } catch {
             _ = try? self.connection.close().wait()
             throw error
@@ -67,7 +78,8 @@ public final class BlockingConnection: Sendable {
     }
 
     /// Runs `body` in a transaction (`isolation` one of PostgreSQL's levels) and commits it; rolls back if it
-    /// throws. The commit is durable when this returns (with the server's default `synchronous_commit`).
+    /// throws. The commit is durable when this returns (the connection never commits with `synchronous_commit = off`,
+    /// see ``init(_:group:connectTimeout:logger:)``; a server run with `fsync = off` cannot be helped).
     public func transaction<T>(isolation: String = "READ COMMITTED", _ body: () throws -> T) throws -> T {
         try self.execute(PostgresQuery(unsafeSQL: "BEGIN ISOLATION LEVEL \(isolation)"))
         do {
