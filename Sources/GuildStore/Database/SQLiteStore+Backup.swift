@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Glibc
 
 extension SQLiteStore {
     /// Why a backup or a restore was refused.
@@ -30,6 +31,8 @@ extension SQLiteStore {
         guard link(partial, path) == 0 else {
             throw BackupError(description: "cannot create \(path): \(String(cString: strerror(errno)))")
         }
+        // The copy's contents were synced by its last commit; its name is durable once its directory is.
+        Self.syncDirectory(of: path)
         let size = (try FileManager.default.attributesOfItem(atPath: path))[.size] as? NSNumber
         return size?.int64Value ?? 0
     }
@@ -68,6 +71,17 @@ extension SQLiteStore {
             unlink(staged)
             throw BackupError(description: "cannot replace \(database): \(reason)")
         }
+        Self.syncDirectory(of: database)
+    }
+
+    /// fsyncs the directory holding `path`, so that a link, rename or unlink in it survives a crash of the
+    /// machine. Best effort: a file system that cannot sync a directory has nothing more to offer.
+    static func syncDirectory(of path: String) {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        Glibc.close(descriptor)
     }
 
 }
