@@ -37,7 +37,7 @@ struct DaemonStore: Sendable {
                 let (commits, operations) = store.writeStatistics
                 return SystemStatus.Writes(commits: commits, operations: operations)
             },
-            status: { SystemStatus.Database(engine: "sqlite", connected: true) },
+            status: { SystemStatus.Database(engine: "sqlite", connected: true, synchronous: store.synchronous) },
             backup: { path in try await store.backup(to: path) },
             setFailpoint: { name, milliseconds in try store.setFailpoint(name, milliseconds: milliseconds) }
         )

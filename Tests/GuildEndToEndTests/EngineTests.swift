@@ -18,5 +18,7 @@ struct EngineTests {
         #expect(database.engine == (TestEngine.isPostgreSQL ? "postgresql" : "sqlite"))
         #expect(database.connected)
         #expect(scratch.database.hasPrefix("postgresql://") == TestEngine.isPostgreSQL)
+        // What the SQLite writer's commits really do, read back from that connection (GRDB once reset it to NORMAL).
+        #expect(database.synchronous == (TestEngine.isPostgreSQL ? nil : "FULL"))
     }
 }

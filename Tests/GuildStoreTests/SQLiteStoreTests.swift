@@ -40,6 +40,7 @@ struct SQLiteStoreTests {
             try store.close()
             #expect(writer == expected)
             #expect(reader == expected)
+            #expect(store.synchronous == SQLiteStore.Configuration.synchronousModes[expected])
         }
     }
 

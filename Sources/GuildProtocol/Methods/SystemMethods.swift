@@ -156,13 +156,23 @@ public struct SystemStatus: Codable, Hashable, Sendable {
         public var eventCursor: Int64?
         /// PostgreSQL: how many times the log's follower has connected (more than once after drops).
         public var followerConnects: Int?
+        /// SQLite: the write connection's `PRAGMA synchronous` as read back from it at start-up (`FULL`: every
+        /// commit is fsynced before its callers are answered; `NORMAL` with `--synchronous NORMAL`).
+        public var synchronous: String?
 
         /// Creates a database status.
-        public init(engine: String, connected: Bool, eventCursor: Int64? = nil, followerConnects: Int? = nil) {
+        public init(
+            engine: String,
+            connected: Bool,
+            eventCursor: Int64? = nil,
+            followerConnects: Int? = nil,
+            synchronous: String? = nil
+        ) {
             self.engine = engine
             self.connected = connected
             self.eventCursor = eventCursor
             self.followerConnects = followerConnects
+            self.synchronous = synchronous
         }
     }
 

@@ -44,6 +44,9 @@ public final class SQLiteStore: Sendable {
 
     /// The configuration the store was opened with.
     public let configuration: Configuration
+    /// The write connection's `PRAGMA synchronous` (`OFF`, `NORMAL`, `FULL` or `EXTRA`), read back from it once
+    /// the store set it: what its commits actually do, whatever a library set before.
+    public let synchronous: String
     let pool: DatabasePool
     let writer: GroupCommitWriter
     /// Checkpoints the WAL beside the writer (see ``WALCheckpointer``).
@@ -71,9 +74,12 @@ public final class SQLiteStore: Sendable {
         // then: without this, commits would not be fsynced (they would survive a crash of guildd, not of the
         // machine). Readers never write, so the writer is the one connection the setting matters on.
         let synchronous = configuration.synchronousMode
-        try self.pool.writeWithoutTransaction { db in
+        let effective = try self.pool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+            return try Int.fetchOne(db, sql: "PRAGMA synchronous")
         }
+        let modes = Configuration.synchronousModes
+        self.synchronous = effective.flatMap { modes.indices.contains($0) ? modes[$0] : nil } ?? "unknown"
         try Migrations.migrator(areas: Self.areas).migrate(self.pool)
         self.eventAreas = SQLiteEventAreas(Self.areas.compactMap(\.eventArea))
         self.writer = GroupCommitWriter(
@@ -208,10 +214,13 @@ extension SQLiteStore: Store {
 }
 
 extension SQLiteStore.Configuration {
+    /// SQLite's `synchronous` modes, each at the index of its numeric value.
+    static let synchronousModes = ["OFF", "NORMAL", "FULL", "EXTRA"]
+
     /// `synchronous` as the pragma's value: one of SQLite's modes, `FULL` for anything else.
     var synchronousMode: String {
         let mode = self.synchronous.uppercased()
-        return ["OFF", "NORMAL", "FULL", "EXTRA"].contains(mode) ? mode : "FULL"
+        return Self.synchronousModes.contains(mode) ? mode : "FULL"
     }
 
     fileprivate static func grdb(synchronous mode: String, readers: Int) -> GRDB.Configuration {

@@ -44,6 +44,12 @@ struct DurableWrites: Benchmark {
                 _ = try connection.call(SessionMethods.Authenticate.self, .init(accessToken: auth.accessToken))
                 raw.append(connection)
             }
+            // Only fsynced commits are durable writes: a daemon whose write connection runs NORMAL (as every
+            // guildd did until GRDB's WAL set-up was undone, 2026-11-27) would be measured against the wrong floor.
+            let synchronous = try await clients[0].call(SystemMethods.Status.self).database?.synchronous
+            if let synchronous, synchronous != "FULL", synchronous != "EXTRA" {
+                throw RawSocket.Failure(message: "guildd's write connection runs synchronous=\(synchronous): its writes are not durable")
+            }
             let connections = Array(raw.prefix(Self.writers))
             // The GuildClient row's clients: the target row's 16 users (the other connections stay idle).
             let guildClients = Array(clients.prefix(Self.writers))
@@ -98,6 +104,7 @@ struct DurableWrites: Benchmark {
                     baselineName: "SQLite WAL+FULL, 1 txn/UPDATE",
                     target: .ratio(.atLeast, 10),
                     note: "16 connections driven by one polling thread; "
+                        + (synchronous.map { "guildd's writer synchronous=\($0); " } ?? "")
                         + (writesPerCommit.isEmpty ? "" : String(format: "%.1f writes per commit (fsync); ", Stats.median(writesPerCommit)))
                         + "guild: " + Format.spread(rawRates, unit: .perSecond)
                         + "; sqlite: " + Format.spread(sqliteRates, unit: .perSecond)

@@ -59,13 +59,14 @@ extension OpenRPCContract {
                 "database": [
                     "type": "object",
                     "description":
-                        "The engine (sqlite or postgresql) and its health: whether the write connection is open; for PostgreSQL, the last event of any host read from the shared log and how often its follower connected",
+                        "The engine (sqlite or postgresql) and its health: whether the write connection is open; for PostgreSQL, the last event of any host read from the shared log and how often its follower connected; for SQLite, the write connection's synchronous mode as read back from it (FULL: every commit fsynced)",
                     "required": ["engine", "connected"],
                     "properties": [
                         "engine": JSONSchema.oneOf(["sqlite", "postgresql"]),
                         "connected": JSONSchema.boolean,
                         "eventCursor": JSONSchema.integer,
                         "followerConnects": JSONSchema.integer,
+                        "synchronous": JSONSchema.oneOf(["OFF", "NORMAL", "FULL", "EXTRA", "unknown"]),
                     ],
                 ],
             ]
