@@ -44,11 +44,11 @@ struct DurableWrites: Benchmark {
                 _ = try connection.call(SessionMethods.Authenticate.self, .init(accessToken: auth.accessToken))
                 raw.append(connection)
             }
-            // Only fsynced commits are durable writes: a daemon whose write connection runs NORMAL (as every
-            // guildd did until GRDB's WAL set-up was undone, 2026-11-27) would be measured against the wrong floor.
+            // Only fsynced commits are durable writes: a daemon whose write connection runs NORMAL (every guildd
+            // before 2026-11-27, when GRDB's WAL set-up reset it) would be measured against the wrong floor.
             let synchronous = try await clients[0].call(SystemMethods.Status.self).database?.synchronous
             if let synchronous, synchronous != "FULL", synchronous != "EXTRA" {
-                throw RawSocket.Failure(message: "guildd's write connection runs synchronous=\(synchronous): its writes are not durable")
+                throw DaemonError("guildd's write connection runs synchronous=\(synchronous): its writes are not durable")
             }
             let connections = Array(raw.prefix(Self.writers))
             // The GuildClient row's clients: the target row's 16 users (the other connections stay idle).
