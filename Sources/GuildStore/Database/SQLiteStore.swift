@@ -24,7 +24,7 @@ public final class SQLiteStore: Sendable {
         public var ownsDirectory: Bool
 
         /// The default reader count: two more than the CPUs, at least 6.
-        public static var defaultReaders: Int { max(6, ProcessInfo.processInfo.activeProcessorCount + 2) }
+        public static let defaultReaders: Int = max(6, ProcessInfo.processInfo.activeProcessorCount + 2)
 
         /// Creates a configuration.
         public init(
