@@ -214,11 +214,11 @@ struct LivenessTests {
         let busy = cpuSeconds(daemon.pid) - cpu
         // Spinning on accept costs about a quarter of a core here; pausing costs nothing.
         #expect(busy < 0.2, "guildd used \(busy) s of CPU in 2 s while out of descriptors")
-        #expect(await first.pings())
+        #expect(await first.pings(), "running: \(daemon.process.isRunning); guildd's stderr ends:\n\(daemon.stderrTail())")
         flood.removeAll()
         try await Task.sleep(for: .milliseconds(600))
         let later = try RawConnection(path: scratch.socket)
-        #expect(await later.pings())
+        #expect(await later.pings(), "running: \(daemon.process.isRunning); guildd's stderr ends:\n\(daemon.stderrTail())")
         daemon.signal(SIGTERM)
         #expect(await daemon.wait() == 0)
     }
