@@ -217,34 +217,26 @@ struct GuildDaemon: AsyncParsableCommand {
             return
         }
         let exposition = DaemonMetrics.bootstrap()
-        let opened: DaemonStore
-        if usesPostgres {
-            do {
-                opened = try await DaemonStore.postgres(url: databasePath, readers: self.readers, logger: logger)
-            } catch let error as PostgresStoreError {
-                // A wrong URL, refused credentials or a newer schema: said plainly, and guildd does not start.
-                throw ValidationError("--database: \(error)")
-            }
-        } else {
-            opened = try DaemonStore.sqlite(
-                .init(
-                    path: databasePath,
-                    synchronous: self.synchronous,
-                    maximumReaders: self.readers,
-                    // The default state directory is Guild's own (under systemd, StateDirectoryMode= decides).
-                    ownsDirectory: self.database == nil && environment["STATE_DIRECTORY"] == nil
-                )
-            )
-        }
-        let store = opened.store
-        let databaseName = opened.name
-
         let listen: ListenSource =
             if let descriptor = Systemd.listenDescriptor() {
                 .inherited(descriptor: descriptor)
             } else {
                 .path(self.socket ?? Self.defaultSocketPath(environment), mode: UInt32(self.socketMode, radix: 8) ?? 0o660)
             }
+        // NIO's threads start and the socket is bound (or adopted) on an event loop while this task opens the
+        // store; nothing is accepted before the server runs.
+        async let listening = Self.startListening(listen)
+        let opened: DaemonStore
+        do {
+            opened = try await self.openStore(databasePath, postgres: usesPostgres, environment: environment, logger: logger)
+        } catch {
+            await listening.close()
+            throw error
+        }
+        let listener = await listening
+        let store = opened.store
+        let databaseName = opened.name
+
         var configuration = ServerConfiguration(
             listen: listen,
             maximumFrameBytes: self.maxFrameBytes,
@@ -273,21 +265,28 @@ struct GuildDaemon: AsyncParsableCommand {
             liveRoomMessagesPerSecond: self.avchatroomMessagesPerSecond
         )
         let failpoints = self.testFailpoints ? opened.setFailpoint : nil
-        let server = try await GuildServer.make(
-            configuration: configuration,
-            store: store,
-            hasher: OffloadedPasswordHasher(PasswordHasher(logN: self.scryptLogN)),
-            writeStatistics: opened.writeStatistics,
-            databaseStatus: opened.status,
-            failpoints: failpoints,
-            operations: SystemOperations(
-                exposition: exposition,
-                backup: opened.backup,
-                measuresRequests: !self.noRequestMetrics
-            ),
-            logger: logger
-        ) {
-            Systemd.notify("READY=1\nSTATUS=Serving JSON-RPC (\(listen.activation.rawValue)), database \(databaseName)")
+        let server: GuildServer
+        do {
+            server = try await GuildServer.make(
+                configuration: configuration,
+                store: store,
+                hasher: OffloadedPasswordHasher(PasswordHasher(logN: self.scryptLogN)),
+                writeStatistics: opened.writeStatistics,
+                databaseStatus: opened.status,
+                failpoints: failpoints,
+                operations: SystemOperations(
+                    exposition: exposition,
+                    backup: opened.backup,
+                    measuresRequests: !self.noRequestMetrics
+                ),
+                listener: listener,
+                logger: logger
+            ) {
+                Systemd.notify("READY=1\nSTATUS=Serving JSON-RPC (\(listen.activation.rawValue)), database \(databaseName)")
+            }
+        } catch {
+            await listener.close()
+            throw error
         }
 
         // Each service is named: without a name, ServiceLifecycle describes the service with "\(service)", a
@@ -341,6 +340,36 @@ struct GuildDaemon: AsyncParsableCommand {
         // if even that does not finish (a read blocked in SQLite cannot be cancelled).
         groupConfiguration.maximumGracefulShutdownDuration = shutdownTimeout
         try await ServiceGroup(configuration: groupConfiguration).run()
+    }
+
+    // MARK: - Start-up
+
+    /// Starts NIO's event loops and blocking pool (thread start-up, about half a millisecond) and binds or adopts
+    /// the listening socket on an event loop.
+    static func startListening(_ source: ListenSource) -> ServerListener {
+        _ = NIOThreadPool.singleton
+        return ServerListener(source, group: MultiThreadedEventLoopGroup.singleton)
+    }
+
+    /// Opens (and migrates) the store `--database` names.
+    func openStore(_ databasePath: String, postgres: Bool, environment: [String: String], logger: Logger) async throws -> DaemonStore {
+        if postgres {
+            do {
+                return try await DaemonStore.postgres(url: databasePath, readers: self.readers, logger: logger)
+            } catch let error as PostgresStoreError {
+                // A wrong URL, refused credentials or a newer schema: said plainly, and guildd does not start.
+                throw ValidationError("--database: \(error)")
+            }
+        }
+        return try DaemonStore.sqlite(
+            .init(
+                path: databasePath,
+                synchronous: self.synchronous,
+                maximumReaders: self.readers,
+                // The default state directory is Guild's own (under systemd, StateDirectoryMode= decides).
+                ownsDirectory: self.database == nil && environment["STATE_DIRECTORY"] == nil
+            )
+        )
     }
 
     // MARK: - Restore

@@ -146,6 +146,23 @@ struct LifecycleTests {
         #expect((try? String(contentsOfFile: scratch.socket, encoding: .utf8)) == "precious")
     }
 
+    /// The socket is bound beside the store's opening: when the store cannot be opened, guildd exits with the
+    /// reason and takes the socket file it bound with it.
+    @Test func aDaemonThatCannotOpenItsDatabaseLeavesNoSocketBehind() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let result = try await Child.run(Build.guildd, ["--socket", scratch.socket, "--database", "/proc/self/guild-nowhere/db.sqlite"], timeout: 20)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("/proc/self/guild-nowhere"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.socket))
+        // The path is free for the next daemon.
+        let daemon = try await RealDaemon.start(scratch)
+        defer { daemon.terminate() }
+        #expect(try await GuildClient.connect(path: scratch.socket).call(SystemMethods.Ping.self) == "pong")
+        daemon.signal(SIGTERM)
+        #expect(await daemon.wait() == 0)
+    }
+
     /// Once start-up is over the daemon drops its mappings of its own code (start-up leaves much of the
     /// executable resident through fault-around), and goes on serving from the pages it maps again.
     @Test func startUpCodeIsReleasedAndTheDaemonGoesOnServing() async throws {

@@ -7,8 +7,11 @@ import NIOPosix
 extension GuildServer {
     /// Builds the server with every feature area's methods registered (see ``areas(_:)``).
     ///
-    /// - Parameter failpoints: sets a named fault (`debug.setFailpoint`, for liveness tests); the method is
-    ///   served only when this is given.
+    /// - Parameters:
+    ///   - failpoints: sets a named fault (`debug.setFailpoint`, for liveness tests); the method is served only
+    ///     when this is given.
+    ///   - listener: the socket to serve, if it was bound before (guildd binds it beside the store's opening);
+    ///     otherwise `run()` binds `configuration.listen`.
     public static func make(
         configuration: ServerConfiguration,
         store: any Store,
@@ -18,6 +21,7 @@ extension GuildServer {
         failpoints: (@Sendable (_ name: String, _ milliseconds: Int) throws -> Void)? = nil,
         operations: SystemOperations = .init(),
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        listener: ServerListener? = nil,
         logger: Logger,
         ready: @escaping @Sendable () -> Void = {}
     ) async throws -> GuildServer {
@@ -86,6 +90,7 @@ extension GuildServer {
             configuration: configuration,
             dispatcher: dispatcher,
             connections: services.connections,
+            listening: listener,
             group: group,
             logger: logger,
             ready: ready

@@ -19,20 +19,26 @@ public final class GuildServer: Service, Sendable {
     let group: any EventLoopGroup
     private let logger: Logger
     private let ready: @Sendable () -> Void
+    /// The socket to serve, if it was bound before the server was built; otherwise `run()` binds one.
+    let listening: ServerListener?
     let listener = Mutex<(any Channel)?>(nil)
 
     /// Creates a server.
     /// - Parameters:
+    ///   - listening: the socket to serve, bound (or binding) on `group`; nil to bind `configuration.listen`
+    ///     when the server runs.
     ///   - ready: called once the socket accepts connections (the daemon sends `READY=1` from it).
     init(
         configuration: ServerConfiguration,
         dispatcher: Dispatcher,
         connections: ConnectionRegistry,
+        listening: ServerListener?,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger,
         ready: @escaping @Sendable () -> Void = {}
     ) {
         self.configuration = configuration
+        self.listening = listening
         self.dispatcher = dispatcher
         self.connections = connections
         self.group = group
@@ -54,7 +60,10 @@ public final class GuildServer: Service, Sendable {
 
     public func run() async throws {
         let (accepted, acceptedContinuation) = AsyncStream.makeStream(of: ConnectionState.self)
-        let serverChannel = try await self.bind(yielding: acceptedContinuation).get()
+        let listening = self.listening ?? ServerListener(self.configuration.listen, group: self.group)
+        let serverChannel = try await listening.serve { channel in
+            self.initialize(channel, accepted: acceptedContinuation)
+        }
         serverChannel.closeFuture.whenComplete { _ in acceptedContinuation.finish() }
         self.listener.withLock { $0 = serverChannel }
         self.logger.info(
@@ -85,40 +94,6 @@ public final class GuildServer: Service, Sendable {
             try? await gracefulShutdown()
         }
         self.logger.info("stopped")
-    }
-
-    private func bind(yielding accepted: AsyncStream<ConnectionState>.Continuation) -> EventLoopFuture<any Channel> {
-        let configuration = self.configuration
-        let bootstrap = ServerBootstrap(group: self.group)
-            .serverChannelOption(.backlog, value: 4096)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            // Out of descriptors (EMFILE), accepting pauses for a moment instead of spinning.
-            .serverChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(AcceptPauseHandler())
-                }
-            }
-            .childChannelOption(.allowRemoteHalfClosure, value: true)
-            .childChannelOption(.writeBufferWaterMark, value: .init(low: 256 * 1024, high: 1024 * 1024))
-            .childChannelInitializer { channel in
-                self.initialize(channel, accepted: accepted)
-            }
-        switch configuration.listen {
-        case .inherited(let descriptor):
-            return bootstrap.withBoundSocket(descriptor)
-        case .path(let path, let mode):
-            let directory = (path as NSString).deletingLastPathComponent
-            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            do {
-                try SocketPath.prepare(path)
-            } catch {
-                return self.group.any().makeFailedFuture(error)
-            }
-            return bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).map { channel in
-                chmod(path, mode_t(mode))
-                return channel
-            }
-        }
     }
 
     private func initialize(

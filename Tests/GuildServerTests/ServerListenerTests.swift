@@ -1,0 +1,85 @@
+import Foundation
+import GuildCore
+import GuildServer
+import GuildStore
+import GuildTestSupport
+import Logging
+import ServiceLifecycle
+import Testing
+
+/// guildd binds its socket beside the store's opening (``ServerListener``), before the server exists: nothing is
+/// accepted until the server runs, a client that connects meanwhile is served then, and a listener no server
+/// will serve goes away with its socket file.
+@Suite(.timeLimit(.minutes(1)))
+struct ServerListenerTests {
+    @Test func aClientThatConnectsBeforeTheServerRunsIsServedOnceItRuns() async throws {
+        let directory = "/tmp/gl-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socket = directory + "/s.sock"
+        let listener = ServerListener(.path(socket, mode: 0o600))
+        let early = try await Self.connect(socket)
+        await early.send(#"{"jsonrpc":"2.0","id":"early","method":"system.ping"}"# + "\n")
+        // Bound and listening, but nothing reads the request before a server serves the socket.
+        #expect(await early.readLine(timeout: 0.3) == nil)
+
+        let store = try SQLiteStore(configuration: .init(path: directory + "/guild.sqlite"))
+        defer { try? store.close() }
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let server = try await GuildServer.make(
+            configuration: ServerConfiguration(listen: .path(socket, mode: 0o600), adminUIDs: [getuid()]),
+            store: store,
+            hasher: OffloadedPasswordHasher(PasswordHasher(logN: 4)),
+            listener: listener,
+            logger: logger
+        )
+        let group = ServiceGroup(services: [server], logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            let reply = try #require(await early.readJSON(timeout: 10) as? [String: Any])
+            #expect(reply["id"] as? String == "early")
+            #expect(reply["result"] as? String == "pong")
+            let later = try RawConnection(path: socket)
+            #expect(await later.pings())
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+        #expect(!FileManager.default.fileExists(atPath: socket))
+    }
+
+    @Test func aListenerNoServerServesClosesAndRemovesItsSocket() async throws {
+        let directory = "/tmp/gl-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socket = directory + "/s.sock"
+        let listener = ServerListener(.path(socket, mode: 0o600))
+        _ = try await Self.connect(socket)
+        await listener.close()
+        #expect(!FileManager.default.fileExists(atPath: socket))
+        #expect(throws: (any Error).self) { try RawConnection(path: socket) }
+    }
+
+    @Test func aListenerThatCouldNotBindLeavesTheLiveSocketAlone() async throws {
+        try await TestDaemon.run { socket, _ in
+            let second = ServerListener(.path(socket, mode: 0o600))
+            await second.close()
+            // The running server's socket is still there and still served.
+            #expect(FileManager.default.fileExists(atPath: socket))
+            let connection = try RawConnection(path: socket)
+            #expect(await connection.pings())
+        }
+    }
+
+    /// Connects once the listener has bound (binding runs on an event loop), within five seconds.
+    private static func connect(_ socket: String) async throws -> RawConnection {
+        let deadline = Date().addingTimeInterval(5)
+        while true {
+            do {
+                return try RawConnection(path: socket)
+            } catch  where deadline.timeIntervalSinceNow > 0 {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
+    }
+}
