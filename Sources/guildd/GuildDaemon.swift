@@ -225,7 +225,7 @@ struct GuildDaemon: AsyncParsableCommand {
             }
         // NIO's threads start and the socket is bound (or adopted) on an event loop while this task opens the
         // store; nothing is accepted before the server runs.
-        async let listening = Self.startListening(listen)
+        async let listening = Self.startListening(listen, logger: logger)
         let opened: DaemonStore
         do {
             opened = try await self.openStore(databasePath, postgres: usesPostgres, environment: environment, logger: logger)
@@ -346,9 +346,9 @@ struct GuildDaemon: AsyncParsableCommand {
 
     /// Starts NIO's event loops and blocking pool (thread start-up, about half a millisecond) and binds or adopts
     /// the listening socket on an event loop.
-    static func startListening(_ source: ListenSource) -> ServerListener {
+    static func startListening(_ source: ListenSource, logger: Logger) -> ServerListener {
         _ = NIOThreadPool.singleton
-        return ServerListener(source, group: MultiThreadedEventLoopGroup.singleton)
+        return ServerListener(source, group: MultiThreadedEventLoopGroup.singleton, logger: logger)
     }
 
     /// Opens (and migrates) the store `--database` names.

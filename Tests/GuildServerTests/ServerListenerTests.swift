@@ -1,15 +1,18 @@
 import Foundation
 import GuildCore
-import GuildServer
 import GuildStore
 import GuildTestSupport
 import Logging
+import NIOCore
 import ServiceLifecycle
+import Synchronization
 import Testing
+
+@testable import GuildServer
 
 /// guildd binds its socket beside the store's opening (``ServerListener``), before the server exists: nothing is
 /// accepted until the server runs, a client that connects meanwhile is served then, and a listener no server
-/// will serve goes away with its socket file.
+/// will serve goes away with its socket file. A listening socket that closes on its own stops the server.
 @Suite(.timeLimit(.minutes(1)))
 struct ServerListenerTests {
     @Test func aClientThatConnectsBeforeTheServerRunsIsServedOnceItRuns() async throws {
@@ -17,7 +20,7 @@ struct ServerListenerTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let socket = directory + "/s.sock"
-        let listener = ServerListener(.path(socket, mode: 0o600))
+        let listener = ServerListener(.path(socket, mode: 0o600), logger: Logger(label: "test"))
         let early = try await Self.connect(socket)
         await early.send(#"{"jsonrpc":"2.0","id":"early","method":"system.ping"}"# + "\n")
         // Bound and listening, but nothing reads the request before a server serves the socket.
@@ -53,7 +56,7 @@ struct ServerListenerTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let socket = directory + "/s.sock"
-        let listener = ServerListener(.path(socket, mode: 0o600))
+        let listener = ServerListener(.path(socket, mode: 0o600), logger: Logger(label: "test"))
         _ = try await Self.connect(socket)
         await listener.close()
         #expect(!FileManager.default.fileExists(atPath: socket))
@@ -62,13 +65,33 @@ struct ServerListenerTests {
 
     @Test func aListenerThatCouldNotBindLeavesTheLiveSocketAlone() async throws {
         try await TestDaemon.run { socket, _ in
-            let second = ServerListener(.path(socket, mode: 0o600))
+            let second = ServerListener(.path(socket, mode: 0o600), logger: Logger(label: "test"))
             await second.close()
             // The running server's socket is still there and still served.
             #expect(FileManager.default.fileExists(atPath: socket))
             let connection = try RawConnection(path: socket)
             #expect(await connection.pings())
         }
+    }
+
+    @Test func aListeningSocketThatClosesOnItsOwnDrainsTheConnectionsAndFailsTheServer() async throws {
+        let outcome: Result<Void, any Error>
+        do {
+            try await TestDaemon.run { socket, server in
+                let open = try RawConnection(path: socket)
+                #expect(await open.pings())
+                // As NIO does after an accept error it cannot recover from: the channel closes, not through
+                // stopAccepting() or a graceful shutdown.
+                try await server.listener.withLock { $0 }?.close()
+                // The open connection is drained and closed, not served on while every new client is refused.
+                #expect(await open.isClosedByPeer(timeout: 10))
+                #expect(throws: (any Error).self) { try RawConnection(path: socket) }
+            }
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
+        }
+        #expect(throws: GuildServer.ListenerClosed.self) { try outcome.get() }
     }
 
     /// Connects once the listener has bound (binding runs on an event loop), within five seconds.

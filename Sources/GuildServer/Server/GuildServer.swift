@@ -22,6 +22,8 @@ public final class GuildServer: Service, Sendable {
     /// The socket to serve, if it was bound before the server was built; otherwise `run()` binds one.
     let listening: ServerListener?
     let listener = Mutex<(any Channel)?>(nil)
+    /// Set once the server was asked to stop accepting (``stopAccepting()`` or graceful shutdown).
+    private let stopRequested = Atomic<Bool>(false)
 
     /// Creates a server.
     /// - Parameters:
@@ -55,16 +57,33 @@ public final class GuildServer: Service, Sendable {
     /// Stops accepting connections; the ones open are served until their clients close them, and `run()`
     /// returns once they have. Under socket activation the service manager keeps the listening socket.
     public func stopAccepting() {
+        self.stopRequested.store(true, ordering: .releasing)
         self.listener.withLock { $0 }?.close(promise: nil)
+    }
+
+    /// Why ``run()`` failed: the listening socket closed while the daemon was neither stopping nor idle-exiting
+    /// (NIO closes it after an accept error it cannot recover from). The connections open then were drained
+    /// first; under systemd the service restarts (or the next client starts it).
+    public struct ListenerClosed: Error, CustomStringConvertible {
+        public var description: String { "the listening socket closed unexpectedly; no new connection could be accepted" }
     }
 
     public func run() async throws {
         let (accepted, acceptedContinuation) = AsyncStream.makeStream(of: ConnectionState.self)
-        let listening = self.listening ?? ServerListener(self.configuration.listen, group: self.group)
+        let listening = self.listening ?? ServerListener(self.configuration.listen, group: self.group, logger: self.logger)
         let serverChannel = try await listening.serve { channel in
             self.initialize(channel, accepted: acceptedContinuation)
         }
-        serverChannel.closeFuture.whenComplete { _ in acceptedContinuation.finish() }
+        let unexpectedClose = Atomic<Bool>(false)
+        serverChannel.closeFuture.whenComplete { _ in
+            acceptedContinuation.finish()
+            guard !self.stopRequested.load(ordering: .acquiring) else { return }
+            // Nothing can connect any more: finish what is in flight and stop, rather than serve the open
+            // connections for as long as they last while every new client is refused.
+            unexpectedClose.store(true, ordering: .releasing)
+            self.logger.error("the listening socket closed unexpectedly: draining connections and stopping")
+            self.connections.drainAll()
+        }
         self.listener.withLock { $0 = serverChannel }
         self.logger.info(
             "listening",
@@ -83,11 +102,15 @@ public final class GuildServer: Service, Sendable {
             }
         } onGracefulShutdown: {
             self.logger.info("stopping: no new connections; finishing in-flight requests")
+            self.stopRequested.store(true, ordering: .releasing)
             serverChannel.close(promise: nil)
             self.connections.drainAll()
         }
         if case .path(let path, _) = self.configuration.listen {
             unlink(path)
+        }
+        if unexpectedClose.load(ordering: .acquiring) {
+            throw ListenerClosed()
         }
         // Stopped accepting on its own (idle exit): a service returns only when its group stops it.
         if !Task.isShuttingDownGracefully {

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -20,8 +21,8 @@ public final class ServerListener: Sendable {
         let handler = Mutex<(@Sendable (any Channel) -> EventLoopFuture<Void>)?>(nil)
     }
 
-    /// Starts binding `source` on one of `group`'s event loops and returns at once.
-    public init(_ source: ListenSource, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+    /// Starts binding `source` on one of `group`'s event loops and returns at once; accept errors go to `logger`.
+    public init(_ source: ListenSource, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger) {
         self.source = source
         let accept = self.accept
         let bootstrap = ServerBootstrap(group: group)
@@ -32,7 +33,7 @@ public final class ServerListener: Sendable {
             // Out of descriptors (EMFILE), accepting pauses for a moment instead of spinning.
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(AcceptPauseHandler())
+                    try channel.pipeline.syncOperations.addHandler(AcceptPauseHandler(logger: logger))
                 }
             }
             .childChannelOption(.allowRemoteHalfClosure, value: true)
