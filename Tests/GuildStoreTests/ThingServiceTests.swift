@@ -470,6 +470,30 @@ struct ThingServiceTests {
         #expect(try await world.replayedKinds(alice.id).contains("thingOwnerRemoved"))
     }
 
+    @Test func startingUpTurnsEveryThingOfflineInOneTransaction() async throws {
+        let world = try await World()
+        let owner = try await world.user("presence-owner")
+        let lamp = try await world.onboard(owner.caller, owner.id, vendor: "lamp-on")
+        let fan = try await world.onboard(owner.caller, owner.id, vendor: "fan-on")
+        let door = try await world.onboard(owner.caller, owner.id, vendor: "door-off")
+        try await world.things.setOnline(thingID: lamp.id) { true }
+        try await world.things.setOnline(thingID: fan.id) { true }
+        let before = world.temp.store.writeStatistics
+        try await world.things.resetPresence()
+        let after = world.temp.store.writeStatistics
+        #expect(after.commits - before.commits == 1)
+        #expect(after.operations - before.operations == 1)
+        for id in [lamp.id, fan.id, door.id] {
+            #expect(try await world.things.get(caller: world.admin, thingID: id).online == false)
+        }
+        let kinds = try await world.replayedKinds(owner.id)
+        #expect(kinds.filter { $0 == "thingConnected" }.count == 2)
+        #expect(kinds.filter { $0 == "thingDisconnected" }.count == 2, "\(kinds)")
+        // Nothing left online: the next start changes nothing and tells no one.
+        try await world.things.resetPresence()
+        #expect(try await world.replayedKinds(owner.id) == kinds)
+    }
+
     @Test func ownershipNeedsThePasswordWhenTheDaemonSaysSo() async throws {
         let world = try await World()
         defer { world.temp.remove() }

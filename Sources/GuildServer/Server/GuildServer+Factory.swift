@@ -37,8 +37,8 @@ extension GuildServer {
             generations: users.generations,
             requirePasswordForOwnership: configuration.requireThingPasswordForOwnership
         )
-        // Things left online by the last run go offline before the first connection is served. The first read
-        // opens a reader connection (about a millisecond at start-up): it runs beside the rest of the build.
+        // Things left online by the last run go offline before the first connection is served: one write
+        // transaction on the writer's connection, beside the rest of the build.
         async let presenceReset: Void = things.resetPresence()
         let hub = EventHub(
             repository: store,
