@@ -38,7 +38,14 @@ struct DaemonStore: Sendable {
                 return SystemStatus.Writes(commits: commits, operations: operations)
             },
             status: { SystemStatus.Database(engine: "sqlite", connected: true, synchronous: store.synchronous) },
-            backup: { path in try await store.backup(to: path) },
+            backup: { path in
+                do {
+                    return try await store.backup(to: path)
+                } catch let error as SQLiteStore.FileError {
+                    // The caller's path: a directory that cannot be created, a file that cannot be written.
+                    throw GuildError(.invalidInput, error.description, field: "path")
+                }
+            },
             setFailpoint: { name, milliseconds in try store.setFailpoint(name, milliseconds: milliseconds) }
         )
     }

@@ -361,15 +361,20 @@ struct GuildDaemon: AsyncParsableCommand {
                 throw ValidationError("--database: \(error)")
             }
         }
-        return try DaemonStore.sqlite(
-            .init(
-                path: databasePath,
-                synchronous: self.synchronous,
-                maximumReaders: self.readers,
-                // The default state directory is Guild's own (under systemd, StateDirectoryMode= decides).
-                ownsDirectory: self.database == nil && environment["STATE_DIRECTORY"] == nil
+        do {
+            return try DaemonStore.sqlite(
+                .init(
+                    path: databasePath,
+                    synchronous: self.synchronous,
+                    maximumReaders: self.readers,
+                    // The default state directory is Guild's own (under systemd, StateDirectoryMode= decides).
+                    ownsDirectory: self.database == nil && environment["STATE_DIRECTORY"] == nil
+                )
             )
-        )
+        } catch let error as SQLiteStore.FileError {
+            // A directory or file that cannot be created: said plainly, and guildd does not start.
+            throw ValidationError("--database: \(error)")
+        }
     }
 
     // MARK: - Restore

@@ -153,7 +153,7 @@ struct LifecycleTests {
         defer { scratch.remove() }
         let result = try await Child.run(Build.guildd, ["--socket", scratch.socket, "--database", "/proc/self/guild-nowhere/db.sqlite"], timeout: 20)
         #expect(result.status != 0)
-        #expect(result.stderr.contains("/proc/self/guild-nowhere"), "\(result.stderr)")
+        #expect(result.stderr.contains("--database: cannot create the directory /proc/self/guild-nowhere"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.socket))
         // The path is free for the next daemon.
         let daemon = try await RealDaemon.start(scratch)

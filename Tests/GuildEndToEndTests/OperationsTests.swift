@@ -127,6 +127,11 @@ struct OperationsTests {
         let again = try await Child.run(Build.guildctl, ["--socket", scratch.socket, "admin", "backup", backup])
         #expect(again.status == 2, "a backup never overwrites: \(again.stderr)")
         #expect(again.stderr.contains("already exists"))
+        // A directory that cannot be created is the caller's path, said plainly (it was an internal error).
+        let nowhere = try await Child.run(Build.guildctl, ["--socket", scratch.socket, "admin", "backup", "/proc/self/guild-nowhere/b.sqlite"])
+        #expect(nowhere.status == 2, "\(nowhere.stderr)")
+        #expect(nowhere.stderr.contains("cannot create the directory /proc/self/guild-nowhere"), "\(nowhere.stderr)")
+        #expect(!nowhere.stderr.contains("INTERNAL_ERROR"), "\(nowhere.stderr)")
 
         // --restore refuses while the daemon is running, then replaces the database once it is stopped.
         let restoreArguments = ["--restore", backup, "--database", scratch.database, "--socket", scratch.socket]

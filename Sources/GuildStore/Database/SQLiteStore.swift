@@ -90,6 +90,13 @@ public final class SQLiteStore: Sendable {
         )
     }
 
+    /// A database file, or a directory for one, that cannot be created: the message names it and says why.
+    public struct FileError: Error, CustomStringConvertible {
+        /// The file or directory.
+        public let path: String
+        public let description: String
+    }
+
     /// Creates the database's missing directories with mode 0700 and the database file with mode 0600, and sets
     /// an existing database file, WAL and shared-memory index to 0600, whatever the umask: the file holds password
     /// hashes and personal data. SQLite creates the `-wal` and `-shm` files with the database file's mode.
@@ -106,16 +113,17 @@ public final class SQLiteStore: Sendable {
         }
         for created in missing.reversed() {
             guard mkdir(created, 0o700) == 0 || errno == EEXIST else {
-                throw CocoaError(
-                    .fileWriteUnknown,
-                    userInfo: [NSFilePathErrorKey: created, NSUnderlyingErrorKey: POSIXError(.init(rawValue: errno) ?? .EIO)]
-                )
+                throw FileError(path: created, description: "cannot create the directory \(created): \(String(cString: strerror(errno)))")
             }
             chmod(created, 0o700)
         }
         if ownsDirectory { chmod(url.deletingLastPathComponent().path, 0o700) }
         if !FileManager.default.fileExists(atPath: url.path) {
-            _ = FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
+            let descriptor = open(url.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else {
+                throw FileError(path: url.path, description: "cannot create \(url.path): \(String(cString: strerror(errno)))")
+            }
+            Glibc.close(descriptor)
         }
         for file in [url.path, url.path + "-wal", url.path + "-shm"] {
             // Fails harmlessly when the file is missing or belongs to someone else (then SQLite decides).
