@@ -94,6 +94,21 @@ struct ServerListenerTests {
         #expect(throws: GuildServer.ListenerClosed.self) { try outcome.get() }
     }
 
+    @Test func aListeningSocketThatClosesOnItsOwnWithNoConnectionOpenFailsTheServer() async throws {
+        // With nothing to drain, run() reaches its end at once: it must still see why the stream ended.
+        let outcome: Result<Void, any Error>
+        do {
+            try await TestDaemon.run { socket, server in
+                try await server.listener.withLock { $0 }?.close()
+                #expect(throws: (any Error).self) { try RawConnection(path: socket) }
+            }
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
+        }
+        #expect(throws: GuildServer.ListenerClosed.self) { try outcome.get() }
+    }
+
     /// Connects once the listener has bound (binding runs on an event loop), within five seconds.
     private static func connect(_ socket: String) async throws -> RawConnection {
         let deadline = Date().addingTimeInterval(5)

@@ -76,13 +76,15 @@ public final class GuildServer: Service, Sendable {
         }
         let unexpectedClose = Atomic<Bool>(false)
         serverChannel.closeFuture.whenComplete { _ in
+            if !self.stopRequested.load(ordering: .acquiring) {
+                // Nothing can connect any more: finish what is in flight and stop, rather than serve the open
+                // connections for as long as they last while every new client is refused. (Marked before the
+                // stream ends, so that `run()` sees it however soon its connections are gone.)
+                unexpectedClose.store(true, ordering: .releasing)
+                self.logger.error("the listening socket closed unexpectedly: draining connections and stopping")
+                self.connections.drainAll()
+            }
             acceptedContinuation.finish()
-            guard !self.stopRequested.load(ordering: .acquiring) else { return }
-            // Nothing can connect any more: finish what is in flight and stop, rather than serve the open
-            // connections for as long as they last while every new client is refused.
-            unexpectedClose.store(true, ordering: .releasing)
-            self.logger.error("the listening socket closed unexpectedly: draining connections and stopping")
-            self.connections.drainAll()
         }
         self.listener.withLock { $0 = serverChannel }
         self.logger.info(
