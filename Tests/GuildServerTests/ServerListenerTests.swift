@@ -16,17 +16,16 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct ServerListenerTests {
     @Test func aClientThatConnectsBeforeTheServerRunsIsServedOnceItRuns() async throws {
-        let directory = "/tmp/gl-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let socket = directory + "/s.sock"
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let socket = scratch.socket
         let listener = ServerListener(.path(socket, mode: 0o600), logger: Logger(label: "test"))
         let early = try await Self.connect(socket)
         await early.send(#"{"jsonrpc":"2.0","id":"early","method":"system.ping"}"# + "\n")
         // Bound and listening, but nothing reads the request before a server serves the socket.
         #expect(await early.readLine(timeout: 0.3) == nil)
 
-        let store = try SQLiteStore(configuration: .init(path: directory + "/guild.sqlite"))
+        let store = try SQLiteStore(configuration: .init(path: scratch.path + "/guild.sqlite"))
         defer { try? store.close() }
         var logger = Logger(label: "test")
         logger.logLevel = .critical
@@ -52,10 +51,9 @@ struct ServerListenerTests {
     }
 
     @Test func aListenerNoServerServesClosesAndRemovesItsSocket() async throws {
-        let directory = "/tmp/gl-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let socket = directory + "/s.sock"
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let socket = scratch.socket
         let listener = ServerListener(.path(socket, mode: 0o600), logger: Logger(label: "test"))
         _ = try await Self.connect(socket)
         await listener.close()
