@@ -17,7 +17,10 @@ struct StoreService: Service {
     func run() async throws {
         try? await gracefulShutdown()
         do {
-            try await self.close()
+            // Also when the group was cancelled (a service failed at start-up): a task of its own, which does not
+            // inherit the cancellation, so the store still checkpoints and closes instead of failing at once.
+            let close = self.close
+            try await Task { try await close() }.value
             self.logger.info("database closed", metadata: ["path": "\(self.name)"])
         } catch {
             self.logger.error("closing the database failed", metadata: ["error": "\(error)"])

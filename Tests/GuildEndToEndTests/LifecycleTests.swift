@@ -163,6 +163,32 @@ struct LifecycleTests {
         #expect(await daemon.wait() == 0)
     }
 
+    /// A socket path that cannot be bound is named with the reason, and the store opened beside it still closes
+    /// cleanly (it was cancelled with the failed start-up: "closing the database failed: CancellationError()").
+    @Test func aSocketThatCannotBeBoundIsNamedAndTheStoreClosesCleanly() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let long = scratch.path + "/" + String(repeating: "s", count: 120) + ".sock"
+        let tooLong = try await Child.run(Build.guildd, ["--socket", long, "--database", scratch.database], timeout: 20)
+        #expect(tooLong.status != 0)
+        #expect(tooLong.stderr.contains("cannot listen on \(long): the path is"), "\(tooLong.stderr)")
+        #expect(tooLong.stderr.contains("holds at most 107"), "\(tooLong.stderr)")
+        #expect(!tooLong.stderr.contains("closing the database failed"), "\(tooLong.stderr)")
+        #expect(tooLong.stderr.contains("database closed"), "\(tooLong.stderr)")
+        if !scratch.database.hasPrefix("postgresql://") {
+            // Checkpointed and closed: nothing left in a write-ahead log.
+            let wal = (try? FileManager.default.attributesOfItem(atPath: scratch.database + "-wal"))?[.size] as? Int ?? 0
+            #expect(wal == 0)
+        }
+        let missing = try await Child.run(
+            Build.guildd,
+            ["--socket", "/proc/self/guild-nowhere/s.sock", "--database", scratch.database],
+            timeout: 20
+        )
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("cannot listen on /proc/self/guild-nowhere/s.sock: No such file or directory"), "\(missing.stderr)")
+    }
+
     /// Once start-up is over the daemon drops its mappings of its own code (start-up leaves much of the
     /// executable resident through fault-around), and goes on serving from the pages it maps again.
     @Test func startUpCodeIsReleasedAndTheDaemonGoesOnServing() async throws {

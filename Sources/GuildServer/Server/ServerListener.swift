@@ -53,10 +53,12 @@ public final class ServerListener: Sendable {
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             do {
                 try SocketPath.prepare(path)
-                self.channel = bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).map { channel in
-                    chmod(path, mode_t(mode))
-                    return channel
-                }
+                self.channel = bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true)
+                    .map { channel in
+                        chmod(path, mode_t(mode))
+                        return channel
+                    }
+                    .flatMapErrorThrowing { error in throw SocketPath.Refusal(path: path, error) }
             } catch {
                 self.channel = group.any().makeFailedFuture(error)
             }

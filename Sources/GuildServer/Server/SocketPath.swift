@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 #if canImport(Glibc)
 import Glibc
@@ -10,6 +11,26 @@ enum SocketPath {
     /// Why the path cannot be bound.
     struct Refusal: Error, CustomStringConvertible {
         var description: String
+
+        init(description: String) {
+            self.description = description
+        }
+
+        /// Binding `path` failed with `error` (NIO's messages name neither the path nor, for a long one, the
+        /// limit).
+        init(path: String, _ error: any Error) {
+            let reason: String =
+                switch error {
+                case let error as IOError: String(cString: strerror(error.errnoCode))
+                case SocketAddressError.unixDomainSocketPathTooLong:
+                    "the path is \(path.utf8.count) bytes; a Unix socket address holds at most \(Self.longestPath)"
+                default: "\(error)"
+                }
+            self.description = "cannot listen on \(path): \(reason)"
+        }
+
+        /// The longest path a `sockaddr_un` holds (107 bytes on Linux, with its terminating NUL).
+        static var longestPath: Int { MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1 }
     }
 
     static func prepare(_ path: String) throws {
