@@ -374,6 +374,9 @@ struct GuildDaemon: AsyncParsableCommand {
         } catch let error as SQLiteStore.FileError {
             // A directory or file that cannot be created: said plainly, and guildd does not start.
             throw ValidationError("--database: \(error)")
+        } catch {
+            // SQLite's errors say what went wrong (not a database, cannot open), not with which file.
+            throw ValidationError("--database \(databasePath): \(error)")
         }
     }
 

@@ -155,6 +155,11 @@ struct LifecycleTests {
         #expect(result.status != 0)
         #expect(result.stderr.contains("--database: cannot create the directory /proc/self/guild-nowhere"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.socket))
+        // A file SQLite cannot open as a database is named too.
+        let directory = try await Child.run(Build.guildd, ["--socket", scratch.socket, "--database", scratch.path], timeout: 20)
+        #expect(directory.status != 0)
+        #expect(directory.stderr.contains("--database \(scratch.path): SQLite error 14"), "\(directory.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.socket))
         // The path is free for the next daemon.
         let daemon = try await RealDaemon.start(scratch)
         defer { daemon.terminate() }
