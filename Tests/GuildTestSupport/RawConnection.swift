@@ -11,7 +11,7 @@ public final class RawConnection {
 
     /// Connects to the Unix socket at `path`.
     public init(path: String) throws {
-        self.fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
@@ -20,13 +20,18 @@ public final class RawConnection {
         }
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(self.fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
         guard result == 0 else {
-            close(self.fd)
-            throw POSIXError(.init(rawValue: errno) ?? .EIO)
+            let error = POSIXError(.init(rawValue: errno) ?? .EIO)
+            // Closed here, once: `fd` is not set yet, so `deinit` does not run. (It used to be set first, and a
+            // failed connect closed it twice; in a test process whose other threads open files, the second close
+            // could close one of theirs: SQLite's "disk I/O error", Foundation's EBADF launching a child.)
+            close(descriptor)
+            throw error
         }
+        self.fd = descriptor
         // Non-blocking, so waiting never holds a thread of the cooperative pool the daemon under test needs.
         _ = fcntl(self.fd, F_SETFL, fcntl(self.fd, F_GETFL) | O_NONBLOCK)
     }
