@@ -90,7 +90,7 @@ extension GuildServer {
             configuration: configuration,
             dispatcher: dispatcher,
             connections: services.connections,
-            listening: listener,
+            prebound: listener,
             group: group,
             logger: logger,
             ready: ready

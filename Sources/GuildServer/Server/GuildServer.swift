@@ -20,27 +20,28 @@ public final class GuildServer: Service, Sendable {
     private let logger: Logger
     private let ready: @Sendable () -> Void
     /// The socket to serve, if it was bound before the server was built; otherwise `run()` binds one.
-    let listening: ServerListener?
+    let prebound: ServerListener?
+    /// The listening channel while the server runs.
     let listener = Mutex<(any Channel)?>(nil)
     /// Set once the server was asked to stop accepting (``stopAccepting()`` or graceful shutdown).
     private let stopRequested = Atomic<Bool>(false)
 
     /// Creates a server.
     /// - Parameters:
-    ///   - listening: the socket to serve, bound (or binding) on `group`; nil to bind `configuration.listen`
+    ///   - prebound: the socket to serve, bound (or binding) on `group`; nil to bind `configuration.listen`
     ///     when the server runs.
     ///   - ready: called once the socket accepts connections (the daemon sends `READY=1` from it).
     init(
         configuration: ServerConfiguration,
         dispatcher: Dispatcher,
         connections: ConnectionRegistry,
-        listening: ServerListener?,
+        prebound: ServerListener?,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger,
         ready: @escaping @Sendable () -> Void = {}
     ) {
         self.configuration = configuration
-        self.listening = listening
+        self.prebound = prebound
         self.dispatcher = dispatcher
         self.connections = connections
         self.group = group
@@ -70,10 +71,12 @@ public final class GuildServer: Service, Sendable {
 
     public func run() async throws {
         let (accepted, acceptedContinuation) = AsyncStream.makeStream(of: ConnectionState.self)
-        let listening = self.listening ?? ServerListener(self.configuration.listen, group: self.group, logger: self.logger)
+        let listening = self.prebound ?? ServerListener(self.configuration.listen, group: self.group, logger: self.logger)
         let serverChannel = try await listening.serve { channel in
             self.initialize(channel, accepted: acceptedContinuation)
         }
+        // Whether the listening channel closed on its own: decided when it closes, since a graceful shutdown may be
+        // asked for while its connections drain.
         let unexpectedClose = Atomic<Bool>(false)
         serverChannel.closeFuture.whenComplete { _ in
             if !self.stopRequested.load(ordering: .acquiring) {
