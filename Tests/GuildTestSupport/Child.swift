@@ -10,7 +10,7 @@ import Glibc
 public final class Child: @unchecked Sendable {
     // @unchecked: `Process` is used from the test's task only; its termination is awaited by polling.
     /// The process.
-    public let process: Process
+    public let process = Process()
     private let outputPath = "/tmp/ge-out-\(UUID().uuidString)"
 
     /// Starts `executable` with `arguments`, in this process's environment plus `environment`.
@@ -20,39 +20,18 @@ public final class Child: @unchecked Sendable {
         environment: [String: String] = [:],
         currentDirectory: String? = nil
     ) throws {
-        _ = FileManager.default.createFile(atPath: self.outputPath + ".out", contents: nil)
-        _ = FileManager.default.createFile(atPath: self.outputPath + ".err", contents: nil)
+        self.process.executableURL = URL(fileURLWithPath: executable)
+        self.process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
-        var attempts = 0
-        while true {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-            process.environment = env
-            if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-            process.standardOutput = FileHandle(forWritingAtPath: self.outputPath + ".out")
-            process.standardError = FileHandle(forWritingAtPath: self.outputPath + ".err")
-            process.standardInput = FileHandle.nullDevice
-            do {
-                try process.run()
-                self.process = process
-                return
-            } catch  where attempts < 2 && Self.isBadDescriptor(error) {
-                // swift-corelibs-foundation's `Process.run` can fail with EBADF while other threads of the test
-                // process open and close descriptors (swiftlang/swift#57827; seen once in a full suite, launching
-                // guildctl): nothing was started, so start it again.
-                attempts += 1
-            }
-        }
-    }
-
-    /// Whether `error` is Foundation's wrapping of EBADF.
-    private static func isBadDescriptor(_ error: any Error) -> Bool {
-        let error = error as NSError
-        let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
-        return (error.domain == NSPOSIXErrorDomain && error.code == Int(EBADF))
-            || (underlying?.domain == NSPOSIXErrorDomain && underlying?.code == Int(EBADF))
+        self.process.environment = env
+        if let currentDirectory { self.process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
+        _ = FileManager.default.createFile(atPath: self.outputPath + ".out", contents: nil)
+        _ = FileManager.default.createFile(atPath: self.outputPath + ".err", contents: nil)
+        self.process.standardOutput = FileHandle(forWritingAtPath: self.outputPath + ".out")
+        self.process.standardError = FileHandle(forWritingAtPath: self.outputPath + ".err")
+        self.process.standardInput = FileHandle.nullDevice
+        try self.process.run()
     }
 
     deinit {
