@@ -28,14 +28,19 @@ struct StoreService: Service {
     }
 }
 
-/// Once start-up is over, drops the process's mappings of the executable's code (``ExecutableText``): start-up
-/// leaves about 20 MiB of code resident that serving never runs again. Waits a moment first, so the first
-/// requests of a socket-activated start are not slowed by mapping their code again; then returns.
-struct StartupCodeRelease: Service {
+/// What start-up leaves for later, once it is over; then returns. Waits a moment first, so that the first requests
+/// of a socket-activated start are served before it:
+/// - makes the request instruments of the methods no request has called yet
+///   (``GuildServer/prepareRequestMetrics()``), so that the metrics list every method before anything scrapes;
+/// - drops the process's mappings of the executable's code (``ExecutableText``): start-up leaves about 20 MiB of
+///   code resident that serving never runs again.
+struct AfterStartupService: Service {
+    let server: GuildServer
     let logger: Logger
 
     func run() async throws {
         guard (try? await Task.sleep(for: .milliseconds(100))) != nil, !Task.isShuttingDownGracefully else { return }
+        self.server.prepareRequestMetrics()
         let bytes = ExecutableText.releaseResidentPages()
         self.logger.debug("released the start-up code's mappings", metadata: ["bytes": "\(bytes)"])
     }

@@ -307,7 +307,13 @@ struct GuildDaemon: AsyncParsableCommand {
                 serviceName: "RetentionService"
             ),
         ]
-        services.append(.init(service: StartupCodeRelease(logger: logger), successTerminationBehavior: .ignore, serviceName: "StartupCodeRelease"))
+        services.append(
+            .init(
+                service: AfterStartupService(server: server, logger: logger),
+                successTerminationBehavior: .ignore,
+                serviceName: "AfterStartupService"
+            )
+        )
         if self.idleExit > 0 {
             services.append(
                 .init(

@@ -28,8 +28,8 @@ public struct MethodRegistry: Sendable {
         /// How the method runs at once on the event loop, given the caller and the loop thread's reader; nil:
         /// never there (``registerRead(_:store:_:)``).
         let immediate: (@Sendable ([UInt8]?, Caller, any ImmediateReader) throws -> [UInt8])?
-        /// Its request count and latency, when requests are measured (set by the dispatcher).
-        let instruments: RequestMetrics.Instruments?
+        /// Where its request count and latency are kept, when requests are measured (set by the dispatcher).
+        let instruments: RequestMetrics.Slot?
 
         init(
             name: String,
@@ -38,7 +38,7 @@ public struct MethodRegistry: Sendable {
             isExpensive: Bool = false,
             changesSession: Bool = false,
             immediate: (@Sendable ([UInt8]?, Caller, any ImmediateReader) throws -> [UInt8])? = nil,
-            instruments: RequestMetrics.Instruments? = nil
+            instruments: RequestMetrics.Slot? = nil
         ) {
             self.name = name
             self.access = access
@@ -50,7 +50,7 @@ public struct MethodRegistry: Sendable {
         }
 
         /// The same method with `instruments`.
-        func with(instruments: RequestMetrics.Instruments) -> Entry {
+        func with(instruments: RequestMetrics.Slot) -> Entry {
             Entry(
                 name: self.name,
                 access: self.access,
@@ -63,9 +63,9 @@ public struct MethodRegistry: Sendable {
         }
     }
 
-    /// Gives every method its instruments from `metrics`.
+    /// Gives every method its instruments' slot from `metrics`.
     mutating func attach(_ metrics: RequestMetrics) {
-        self.entries = self.entries.mapValues { $0.with(instruments: metrics.instruments(for: $0.name)) }
+        self.entries = self.entries.mapValues { $0.with(instruments: metrics.slot(for: $0.name)) }
     }
 
     private(set) var entries: [String: Entry] = [:]

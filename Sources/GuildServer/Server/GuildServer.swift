@@ -55,6 +55,13 @@ public final class GuildServer: Service, Sendable {
     /// Since when no connection has been open (nil while one is, or before serving), for idle exit.
     public var idleSince: ContinuousClock.Instant? { self.connections.idleSince }
 
+    /// Makes the request instruments of every method no request has called yet, so that the metrics list each
+    /// method from the start (at zero). The daemon calls it once start-up is over: a method's instruments are
+    /// otherwise made by its first request (see ``RequestMetrics``).
+    public func prepareRequestMetrics() {
+        self.dispatcher.metrics?.prepareAll()
+    }
+
     /// Stops accepting connections; the ones open are served until their clients close them, and `run()`
     /// returns once they have. Under socket activation the service manager keeps the listening socket.
     public func stopAccepting() {
