@@ -472,6 +472,7 @@ struct ThingServiceTests {
 
     @Test func startingUpTurnsEveryThingOfflineInOneTransaction() async throws {
         let world = try await World()
+        defer { world.temp.remove() }
         let owner = try await world.user("presence-owner")
         let lamp = try await world.onboard(owner.caller, owner.id, vendor: "lamp-on")
         let fan = try await world.onboard(owner.caller, owner.id, vendor: "fan-on")

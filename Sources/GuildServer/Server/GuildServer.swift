@@ -1,4 +1,3 @@
-import Foundation
 import GuildCore
 import GuildJSON
 import GuildProtocol
