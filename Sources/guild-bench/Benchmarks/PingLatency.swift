@@ -5,7 +5,8 @@ import GuildHarness
 import GuildProtocol
 
 /// Sequential `system.ping` round trips against a raw Unix-socket echo of a 60-byte line (blocking
-/// read/write, echo server on a thread of this process).
+/// read/write, echo server on a thread of this process), and against swift-nio's own floor: an echo on a NIO
+/// event loop of this process (``NIOEchoServer``), which is guildd's transport without guildd.
 ///
 /// The target row sends the pings from the same blocking raw client the echo baseline uses, so the only
 /// thing that differs between the two is the server: that ratio is guildd's own cost. GuildClient's round
@@ -24,6 +25,7 @@ struct PingLatency: Benchmark {
         var guild: [Double] = []
         var unpinned: [Double] = []
         var echo: [Double] = []
+        var nioEcho: [Double] = []
         var raw: [Double] = []
     }
 
@@ -31,7 +33,14 @@ struct PingLatency: Benchmark {
         let calls = context.quick ? 3_000 : 20_000
         let daemon = try await context.sharedDaemon()
         let echo = try EchoServer.start(path: context.path("echo.sock"))
-        context.progress("  \(calls) round trips per series, interleaved in chunks: raw client → echo, raw client → guildd, GuildClient")
+        let nioEcho: NIOEchoServer
+        do {
+            nioEcho = try await NIOEchoServer.start(path: context.path("nio-echo.sock"))
+        } catch {
+            await echo.stop()
+            throw error
+        }
+        context.progress("  \(calls) round trips per series, interleaved in chunks: raw client → echo, → swift-nio echo, → guildd; GuildClient")
 
         let result: Result<(all: Series, one: Series), any Error>
         do {
@@ -39,11 +48,14 @@ struct PingLatency: Benchmark {
                 try await withClient(daemon.socketPath) { client in
                     let echoFD = try RawSocket.connect(echo.path)
                     defer { close(echoFD) }
+                    let nioEchoFD = try RawSocket.connect(nioEcho.path)
+                    defer { close(nioEchoFD) }
                     let pingFD = try RawSocket.connect(daemon.socketPath)
                     defer { close(pingFD) }
                     RawSocket.setTimeout(echoFD, seconds: 10)
+                    RawSocket.setTimeout(nioEchoFD, seconds: 10)
                     RawSocket.setTimeout(pingFD, seconds: 10)
-                    let probe = Probe(client: client, echoFD: echoFD, pingFD: pingFD)
+                    let probe = Probe(client: client, echoFD: echoFD, nioEchoFD: nioEchoFD, pingFD: pingFD)
                     defer { probe.stop() }
 
                     let all = try await probe.series(calls: calls)
@@ -59,6 +71,7 @@ struct PingLatency: Benchmark {
             result = .failure(error)
         }
         await echo.stop()
+        await nioEcho.stop()
         let (all, one) = try result.get()
 
         let micro = MeasurementUnit.microseconds
@@ -95,6 +108,14 @@ struct PingLatency: Benchmark {
             ),
             row("p99, raw client → guildd", all.raw, all.echo, 99),
             row(
+                "p50, raw client → swift-nio echo",
+                all.nioEcho,
+                all.echo,
+                50,
+                note: "guildd's transport without guildd: NIO's echo example on one event loop of the bench; p99 "
+                    + micro.format(p(all.nioEcho, 99))
+            ),
+            row(
                 "p50, GuildClient on its event loop",
                 all.guild,
                 all.echo,
@@ -116,6 +137,13 @@ struct PingLatency: Benchmark {
                 note: "bench and guildd pinned to CPU 0: no cross-CPU wake-ups; p99 \(micro.format(p(one.raw, 99)))"
             ),
             row(
+                "p50 on one CPU, raw client → swift-nio echo",
+                one.nioEcho,
+                one.echo,
+                50,
+                note: "p99 \(micro.format(p(one.nioEcho, 99)))"
+            ),
+            row(
                 "p50 on one CPU, GuildClient on its event loop",
                 one.guild,
                 one.echo,
@@ -130,7 +158,7 @@ struct PingLatency: Benchmark {
         func pair(_ samples: [Double]) -> String {
             "p50 \(micro.format(Stats.percentile(sorted: samples, 50))), p99 \(micro.format(Stats.percentile(sorted: samples, 99)))"
         }
-        return "echo \(pair(series.echo)); raw → guildd \(pair(series.raw)); GuildClient \(pair(series.guild)); "
+        return "echo \(pair(series.echo)); NIO echo \(pair(series.nioEcho)); raw → guildd \(pair(series.raw)); GuildClient \(pair(series.guild)); "
             + "GuildClient unpinned \(pair(series.unpinned))"
     }
 
@@ -138,14 +166,16 @@ struct PingLatency: Benchmark {
     struct Probe {
         let client: GuildClient
         let echoFD: Int32
+        let nioEchoFD: Int32
         let pingFD: Int32
         let echoWorker = BlockingWorker(name: "echo-client")
         let pingWorker = BlockingWorker(name: "raw-ping-client")
         let pinned: PinnedPinger
 
-        init(client: GuildClient, echoFD: Int32, pingFD: Int32) {
+        init(client: GuildClient, echoFD: Int32, nioEchoFD: Int32, pingFD: Int32) {
             self.client = client
             self.echoFD = echoFD
+            self.nioEchoFD = nioEchoFD
             self.pingFD = pingFD
             self.pinned = PinnedPinger(client: client)
         }
@@ -158,17 +188,19 @@ struct PingLatency: Benchmark {
         /// `calls` round trips per series after a tenth as many to warm up, interleaved in chunks.
         func series(calls: Int) async throws -> Series {
             let chunk = max(calls / 20, 100)
-            let (echoFD, pingFD) = (self.echoFD, self.pingFD)
+            let (echoFD, nioEchoFD, pingFD) = (self.echoFD, self.nioEchoFD, self.pingFD)
             var series = Series()
             var done = -max(calls / 10, 500)  // the warm-up rounds are not kept
             while done < calls {
                 let count = min(chunk, calls - max(done, 0))
                 let echo = try await self.echoWorker.run { try PingLatency.echoRoundTrips(echoFD, count: count) }
+                let nioEcho = try await self.echoWorker.run { try PingLatency.echoRoundTrips(nioEchoFD, count: count) }
                 let raw = try await self.pingWorker.run { try PingLatency.rawPings(pingFD, count: count) }
                 let guild = try await self.pinned.pings(count: count)
                 let unpinned = try await PingLatency.guildPings(self.client, count: count / 4)
                 if done >= 0 {
                     series.echo += echo
+                    series.nioEcho += nioEcho
                     series.raw += raw
                     series.guild += guild
                     series.unpinned += unpinned
@@ -176,6 +208,7 @@ struct PingLatency: Benchmark {
                 done += count
             }
             series.echo.sort()
+            series.nioEcho.sort()
             series.raw.sort()
             series.guild.sort()
             series.unpinned.sort()
