@@ -5,8 +5,8 @@ import GuildHarness
 import GuildProtocol
 
 /// Sequential `system.ping` round trips against a raw Unix-socket echo of a 60-byte line (blocking
-/// read/write, echo server on a thread of this process), and against swift-nio's own floor: an echo on a NIO
-/// event loop of this process (``NIOEchoServer``), which is guildd's transport without guildd.
+/// read/write, echo server on a thread of this process), and against swift-nio's own floor: NIO's echo example
+/// in a process of its own, as guildd is (``NIOEcho``), which is guildd's transport without guildd.
 ///
 /// The target row sends the pings from the same blocking raw client the echo baseline uses, so the only
 /// thing that differs between the two is the server: that ratio is guildd's own cost. GuildClient's round
@@ -33,9 +33,9 @@ struct PingLatency: Benchmark {
         let calls = context.quick ? 3_000 : 20_000
         let daemon = try await context.sharedDaemon()
         let echo = try EchoServer.start(path: context.path("echo.sock"))
-        let nioEcho: NIOEchoServer
+        let nioEcho: Daemon
         do {
-            nioEcho = try await NIOEchoServer.start(path: context.path("nio-echo.sock"))
+            nioEcho = try await NIOEcho.launch(socket: context.path("nio-echo.sock"), logPath: context.path("nio-echo.log"))
         } catch {
             await echo.stop()
             throw error
@@ -48,7 +48,7 @@ struct PingLatency: Benchmark {
                 try await withClient(daemon.socketPath) { client in
                     let echoFD = try RawSocket.connect(echo.path)
                     defer { close(echoFD) }
-                    let nioEchoFD = try RawSocket.connect(nioEcho.path)
+                    let nioEchoFD = try RawSocket.connect(nioEcho.socketPath)
                     defer { close(nioEchoFD) }
                     let pingFD = try RawSocket.connect(daemon.socketPath)
                     defer { close(pingFD) }
@@ -60,7 +60,7 @@ struct PingLatency: Benchmark {
 
                     let all = try await probe.series(calls: calls)
                     context.progress("  all CPUs: " + Self.describe(all))
-                    let pinned = try Affinity.pin(pids: [getpid(), daemon.pid], cpu: 0)
+                    let pinned = try Affinity.pin(pids: [getpid(), daemon.pid, nioEcho.pid], cpu: 0)
                     defer { pinned.restore() }
                     let one = try await probe.series(calls: calls / 2)
                     context.progress("  one CPU:  " + Self.describe(one))
@@ -112,7 +112,7 @@ struct PingLatency: Benchmark {
                 all.nioEcho,
                 all.echo,
                 50,
-                note: "guildd's transport without guildd: NIO's echo example on one event loop of the bench; p99 "
+                note: "guildd's transport without guildd: NIO's echo example, one event loop, its own process; p99 "
                     + micro.format(p(all.nioEcho, 99))
             ),
             row(
