@@ -16,6 +16,10 @@ import GuildProtocol
 /// client answered by one commit cannot have its next write in the commit that starts right after it, so with
 /// one write in flight per client at most half the clients share a commit (8 of 16) while commits run back
 /// to back. The 64-client row shows how far the daemon goes with more writers.
+///
+/// The floor is measured too: the mean duration of guildd's commits under the 16-client load (its transaction
+/// and the WAL's fsync, from the `guild_store_commit_duration_seconds` histogram in `system.metrics`), and what
+/// the 16 clients could reach if every one of them were in every commit of that duration.
 struct DurableWrites: Benchmark {
     let name = "durable-writes"
     let summary = "user.update/s from 16 bound clients vs sequential SQLite WAL+FULL transactions"
@@ -67,13 +71,19 @@ struct DurableWrites: Benchmark {
             var manyRates: [Double] = []
             var manyWritesPerCommit: [Double] = []
             var manyCPU = ""
+            var commitSeconds: [Double] = []
             for run in 1...context.runs {
                 let meter = CPUMeter(daemonPID: daemon.pid)
                 let before = try await clients[0].call(SystemMethods.Status.self).writes
+                let commitsBefore = Self.commitDurations(try await clients[0].call(SystemMethods.Metrics.self))
                 rawRates.append(try await Self.measureRaw(connections, duration: context.duration, run: run))
                 let cpu = meter.summary()
                 let after = try await clients[0].call(SystemMethods.Status.self).writes
+                let commitsAfter = Self.commitDurations(try await clients[0].call(SystemMethods.Metrics.self))
                 if let perCommit = Self.writesPerCommit(before, after) { writesPerCommit.append(perCommit) }
+                if let before = commitsBefore, let after = commitsAfter, after.count > before.count {
+                    commitSeconds.append((after.sum - before.sum) / Double(after.count - before.count))
+                }
                 let manyMeter = CPUMeter(daemonPID: daemon.pid)
                 // Run numbers past 100 give the 64 writers display names no other row's run uses.
                 manyRates.append(try await Self.measureRaw(raw, duration: context.duration, run: run + 100))
@@ -94,6 +104,28 @@ struct DurableWrites: Benchmark {
             for client in clients { await client.close() }
             for connection in raw { connection.close() }
             try baseline.close()
+            let sqliteRate = Stats.median(sqliteRates)
+            let ceiling: [Measurement] =
+                commitSeconds.isEmpty
+                ? []
+                : [
+                    Measurement(
+                        benchmark: self.name,
+                        figure: "ceiling: all 16 writers in every commit",
+                        value: Double(Self.writers) / Stats.median(commitSeconds),
+                        unit: .perSecond,
+                        baseline: sqliteRate,
+                        baselineName: "SQLite WAL+FULL, 1 txn/UPDATE",
+                        target: nil,
+                        note: String(
+                            format: "diagnostic: 16 ÷ guildd's mean commit (its transaction and the WAL fsync) under the 16-client "
+                                + "load, %.0f µs (median of the runs' means), against SQLite's %.0f µs per transaction; "
+                                + "a client answered by one commit cannot be in the next, so the load gives at most ~8",
+                            Stats.median(commitSeconds) * 1e6,
+                            1e6 / sqliteRate
+                        )
+                    )
+                ]
             return [
                 Measurement(
                     benchmark: self.name,
@@ -132,13 +164,31 @@ struct DurableWrites: Benchmark {
                             ? "" : String(format: "%.1f writes per commit (fsync); ", Stats.median(manyWritesPerCommit)))
                         + Format.spread(manyRates, unit: .perSecond) + "; " + manyCPU
                 ),
-            ]
+            ] + ceiling
         } catch {
             for client in clients { await client.close() }
             for connection in raw { connection.close() }
             try? baseline.close()
             throw error
         }
+    }
+
+    /// The total duration and count of guildd's commits so far, from the `guild_store_commit_duration_seconds`
+    /// histogram in `system.metrics` text; nil when the daemon does not export it.
+    static func commitDurations(_ metrics: String) -> (sum: Double, count: Int)? {
+        var sum: Double?
+        var count: Int?
+        for line in metrics.split(separator: "\n") where line.hasPrefix("guild_store_commit_duration_seconds_") {
+            let parts = line.split(separator: " ")
+            guard parts.count == 2 else { continue }
+            switch parts[0] {
+            case "guild_store_commit_duration_seconds_sum": sum = Double(parts[1])
+            case "guild_store_commit_duration_seconds_count": count = Int(parts[1])
+            default: break
+            }
+        }
+        guard let sum, let count else { return nil }
+        return (sum, count)
     }
 
     /// Operations per commit between two `system.status` readings; nil without a commit between them.
