@@ -390,7 +390,7 @@ struct GuildDaemon: AsyncParsableCommand {
 
     /// `--restore`: refuses while a daemon answers on `socket`, then replaces the database with the backup.
     static func restore(backup: String, to database: String, socket: String) throws {
-        if Self.daemonAnswers(socket) {
+        if GuildServer.isServing(socketPath: socket) {
             throw ValidationError("a daemon is listening on \(socket): stop it (systemctl stop guildd.socket guildd.service) before --restore")
         }
         do {
@@ -399,24 +399,6 @@ struct GuildDaemon: AsyncParsableCommand {
             throw ValidationError("--restore: \(error)")
         }
         print("restored \(database) from \(backup)")
-    }
-
-    /// Whether something accepts connections on the Unix socket at `path`.
-    static func daemonAnswers(_ path: String) -> Bool {
-        let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { return false }
-        defer { Glibc.close(descriptor) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in bytes.enumerated() { buffer[index] = byte }
-        }
-        let result = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        return result == 0
     }
 
     // MARK: - Defaults

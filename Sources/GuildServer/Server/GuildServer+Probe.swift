@@ -5,6 +5,13 @@ import NIOPosix
 import Synchronization
 
 extension GuildServer {
+    /// Whether something accepts connections on the Unix socket at `path`: a daemon serving it, or a service
+    /// manager holding it for one. guildd's start-up replaces a socket file only when nothing does, and
+    /// `--restore` refuses to run while something does.
+    public static func isServing(socketPath path: String) -> Bool {
+        SocketPath.isLive(path)
+    }
+
     /// Calls `system.health` through the daemon's own socket, as a client would, and says whether a reply
     /// came within `timeout`. The call goes through the event loops, the dispatcher, a database read and
     /// the reply path, so it fails when requests cannot be served, whatever still answers `system.ping`.
