@@ -9,12 +9,13 @@ import GuildProtocol
 /// in a process of its own, as guildd is (``NIOEcho``), which is guildd's transport without guildd.
 ///
 /// The target row sends the pings from the same blocking raw client the echo baseline uses, so the only
-/// thing that differs between the two is the server: that ratio is guildd's own cost. GuildClient's round
-/// trips (from a caller pinned to its event loop, and from an ordinary task) are reported beside it.
+/// thing that differs between the two is the server: that ratio is guildd's own cost, its transport included
+/// (the swift-nio echo row is the transport's share). GuildClient's round trips (from a caller pinned to its
+/// event loop, and from an ordinary task) are reported beside it.
 ///
 /// On a VM, waking an idle vCPU costs tens of µs, and whether a round trip needs such a wake-up depends on
 /// where the scheduler puts the threads, not on the code: so every series is measured twice, once on all
-/// CPUs and once with the bench and guildd pinned to one CPU (no cross-CPU wake-ups at all). The series are
+/// CPUs and once with the bench, the NIO echo and guildd pinned to one CPU (no cross-CPU wake-ups at all). The series are
 /// interleaved in chunks, so that changing load on the machine affects them alike.
 struct PingLatency: Benchmark {
     let name = "ping-latency"
