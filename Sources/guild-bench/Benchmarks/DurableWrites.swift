@@ -111,19 +111,16 @@ struct DurableWrites: Benchmark {
                 : [
                     Measurement(
                         benchmark: self.name,
-                        figure: "ceiling: all 16 writers in every commit",
+                        figure: "ceiling: all \(Self.writers) writers in every commit",
                         value: Double(Self.writers) / Stats.median(commitSeconds),
                         unit: .perSecond,
                         baseline: sqliteRate,
                         baselineName: "SQLite WAL+FULL, 1 txn/UPDATE",
                         target: nil,
-                        note: String(
-                            format: "diagnostic: 16 ÷ guildd's mean commit (its transaction and the WAL fsync) under the 16-client "
-                                + "load, %.0f µs (median of the runs' means), against SQLite's %.0f µs per transaction; "
-                                + "a client answered by one commit cannot be in the next, so the load gives at most ~8",
-                            Stats.median(commitSeconds) * 1e6,
-                            1e6 / sqliteRate
-                        )
+                        note: "diagnostic: \(Self.writers) ÷ guildd's mean commit (its transaction and the WAL fsync) under the "
+                            + "\(Self.writers)-client load, \(Format.decimal(Stats.median(commitSeconds) * 1e6, digits: 0)) µs (median of "
+                            + "the runs' means), against SQLite's \(Format.decimal(1e6 / sqliteRate, digits: 0)) µs per transaction; a "
+                            + "client answered by one commit cannot be in the next, so the load gives at most ~\(Self.writers / 2)"
                     )
                 ]
             return [
@@ -176,19 +173,11 @@ struct DurableWrites: Benchmark {
     /// The total duration and count of guildd's commits so far, from the `guild_store_commit_duration_seconds`
     /// histogram in `system.metrics` text; nil when the daemon does not export it.
     static func commitDurations(_ metrics: String) -> (sum: Double, count: Int)? {
-        var sum: Double?
-        var count: Int?
-        for line in metrics.split(separator: "\n") where line.hasPrefix("guild_store_commit_duration_seconds_") {
-            let parts = line.split(separator: " ")
-            guard parts.count == 2 else { continue }
-            switch parts[0] {
-            case "guild_store_commit_duration_seconds_sum": sum = Double(parts[1])
-            case "guild_store_commit_duration_seconds_count": count = Int(parts[1])
-            default: break
-            }
-        }
-        guard let sum, let count else { return nil }
-        return (sum, count)
+        let sums = MetricsText.sums(metrics)
+        guard let sum = sums["guild_store_commit_duration_seconds_sum"],
+            let count = sums["guild_store_commit_duration_seconds_count"]
+        else { return nil }
+        return (sum, Int(count))
     }
 
     /// Operations per commit between two `system.status` readings; nil without a commit between them.

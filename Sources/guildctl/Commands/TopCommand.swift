@@ -44,7 +44,7 @@ struct TopCommand: AsyncParsableCommand {
             let sample = try await Runner.run(self.options) { client in
                 let status = try await client.call(SystemMethods.Status.self)
                 let text = try? await client.call(SystemMethods.Metrics.self)
-                return Sample(time: Date(), status: status, metrics: text.map(Self.sums) ?? [:])
+                return Sample(time: Date(), status: status, metrics: text.map(MetricsText.sums) ?? [:])
             }
             let screen = Self.render(sample, previous: previous)
             let clear = Terminal.stdoutIsTerminal ? "\u{1B}[H\u{1B}[2J" : ""
@@ -54,18 +54,6 @@ struct TopCommand: AsyncParsableCommand {
             if self.count.map({ shown >= $0 }) ?? false { break }
             try await Task.sleep(for: .milliseconds(Int(self.interval * 1000)))
         }
-    }
-
-    /// Sums the samples of Prometheus text by metric name (labels dropped).
-    static func sums(_ text: String) -> [String: Double] {
-        var sums: [String: Double] = [:]
-        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else { continue }
-            let series = line[..<space]
-            let name = series.firstIndex(of: "{").map { series[..<$0] } ?? series
-            sums[String(name), default: 0] += value
-        }
-        return sums
     }
 
     static func render(_ sample: Sample, previous: Sample?) -> [String] {
