@@ -30,7 +30,14 @@ final class ConnectionState: Sendable {
     private let boundInstallation = Mutex<String?>(nil)
     private let closeHandlers = Mutex<[@Sendable () -> Void]?>([])
 
+    /// Connection states alive now, open or not: a connection's state is freed once its channel has closed and
+    /// its task has ended, so this returns to the open count however many connections were served
+    /// (`guild_connection_states` in `system.metrics`; the churn tests read it).
+    static var live: Int { Self.liveCount.load(ordering: .relaxed) }
+    private static let liveCount = Atomic<Int>(0)
+
     init(id: UInt64, peer: PeerCredentials, isAdmin: Bool, channel: any Channel, outputLimit: Int) {
+        Self.liveCount.add(1, ordering: .relaxed)
         self.id = id
         self.peer = peer
         self.isAdmin = isAdmin
@@ -38,6 +45,10 @@ final class ConnectionState: Sendable {
         self.outputLimit = outputLimit
         self.outbox = ConnectionOutbox(channel: channel)
         (self.work, self.workContinuation) = AsyncStream.makeStream(of: Work.self)
+    }
+
+    deinit {
+        Self.liveCount.subtract(1, ordering: .relaxed)
     }
 
     /// A bound session and the user's session generation it was last checked at (see `SessionGenerations`).

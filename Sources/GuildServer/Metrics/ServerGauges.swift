@@ -7,6 +7,7 @@ enum ServerGauges {
     /// Records the current figures.
     static func update(connections: Int, subscriptions: Int, databaseBytes: Int64) {
         Gauge(label: "guild_connections").record(connections)
+        Gauge(label: "guild_connection_states").record(ConnectionState.live)
         Gauge(label: "guild_subscriptions").record(subscriptions)
         Gauge(label: "guild_database_bytes").record(databaseBytes)
     }

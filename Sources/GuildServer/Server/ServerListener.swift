@@ -15,16 +15,39 @@ public final class ServerListener: Sendable {
     /// that is not a socket).
     let channel: EventLoopFuture<any Channel>
     /// What each accepted connection is handed to: set by the server that serves this listener.
-    private let accept = Acceptor()
+    let acceptor = Acceptor()
 
-    private final class Acceptor: Sendable {
-        let handler = Mutex<(@Sendable (any Channel) -> EventLoopFuture<Void>)?>(nil)
+    /// The handler, set once by ``serve(_:)`` and read for each accepted connection.
+    final class Acceptor: Sendable {
+        /// The handler in a struct of its own. A bare function type as the `Mutex`'s value is reabstracted on
+        /// each `withLock`: read out through one thunk and written back through another, so every accepted
+        /// connection wrapped the stored closure in two more thunks. The chain grew by two frames and two heap
+        /// contexts per connection ever accepted, was walked for each new one, and overflowed the event loop's
+        /// stack after about a hundred thousand connections.
+        private struct Handler {
+            let body: @Sendable (any Channel) -> EventLoopFuture<Void>
+        }
+
+        private let handler = Mutex<Handler?>(nil)
+
+        func set(_ body: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>) {
+            self.handler.withLock { $0 = Handler(body: body) }
+        }
+
+        /// Hands an accepted connection to the handler; closes it if none is set.
+        func accept(_ channel: any Channel) -> EventLoopFuture<Void> {
+            guard let handler = self.handler.withLock({ $0 }) else {
+                // Not reachable from the bootstrap: reading starts only after `serve(_:)` has set the handler.
+                return channel.close()
+            }
+            return handler.body(channel)
+        }
     }
 
     /// Starts binding `source` on one of `group`'s event loops and returns at once; accept errors go to `logger`.
     public init(_ source: ListenSource, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger) {
         self.source = source
-        let accept = self.accept
+        let acceptor = self.acceptor
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 4096)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -38,13 +61,7 @@ public final class ServerListener: Sendable {
             }
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 256 * 1024, high: 1024 * 1024))
-            .childChannelInitializer { channel in
-                guard let handler = accept.handler.withLock({ $0 }) else {
-                    // Not reachable: reading starts only after `serve(_:)` has set the handler.
-                    return channel.close()
-                }
-                return handler(channel)
-            }
+            .childChannelInitializer { channel in acceptor.accept(channel) }
         switch source {
         case .inherited(let descriptor):
             self.channel = bootstrap.withBoundSocket(descriptor)
@@ -69,7 +86,7 @@ public final class ServerListener: Sendable {
     /// channel, or throws why the socket could not be bound.
     func serve(_ handler: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>) async throws -> any Channel {
         let channel = try await self.channel.get()
-        self.accept.handler.withLock { $0 = handler }
+        self.acceptor.set(handler)
         try await channel.setOption(.autoRead, value: true).get()
         return channel
     }
