@@ -15,7 +15,10 @@ struct GuildBench: AsyncParsableCommand {
             is missed; it is non-zero only when a benchmark fails with an error. The fuzz and soak modes are \
             subcommands, not part of the default run.
             """,
-        subcommands: [FuzzCommand.self, SoakCommand.self, HostileClient.self, ObjectReader.self, ColdEcho.self, NIOEcho.self]
+        subcommands: [
+            FuzzCommand.self, SoakCommand.self, ChurnCommand.self, HostileClient.self, ObjectReader.self, ColdEcho.self, NIOEcho.self,
+            ChurnEcho.self,
+        ]
     )
 
     /// Every benchmark, in run order. `memory` stays last: its peak figure covers the ones before it.

@@ -76,7 +76,7 @@ enum RawSocket {
     }
 
     /// Binds and listens on `path` (removing a stale file first); the caller closes the descriptor.
-    static func listen(_ path: String) throws -> Int32 {
+    static func listen(_ path: String, backlog: Int32 = 16) throws -> Int32 {
         var address = try Self.address(path)
         unlink(path)
         let fd = try Self.makeSocket()
@@ -85,7 +85,7 @@ enum RawSocket {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        guard bound == 0, Glibc.listen(fd, 16) == 0 else {
+        guard bound == 0, Glibc.listen(fd, backlog) == 0 else {
             let code = errno
             Glibc.close(fd)
             throw Failure("bind/listen \(path)", errno: code)
