@@ -1149,7 +1149,6 @@ extension AccessMatrixTests {
                     + " matrix \(seconds(fixturesMade, driven)) for \(calls.count) cells"
             )
         }
-        #expect(Date().timeIntervalSince(started) < 60, "the matrix should take well under a minute")
     }
 }
 

