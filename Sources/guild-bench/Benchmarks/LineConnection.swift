@@ -192,6 +192,19 @@ enum RawRPC {
         return result
     }
 
+    /// The result or the daemon's error of a reply line; throws only when the line is no reply.
+    static func outcome<M: RPCMethod>(_ method: M.Type, _ reply: [UInt8]) throws -> Result<M.Result, RPCError> {
+        let envelope: Envelope<M.Result>
+        do {
+            envelope = try RPCCoding.decode(Envelope<M.Result>.self, from: reply)
+        } catch {
+            throw DaemonError("\(M.name): undecodable reply (\(error)): \(Self.preview(reply))")
+        }
+        if let error = envelope.error { return .failure(error) }
+        guard let result = envelope.result else { throw DaemonError("\(M.name): reply without result: \(Self.preview(reply))") }
+        return .success(result)
+    }
+
     /// The first `limit` bytes of a line as text, for error messages.
     static func preview(_ bytes: some Collection<UInt8>, limit: Int = 400) -> String {
         let text = String(decoding: bytes.prefix(limit), as: UTF8.self)

@@ -4,15 +4,23 @@ import Glibc
 import GuildHarness
 import GuildProtocol
 
-/// `guild-bench soak`: mixed reads, writes and subscriptions from many connections for minutes, with guildd
-/// killed (SIGKILL) every 30-60 s and restarted on the same database. Afterwards: every acknowledged write
-/// is present exactly once, the event log replays gap-free with no duplicate and every subscriber saw each
-/// `seq` once, `system.check` passes, and VmRSS sampled 20 s after each (re)start under the same load stays
-/// flat. Not part of the benchmark run; exit status 1 when a check fails.
+/// `guild-bench soak`: minutes (or hours) of mixed work from many connections at once: group messages and pseudo
+/// users, reads, subscribers that leave and resume with `since`, object writes and queries, thing commands and
+/// results, password logins and token refreshes, and `guildctl` runs (a new process and connection each).
+///
+/// Per minute it reports requests, errors by code, p50/p99 per kind of call, and guildd's VmRSS, open descriptors,
+/// database and WAL size. Targets: from the third minute on, every minute's p99 of each kind and its VmRSS within
+/// 1.2x of the second minute's; no error the protocol does not document; no crash; afterwards every acknowledged
+/// write is there (each message once in the replayed event log, which has no gap or duplicate, every pseudo user
+/// and object readable) and `system.check` passes.
+///
+/// With `--kill`, guildd is killed (SIGKILL) every 30-60 s and restarted on the same database, clients reconnect
+/// and subscribers resume with `since`: the durability soak. The per-minute targets do not apply then.
+/// Not part of the benchmark run; exit status 1 when a check fails.
 struct SoakCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "soak",
-        abstract: "Minutes of mixed load with kill -9 and restarts; checks that nothing acknowledged is lost or doubled."
+        abstract: "Mixed work for minutes or hours: checks that cost stays flat and nothing acknowledged is lost (--kill: kill -9 too)."
     )
 
     /// `--guildd`, `--work-dir` and `--keep` are the main command's options.
@@ -21,8 +29,11 @@ struct SoakCommand: AsyncParsableCommand {
     @Option(help: "How long to run.")
     var minutes: Double = 10
 
-    @Option(help: "Connections: a tenth subscribe to every event, 3/10 read, the rest write.")
+    @Option(help: "Connections: a tenth subscribe to every event, the rest read and write (see the command's description).")
     var connections: Int = 200
+
+    @Flag(help: "Kill guildd with SIGKILL every --kill-min-seconds to --kill-max-seconds and restart it.")
+    var kill = false
 
     @Option(help: "Shortest time between two kills, in seconds.")
     var killMinSeconds: Double = 30
@@ -30,47 +41,86 @@ struct SoakCommand: AsyncParsableCommand {
     @Option(help: "Longest time between two kills, in seconds.")
     var killMaxSeconds: Double = 60
 
-    @Option(help: "Pause after each call of a writer or reader, in seconds.")
+    @Option(help: "Pause after each call of a worker, in seconds (guildctl runs pause four times as long).")
     var pace: Double = 0.25
+
+    @Option(help: "Subscribers leave and resume with since this often, in seconds.")
+    var resumeSeconds: Double = 20
+
+    @Option(help: "The guildctl executable (default: guildctl next to this executable).")
+    var guildctl: String?
 
     @Option(help: "Extra guildd arguments (repeatable).")
     var daemonArgument: [String] = []
 
     static let groups = 10
-    /// When after a (re)start VmRSS is sampled.
+    /// When after a (re)start VmRSS is sampled (with --kill).
     static let sampleAfter = 20.0
+    /// The per-minute targets: each later minute's p99 and VmRSS at most this times the second minute's.
+    static let flat = 1.2
 
     func validate() throws {
         guard self.minutes > 0 else { throw ValidationError("--minutes must be positive") }
-        guard self.connections >= 10 else { throw ValidationError("--connections must be at least 10") }
-        guard self.killMinSeconds > Self.sampleAfter, self.killMaxSeconds >= self.killMinSeconds else {
+        guard self.connections >= 20 else { throw ValidationError("--connections must be at least 20") }
+        guard !self.kill || (self.killMinSeconds > Self.sampleAfter && self.killMaxSeconds >= self.killMinSeconds) else {
             throw ValidationError("need \(Int(Self.sampleAfter)) < --kill-min-seconds ≤ --kill-max-seconds")
         }
+    }
+
+    /// The workers of `connections` connections: with --kill the message writers, readers and subscribers of the
+    /// durability soak; otherwise every kind of work.
+    func roles(users: [PseudoUser], guildctl: String?) -> [SoakWorker.Role] {
+        let subscribers = max(2, self.connections / 10)
+        var roles: [SoakWorker.Role] = Array(repeating: .subscriber, count: subscribers)
+        if self.kill {
+            let readers = self.connections * 3 / 10
+            let writers = self.connections - subscribers - readers
+            for index in 0..<writers { roles.append(.writer(user: users[index], groupID: Self.groupID(index))) }
+            for index in 0..<readers { roles.append(.reader(user: users[writers + index], groupID: Self.groupID(writers + index))) }
+            return roles
+        }
+        let tenth = self.connections / 10
+        let writers = 2 * tenth
+        let readers = 2 * tenth
+        for index in 0..<writers { roles.append(.writer(user: users[index], groupID: Self.groupID(index))) }
+        for index in 0..<readers { roles.append(.reader(user: users[writers + index], groupID: Self.groupID(writers + index))) }
+        for index in 0..<tenth { roles.append(.objects(user: users[writers + readers + index])) }
+        // A thing pair holds two connections.
+        roles += Array(repeating: .things, count: max(1, tenth / 2))
+        roles += Array(repeating: .logins, count: tenth)
+        if let guildctl { roles += Array(repeating: .guildctl(path: guildctl), count: 2) }
+        return roles
+    }
+
+    /// The pseudo users the roles need.
+    var userCount: Int {
+        self.kill ? self.connections - max(2, self.connections / 10) : 5 * (self.connections / 10)
     }
 
     func run() async throws {
         let context = try ModeOptions.makeContext(self.bench)
         try raiseFileLimit(atLeast: self.connections + 256)
+        let guildctl = try self.guildctlPath()
         var daemon = try await launchOwnDaemon(context, name: "soak", extraArguments: self.daemonArgument)
         let socketPath = daemon.socketPath
-        let subscribers = max(2, self.connections / 10)
-        let readers = self.connections * 3 / 10
-        let writers = self.connections - subscribers - readers
-        let users = try await onThread("soak-setup") { try Self.prepare(socketPath, users: writers + readers) }
+        let databasePath = context.path("soak.db")
+        let users = try await onThread("soak-setup") { [userCount] in try Self.prepare(socketPath, users: userCount) }
+        let recorder = SoakRecorder()
+        let roles = self.roles(users: users, guildctl: guildctl)
         Log.progress(
-            "soak: \(Format.decimal(self.minutes, digits: 1)) min, \(writers) writers, \(readers) readers, \(subscribers) subscribers; "
-                + "kill -9 every \(Int(self.killMinSeconds))-\(Int(self.killMaxSeconds)) s"
+            "soak: \(Format.decimal(self.minutes, digits: 1)) min, \(roles.count) workers"
+                + (self.kill ? "; kill -9 every \(Int(self.killMinSeconds))-\(Int(self.killMaxSeconds)) s" : "; per-minute figures")
         )
 
         let stop = StopFlag()
-        var roles: [SoakWorker.Role] = []
-        for index in 0..<writers { roles.append(.writer(user: users[index], groupID: Self.groupID(index))) }
-        for index in 0..<readers { roles.append(.reader(user: users[writers + index], groupID: Self.groupID(writers + index))) }
-        for _ in 0..<subscribers { roles.append(.subscriber) }
-        let pace = self.pace
+        let catchUp = SoakCatchUp()
+        let (pace, resume) = (self.pace, self.kill ? nil : self.resumeSeconds)
         let workers = roles.enumerated().map { index, role in
-            let worker = SoakWorker(index: index, role: role, socketPath: socketPath, stop: stop, pace: pace)
-            return Task.detached { try await onThread("soak-\(index)") { worker.run() } }
+            var worker = SoakWorker(index: index, role: role, socketPath: socketPath, stop: stop, pace: pace, recorder: recorder)
+            worker.resumeEvery = resume
+            worker.catchUp = catchUp
+            let isSubscriber = if case .subscriber = role { true } else { false }
+            return (isSubscriber, Task.detached { [worker] in try await onThread("soak-\(index)") { worker.run() } })
         }
 
         let started = monotonicNanos()
@@ -78,42 +128,68 @@ struct SoakCommand: AsyncParsableCommand {
         var samples: [Double] = []
         var restartSeconds: [Double] = []
         var kills = 0
-        while monotonicNanos() < deadline {
-            let cycleStart = monotonicNanos()
-            let nextKill = cycleStart + UInt64(Double.random(in: self.killMinSeconds...self.killMaxSeconds) * 1e9)
-            let sampleAt = cycleStart + UInt64(Self.sampleAfter * 1e9)
-            if sampleAt < deadline {
-                try await Task.sleep(for: .nanoseconds(sampleAt - monotonicNanos()))
-                let memory = try daemon.memory()
-                samples.append(memory.rssMiB)
-                Log.progress(
-                    "  \(Int(Double(monotonicNanos() - started) / 1e9)) s: guildd pid \(daemon.pid) VmRSS \(MeasurementUnit.mebibytes.format(memory.rssMiB)) "
-                        + "\(Self.sampleAfter) s after (re)start"
-                )
+        if self.kill {
+            while monotonicNanos() < deadline {
+                let cycleStart = monotonicNanos()
+                let nextKill = cycleStart + UInt64(Double.random(in: self.killMinSeconds...self.killMaxSeconds) * 1e9)
+                let sampleAt = cycleStart + UInt64(Self.sampleAfter * 1e9)
+                if sampleAt < deadline {
+                    try await Task.sleep(for: .nanoseconds(sampleAt - monotonicNanos()))
+                    let memory = try daemon.memory()
+                    samples.append(memory.rssMiB)
+                    Log.progress(
+                        "  \(Int(Double(monotonicNanos() - started) / 1e9)) s: guildd pid \(daemon.pid) VmRSS \(MeasurementUnit.mebibytes.format(memory.rssMiB)) "
+                            + "\(Self.sampleAfter) s after (re)start"
+                    )
+                }
+                guard nextKill < deadline else { break }
+                try await Task.sleep(for: .nanoseconds(nextKill - min(nextKill, monotonicNanos())))
+                Glibc.kill(daemon.pid, SIGKILL)
+                await daemon.stop(timeout: 10)
+                kills += 1
+                unlink(socketPath)
+                let restartStarted = monotonicNanos()
+                daemon = try await launchOwnDaemon(context, name: "soak", extraArguments: self.daemonArgument)
+                restartSeconds.append(Double(monotonicNanos() - restartStarted) / 1e9)
+                Log.progress("  kill -9 #\(kills); restarted in \(Format.decimal(restartSeconds.last!, digits: 2)) s")
             }
-            guard nextKill < deadline else { break }
-            try await Task.sleep(for: .nanoseconds(nextKill - min(nextKill, monotonicNanos())))
-            kill(daemon.pid, SIGKILL)
-            await daemon.stop(timeout: 10)
-            kills += 1
-            unlink(socketPath)
-            let restartStarted = monotonicNanos()
-            daemon = try await launchOwnDaemon(context, name: "soak", extraArguments: self.daemonArgument)
-            restartSeconds.append(Double(monotonicNanos() - restartStarted) / 1e9)
-            Log.progress("  kill -9 #\(kills); restarted in \(Format.decimal(restartSeconds.last!, digits: 2)) s")
+        } else {
+            // At the end of each minute of the run: guildd's resources, and progress.
+            var minute = 0
+            while true {
+                let minuteEnd = started + UInt64(Double(minute + 1) * 60e9)
+                guard minuteEnd <= deadline else { break }
+                try await Task.sleep(for: .nanoseconds(minuteEnd - min(minuteEnd, monotonicNanos())))
+                try daemon.checkRunning()
+                recorder.sample(minute: minute, pid: daemon.pid, databasePath: databasePath)
+                if let recorded = recorder.recorded.dropFirst(minute).first {
+                    Log.progress(
+                        "  minute \(minute + 1): \(Format.grouped(Double(recorded.requests))) requests, "
+                            + "\(recorded.errors.values.reduce(0, +)) errors, \(recorded.failures) failures, VmRSS "
+                            + "\(recorded.rssBytes.map { MeasurementUnit.mebibytes.format(Double($0) / 1_048_576) } ?? "—")"
+                    )
+                }
+                minute += 1
+            }
         }
         if monotonicNanos() < deadline { try await Task.sleep(for: .nanoseconds(deadline - monotonicNanos())) }
         stop.set()
         var tallies: [SoakWorker.Tally] = []
-        for worker in workers { tallies.append((try? await worker.value) ?? SoakWorker.Tally()) }
+        for (isSubscriber, worker) in workers where !isSubscriber { tallies.append((try? await worker.value) ?? SoakWorker.Tally()) }
+        // Every write has ended: the subscribers read on to the log's head as it is now.
+        let head = try await onThread("soak-head") { try Self.head(socketPath) }
+        catchUp.set(head: head, seconds: 60)
+        for (isSubscriber, worker) in workers where isSubscriber { tallies.append((try? await worker.value) ?? SoakWorker.Tally()) }
         let seconds = Double(monotonicNanos() - started) / 1e9
+        try daemon.checkRunning()
 
         Log.progress("  load stopped; verifying")
         let acknowledged = tallies.flatMap(\.acknowledgedTexts)
         let unknown = tallies.flatMap(\.unknownTexts)
         let createdUsers = tallies.flatMap(\.acknowledgedUsers)
+        let createdObjects = tallies.flatMap(\.acknowledgedObjects)
         let verification = try await onThread("soak-verify") {
-            try SoakVerification.run(socketPath, acknowledged: acknowledged, unknown: unknown, users: createdUsers)
+            try SoakVerification.run(socketPath, acknowledged: acknowledged, unknown: unknown, users: createdUsers, objects: createdObjects)
         }
         let memory = try? daemon.memory()
         await daemon.stop()
@@ -123,30 +199,32 @@ struct SoakCommand: AsyncParsableCommand {
         let gaps = subscriberTallies.reduce(0) { $0 + $1.gaps }
         let duplicates = subscriberTallies.reduce(0) { $0 + $1.duplicates }
         let behind = subscriberTallies.filter { $0.lastSeq != verification.head }.count
-        let flat = (samples.max() ?? 0) <= 1.5 * (samples.first ?? .infinity)
         let errors = tallies.reduce(0) { $0 + $1.errors }
         var failures: [String] = verification.failures
         if gaps > 0 || duplicates > 0 { failures.append("subscribers saw \(gaps) gaps and \(duplicates) duplicates") }
         if behind > 0 { failures.append("\(behind) subscribers ended before the last seq \(verification.head)") }
-        if !flat { failures.append("VmRSS not flat: \(samples.map { Format.decimal($0, digits: 1) })") }
 
         let mib = MeasurementUnit.mebibytes
-        print("## guild-bench soak")
+        print("## guild-bench soak\(self.kill ? " --kill" : "")")
+        print("")
         print(
-            "- \(Format.decimal(seconds / 60, digits: 1)) min, \(self.connections) connections (\(writers) writers, \(readers) readers, "
-                + "\(subscribers) subscribers), \(kills) kill -9 + restarts (restart to ready: "
-                + "\(restartSeconds.isEmpty ? "—" : "\(Format.decimal(Stats.median(restartSeconds), digits: 2)) s median, \(Format.decimal(restartSeconds.max()!, digits: 2)) s max"))"
+            "- \(Format.decimal(seconds / 60, digits: 1)) min, \(roles.count) workers"
+                + (self.kill
+                    ? ", \(kills) kill -9 + restarts (restart to ready: "
+                        + "\(restartSeconds.isEmpty ? "—" : "\(Format.decimal(Stats.median(restartSeconds), digits: 2)) s median, \(Format.decimal(restartSeconds.max()!, digits: 2)) s max"))"
+                    : "")
         )
         print(
-            "- writes: \(Format.grouped(Double(acknowledged.count))) messages and \(Format.grouped(Double(createdUsers.count))) pseudo users acknowledged, "
-                + "\(unknown.count) messages in flight at a kill (\(verification.unknownCommitted) of them committed); "
+            "- writes: \(Format.grouped(Double(acknowledged.count))) messages, \(Format.grouped(Double(createdUsers.count))) pseudo users, "
+                + "\(Format.grouped(Double(createdObjects.count))) objects and \(Format.grouped(Double(tallies.reduce(0) { $0 + $1.commands }))) "
+                + "commands acknowledged, \(unknown.count) messages in flight at a kill (\(verification.unknownCommitted) of them committed); "
                 + "reads: \(Format.grouped(Double(tallies.reduce(0) { $0 + $1.reads }))); "
                 + "reconnects \(Format.grouped(Double(tallies.reduce(0) { $0 + $1.reconnects }))); call errors \(errors)"
                 + (tallies.compactMap(\.firstError).first.map { " (first: \($0.prefix(200)))" } ?? "")
         )
         print(
-            "- acknowledged messages: \(verification.missing) missing, \(verification.duplicated) duplicated; "
-                + "pseudo users missing: \(verification.usersMissing)"
+            "- acknowledged: \(verification.missing) messages missing, \(verification.duplicated) duplicated; "
+                + "pseudo users missing: \(verification.usersMissing); objects missing: \(verification.objectsMissing)"
         )
         print(
             "- events: head seq \(Format.grouped(Double(verification.head))), replay from 0: \(verification.replayGaps) gaps, "
@@ -155,16 +233,96 @@ struct SoakCommand: AsyncParsableCommand {
                 + "\(duplicates) duplicates" + (subscriberTallies.compactMap(\.firstGap).first.map { " (first gap: \($0))" } ?? "")
         )
         print("- system.check: \(verification.check)")
-        print(
-            "- VmRSS \(Int(Self.sampleAfter)) s after each (re)start: \(samples.map { mib.format($0) }.joined(separator: ", ")) "
-                + "(\(flat ? "flat" : "NOT flat"): max ≤ 1.5 × first); VmHWM of the last process \(memory.map { mib.format($0.hwmMiB) } ?? "—")"
-        )
+        if self.kill {
+            let flat = (samples.max() ?? 0) <= 1.5 * (samples.first ?? .infinity)
+            if !flat { failures.append("VmRSS not flat: \(samples.map { Format.decimal($0, digits: 1) })") }
+            print(
+                "- VmRSS \(Int(Self.sampleAfter)) s after each (re)start: \(samples.map { mib.format($0) }.joined(separator: ", ")) "
+                    + "(\(flat ? "flat" : "NOT flat"): max ≤ 1.5 × first); VmHWM of the last process \(memory.map { mib.format($0.hwmMiB) } ?? "—")"
+            )
+        } else {
+            failures += Self.reportMinutes(recorder)
+        }
         if failures.isEmpty {
             print("- result: PASS")
         } else {
             print("- result: **FAIL**: " + failures.joined(separator: "; "))
             throw ExitCode(1)
         }
+    }
+
+    /// `--guildctl`, else guildctl next to this executable; nil (no guildctl workers) when there is none.
+    private func guildctlPath() throws -> String? {
+        if let path = self.guildctl {
+            guard FileManager.default.isExecutableFile(atPath: path) else { throw ValidationError("--guildctl \(path) is not executable") }
+            return path
+        }
+        let beside = URL(fileURLWithPath: GuildBench.executablePath).deletingLastPathComponent().appendingPathComponent("guildctl").path
+        guard FileManager.default.isExecutableFile(atPath: beside) else {
+            Log.progress("  no guildctl beside guild-bench (build it, or pass --guildctl): no guildctl workers")
+            return nil
+        }
+        return beside
+    }
+
+    /// Prints the per-minute table and checks the targets against the second minute; returns what failed.
+    static func reportMinutes(_ recorder: SoakRecorder) -> [String] {
+        // Minutes whose resources were sampled ran whole; a last partial one is left out.
+        let minutes = recorder.recorded.filter { $0.rssBytes != nil }
+        let kinds = SoakRecorder.Kind.allCases.filter { kind in minutes.contains { $0.latencies[kind] != nil } }
+        let mib = MeasurementUnit.mebibytes
+        func ms(_ seconds: Double) -> String { Format.decimal(seconds * 1000, digits: 1) }
+        print("")
+        print("p50/p99 in ms per kind of call; errors by code; failures: calls whose connection or process failed.")
+        print("")
+        print("| minute | requests | errors | failures | " + kinds.map(\.rawValue).joined(separator: " | ") + " | VmRSS | fds | database | WAL |")
+        print("|---|---|---|---|" + kinds.map { _ in "---|" }.joined() + "---|---|---|---|")
+        for (index, minute) in minutes.enumerated() {
+            let errors = minute.errors.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+            let cells = kinds.map { kind in
+                minute.latencies[kind] == nil ? "—" : "\(ms(minute.percentile(kind, 50)))/\(ms(minute.percentile(kind, 99)))"
+            }
+            print(
+                "| \(index + 1) | \(Format.grouped(Double(minute.requests))) | \(errors.isEmpty ? "0" : errors) | \(minute.failures) | "
+                    + cells.joined(separator: " | ")
+                    + " | \(minute.rssBytes.map { mib.format(Double($0) / 1_048_576) } ?? "—") | \(minute.descriptors.map(String.init) ?? "—") | "
+                    + "\(minute.databaseBytes.map { mib.format(Double($0) / 1_048_576) } ?? "—") | \(minute.walBytes.map { mib.format(Double($0) / 1_048_576) } ?? "—") |"
+            )
+        }
+        print("")
+        var failures: [String] = []
+        let undocumented = recorder.undocumentedErrors
+        if undocumented.count > 0 {
+            failures.append("\(undocumented.count) errors the protocol does not document (first: \(undocumented.first ?? "?"))")
+        }
+        let failed = minutes.reduce(0) { $0 + $1.failures }
+        if failed > 0 { failures.append("\(failed) calls lost their connection or process") }
+        guard minutes.count >= 3 else {
+            print("- per-minute targets: need 3 whole minutes (got \(minutes.count)); not checked")
+            return failures
+        }
+        let second = minutes[1]
+        var worst: [String] = []
+        for kind in kinds {
+            let reference = second.percentile(kind, 99)
+            let ratio = minutes.dropFirst(2).map { $0.percentile(kind, 99) / reference }.filter(\.isFinite).max() ?? 0
+            worst.append("\(kind.rawValue) \(Format.decimal(ratio, digits: 2))x")
+            if ratio > Self.flat { failures.append("\(kind.rawValue) p99 reached \(Format.decimal(ratio, digits: 2))x minute 2's") }
+        }
+        let rssRatio = minutes.dropFirst(2).compactMap(\.rssBytes).map { Double($0) / Double(second.rssBytes ?? 1) }.max() ?? 0
+        if rssRatio > Self.flat { failures.append("VmRSS reached \(Format.decimal(rssRatio, digits: 2))x minute 2's") }
+        print(
+            "- highest p99 of minutes 3-\(minutes.count) against minute 2 (target ≤ \(Format.decimal(Self.flat, digits: 1))x): "
+                + worst.joined(separator: ", ") + "; VmRSS \(Format.decimal(rssRatio, digits: 2))x"
+        )
+        return failures
+    }
+
+    /// The event log's last seq (blocking): what a subscription from the head is told.
+    static func head(_ socketPath: String) throws -> Int64 {
+        let admin = try LineConnection(path: socketPath, timeout: 60)
+        defer { admin.close() }
+        return try admin.call(EventMethods.Subscribe.self, .init(all: true)).seq
     }
 
     static func groupID(_ index: Int) -> String {

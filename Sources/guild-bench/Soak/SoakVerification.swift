@@ -1,10 +1,11 @@
 import Foundation
 import Glibc
+import GuildJSON
 import GuildProtocol
 
-/// The checks after a soak, on the restarted daemon: `system.check`, a replay of the whole event log
+/// The checks after a soak, on the daemon as it is at the end: `system.check`, a replay of the whole event log
 /// (`events.subscribe` with `all` from `since` 0) that must be gap-free and hold every acknowledged message
-/// exactly once, and `user.get` of every acknowledged pseudo user.
+/// exactly once, `user.get` of every acknowledged pseudo user and `object.get` of every acknowledged object.
 struct SoakVerification: Sendable {
     var check = ""
     var head: Int64 = 0
@@ -15,13 +16,20 @@ struct SoakVerification: Sendable {
     /// Messages whose call was in flight at a kill and that are in the log (once is fine, twice is not).
     var unknownCommitted = 0
     var usersMissing = 0
+    var objectsMissing = 0
     var failures: [String] = []
 
     static let textKey = Array(#""text":""#.utf8)
     static let newMessage = Array(#""kind":"newMessage""#.utf8)
 
     /// Blocking.
-    static func run(_ socketPath: String, acknowledged: [String], unknown: [String], users: [String]) throws -> SoakVerification {
+    static func run(
+        _ socketPath: String,
+        acknowledged: [String],
+        unknown: [String],
+        users: [String],
+        objects: [(scope: String, objectID: String)] = []
+    ) throws -> SoakVerification {
         var result = SoakVerification()
         let admin = try LineConnection(path: socketPath, timeout: 300, capacity: 1 << 20)
         defer { admin.close() }
@@ -106,6 +114,13 @@ struct SoakVerification: Sendable {
             next += chunk.count
         }
         if result.usersMissing > 0 { result.failures.append("\(result.usersMissing) acknowledged pseudo users missing") }
+
+        // The objects, one call each (the admin reads any scope).
+        for object in objects {
+            let reply = try admin.call(ObjectMethods.Get.self, .init(scope: object.scope, bucket: "soak", objectID: object.objectID))
+            if reply.objectValue?["_id"] != .string(object.objectID) { result.objectsMissing += 1 }
+        }
+        if result.objectsMissing > 0 { result.failures.append("\(result.objectsMissing) acknowledged objects missing") }
         return result
     }
 }

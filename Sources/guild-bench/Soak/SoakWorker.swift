@@ -1,20 +1,34 @@
 import Foundation
 import Glibc
+import GuildHarness
 import GuildProtocol
+import Synchronization
 
-/// One connection of `guild-bench soak`, on its own thread, reconnecting whenever guildd is killed:
+/// One connection (or pair) of `guild-bench soak`, on its own thread, reconnecting whenever guildd is killed:
 ///
 /// - a writer sends `group.sendMessage` to its group with a unique text (`wN-M`) and, one time in ten,
 ///   registers a pseudo user (then authenticates as itself again); it records which writes were acknowledged
 ///   and which were in flight when the connection broke (their outcome unknown);
 /// - a reader calls `system.ping`, `session.whoami`, `user.get`, `group.getInfo` and `group.memberList`;
 /// - a subscriber (a root peer, so admin) subscribes to every event (`all`), from `since` its last `seq`
-///   after every reconnect or `events.ended`, and checks that the `seq`s it gets go up by exactly one.
+///   after every reconnect or `events.ended`, and checks that the `seq`s it gets go up by exactly one; with
+///   `resumeEvery` it also disconnects on its own that often and resumes;
+/// - an object writer creates objects with unique bodies in its user's bucket and, every fifth call, queries it;
+/// - a thing pair (an owner and its thing, two connections) sends commands the thing answers with results, the
+///   owner waiting for each `commandResult`;
+/// - a login user logs in with a password, refreshes the token and asks who it is, over and over;
+/// - a guildctl worker runs `guildctl ping` and `guildctl call system.status`, a new process and connection each.
+///
+/// Every call is timed and recorded by kind in the ``SoakRecorder``.
 struct SoakWorker: Sendable {
     enum Role: Sendable {
         case writer(user: PseudoUser, groupID: String)
         case reader(user: PseudoUser, groupID: String)
         case subscriber
+        case objects(user: PseudoUser)
+        case things
+        case logins
+        case guildctl(path: String)
     }
 
     /// What one worker did.
@@ -22,6 +36,9 @@ struct SoakWorker: Sendable {
         var acknowledgedTexts: [String] = []
         var unknownTexts: [String] = []
         var acknowledgedUsers: [String] = []
+        /// Objects created (`user:ID`, objectID) and commands answered with results.
+        var acknowledgedObjects: [(scope: String, objectID: String)] = []
+        var commands = 0
         var reads = 0
         var errors = 0
         var firstError: String?
@@ -41,6 +58,12 @@ struct SoakWorker: Sendable {
     let stop: StopFlag
     /// Pause between calls, in seconds.
     let pace: Double
+    let recorder: SoakRecorder
+    /// Subscribers disconnect on their own this often and resume with `since` (nil: only when the daemon is
+    /// killed or ends the subscription).
+    var resumeEvery: Double? = nil
+    /// Once `stop` is set, how far subscribers still read (the log's head when the writers stopped).
+    var catchUp: SoakCatchUp? = nil
 
     func run() -> Tally {
         var tally = Tally()
@@ -48,13 +71,41 @@ struct SoakWorker: Sendable {
         case .writer(let user, let groupID): self.write(user: user, groupID: groupID, &tally)
         case .reader(let user, let groupID): self.read(user: user, groupID: groupID, &tally)
         case .subscriber: self.subscribe(&tally)
+        case .objects(let user): self.writeObjects(user: user, &tally)
+        case .things: self.sendCommands(&tally)
+        case .logins: self.logIn(&tally)
+        case .guildctl(let path): self.runGuildctl(path, &tally)
         }
         return tally
     }
 
+    /// One call on `connection`, timed and recorded as `kind`: the result, or nil after an error reply (counted in
+    /// `tally`). Throws ``RawSocket/Failure`` when the connection broke.
+    func timed<M: RPCMethod>(
+        _ kind: SoakRecorder.Kind,
+        _ connection: LineConnection,
+        _ method: M.Type,
+        _ params: M.Params,
+        _ tally: inout Tally
+    ) throws -> M.Result? {
+        let start = monotonicNanos()
+        try connection.send(method, params)
+        let reply = try connection.readLine()
+        let seconds = Double(monotonicNanos() - start) / 1e9
+        switch try RawRPC.outcome(method, reply) {
+        case .success(let result):
+            self.recorder.record(kind, seconds: seconds, error: nil)
+            return result
+        case .failure(let error):
+            self.recorder.record(kind, seconds: seconds, error: error)
+            self.note(DaemonError("\(M.name) failed: \(error)"), &tally)
+            return nil
+        }
+    }
+
     /// A connection authenticated as `user` (nil: none), retried until guildd answers or `stop` is set.
-    private func connect(_ user: PseudoUser?, _ tally: inout Tally) -> LineConnection? {
-        while !self.stop.isSet {
+    func connect(_ user: PseudoUser?, _ tally: inout Tally) -> LineConnection? {
+        while !self.stop.isSet || (user == nil && self.catchUp?.shouldContinue(lastSeq: tally.lastSeq) == true) {
             do {
                 let connection = try LineConnection(path: self.socketPath, timeout: 10, capacity: 64 * 1024)
                 if let user {
@@ -68,7 +119,7 @@ struct SoakWorker: Sendable {
         return nil
     }
 
-    private func note(_ error: any Error, _ tally: inout Tally) {
+    func note(_ error: any Error, _ tally: inout Tally) {
         tally.errors += 1
         if tally.firstError == nil { tally.firstError = "\(error)" }
     }
@@ -87,12 +138,14 @@ struct SoakWorker: Sendable {
             let text = "w\(self.index)-\(counter)"
             do {
                 if registers {
-                    let created = try open.call(UserMethods.RegisterPseudo.self, .init(displayName: text))
-                    tally.acknowledgedUsers.append(created.user.userID)
+                    if let created = try self.timed(.message, open, UserMethods.RegisterPseudo.self, .init(displayName: text), &tally) {
+                        tally.acknowledgedUsers.append(created.user.userID)
+                    }
                     _ = try open.call(SessionMethods.Authenticate.self, .init(accessToken: user.accessToken))
                 } else {
-                    _ = try open.call(GroupMethods.SendMessage.self, .init(groupID: groupID, text: text))
-                    tally.acknowledgedTexts.append(text)
+                    if try self.timed(.message, open, GroupMethods.SendMessage.self, .init(groupID: groupID, text: text), &tally) != nil {
+                        tally.acknowledgedTexts.append(text)
+                    }
                 }
             } catch let error as RawSocket.Failure {
                 // The connection broke (guildd killed) with the call in flight: its outcome is unknown.
@@ -100,6 +153,7 @@ struct SoakWorker: Sendable {
                 _ = error
                 open.close()
                 connection = nil
+                self.recorder.recordFailure()
                 tally.reconnects += 1
                 continue
             } catch {
@@ -122,16 +176,17 @@ struct SoakWorker: Sendable {
             step += 1
             do {
                 switch step % 5 {
-                case 0: _ = try open.call(SystemMethods.Ping.self, NoParams())
-                case 1: _ = try open.call(SessionMethods.WhoAmI.self, NoParams())
-                case 2: _ = try open.call(UserMethods.Get.self, .init())
-                case 3: _ = try open.call(GroupMethods.GetInfo.self, .init(groupIDs: [groupID]))
-                default: _ = try open.call(GroupMethods.MemberList.self, .init(groupID: groupID))
+                case 0: _ = try self.timed(.read, open, SystemMethods.Ping.self, NoParams(), &tally)
+                case 1: _ = try self.timed(.read, open, SessionMethods.WhoAmI.self, NoParams(), &tally)
+                case 2: _ = try self.timed(.read, open, UserMethods.Get.self, .init(), &tally)
+                case 3: _ = try self.timed(.read, open, GroupMethods.GetInfo.self, .init(groupIDs: [groupID]), &tally)
+                default: _ = try self.timed(.read, open, GroupMethods.MemberList.self, .init(groupID: groupID), &tally)
                 }
                 tally.reads += 1
             } catch is RawSocket.Failure {
                 open.close()
                 connection = nil
+                self.recorder.recordFailure()
                 tally.reconnects += 1
                 continue
             } catch {
@@ -145,7 +200,8 @@ struct SoakWorker: Sendable {
     private func subscribe(_ tally: inout Tally) {
         var connection: LineConnection?
         var first = true
-        while !self.stop.isSet {
+        var subscribedAt = monotonicNanos()
+        while !self.stop.isSet || self.catchUp?.shouldContinue(lastSeq: tally.lastSeq) == true {
             if connection == nil {
                 guard let fresh = self.connect(nil, &tally) else { break }
                 do {
@@ -155,6 +211,7 @@ struct SoakWorker: Sendable {
                     first = false
                     fresh.setNonBlocking()
                     connection = fresh
+                    subscribedAt = monotonicNanos()
                 } catch {
                     fresh.close()
                     usleep(100_000)
@@ -162,6 +219,12 @@ struct SoakWorker: Sendable {
                 }
             }
             guard let open = connection else { break }
+            if let resumeEvery = self.resumeEvery, Double(monotonicNanos() - subscribedAt) / 1e9 > resumeEvery {
+                // Leaves on its own; the next turn resumes from the last seq seen.
+                open.close()
+                connection = nil
+                continue
+            }
             var descriptor = pollfd(fd: open.fd, events: Int16(POLLIN), revents: 0)
             _ = poll(&descriptor, 1, 200)
             var ended = false
@@ -199,5 +262,25 @@ struct SoakWorker: Sendable {
             }
         }
         connection?.close()
+    }
+}
+
+/// The end of a soak for its subscribers: once the writers have stopped, each subscriber reads on until it has
+/// the log's head as it was then, so that "every subscriber saw every seq once" is checked to the end.
+final class SoakCatchUp: Sendable {
+    private let target = Atomic<Int64>(-1)
+    private let deadline = Atomic<UInt64>(UInt64.max)
+
+    /// Subscribers read up to `seq`, for at most `seconds`.
+    func set(head seq: Int64, seconds: Double) {
+        self.deadline.store(monotonicNanos() + UInt64(seconds * 1e9), ordering: .relaxed)
+        self.target.store(seq, ordering: .relaxed)
+    }
+
+    /// Whether a subscriber at `lastSeq` should go on after `stop` (the head not known yet counts as yes).
+    func shouldContinue(lastSeq: Int64) -> Bool {
+        guard monotonicNanos() < self.deadline.load(ordering: .relaxed) else { return false }
+        let target = self.target.load(ordering: .relaxed)
+        return target < 0 || lastSeq < target
     }
 }
