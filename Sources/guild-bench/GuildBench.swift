@@ -168,6 +168,34 @@ struct GuildBench: AsyncParsableCommand {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
+    /// Starts this executable's hidden server subcommand `subcommand` (a floor: `nio-echo`, `churn-echo`) on
+    /// `socket` in a process of its own, as guildd runs, and waits until the socket accepts connections.
+    static func launchServer(_ subcommand: String, socket: String, logPath: String) async throws -> Daemon {
+        let server = try Daemon.launch(
+            name: "guild-bench \(subcommand)",
+            executable: Self.executablePath,
+            arguments: [subcommand, "--socket", socket],
+            socketPath: socket,
+            logPath: logPath
+        )
+        do {
+            // The file appears when the socket is bound, a moment before it listens.
+            let deadline = ContinuousClock.now + .seconds(10)
+            while true {
+                try server.checkRunning()
+                if let fd = try? RawSocket.connect(socket) {
+                    _ = close(fd)
+                    return server
+                }
+                guard ContinuousClock.now < deadline else { throw DaemonError("guild-bench \(subcommand): \(socket) not listening after 10 s") }
+                try await Task.sleep(for: .milliseconds(2))
+            }
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
     /// `--guildd`, else guildd next to this executable; throws when it is not an executable file.
     static func guilddPath(_ option: String?) throws -> String {
         let path: String

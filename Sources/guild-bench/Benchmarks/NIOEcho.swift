@@ -34,29 +34,7 @@ struct NIOEcho: AsyncParsableCommand {
 
     /// Starts `guild-bench nio-echo` on `socket` and waits until it accepts connections.
     static func launch(socket: String, logPath: String) async throws -> Daemon {
-        let echo = try Daemon.launch(
-            name: "guild-bench nio-echo",
-            executable: GuildBench.executablePath,
-            arguments: ["nio-echo", "--socket", socket],
-            socketPath: socket,
-            logPath: logPath
-        )
-        do {
-            // The file appears when the socket is bound, a moment before it listens.
-            let deadline = ContinuousClock.now + .seconds(10)
-            while true {
-                try echo.checkRunning()
-                if let fd = try? RawSocket.connect(socket) {
-                    _ = close(fd)
-                    return echo
-                }
-                guard ContinuousClock.now < deadline else { throw DaemonError("guild-bench nio-echo: \(socket) not listening after 10 s") }
-                try await Task.sleep(for: .milliseconds(2))
-            }
-        } catch {
-            await echo.stop()
-            throw error
-        }
+        try await GuildBench.launchServer("nio-echo", socket: socket, logPath: logPath)
     }
 
     /// Writes back what it reads.

@@ -45,21 +45,8 @@ struct ChurnEcho: ParsableCommand {
         }
     }
 
-    /// Starts `guild-bench churn-echo` on `socket` and waits until it answers a ping.
+    /// Starts `guild-bench churn-echo` on `socket` and waits until it accepts connections.
     static func launch(socket: String, logPath: String) async throws -> Daemon {
-        let echo = try Daemon.launch(
-            name: "guild-bench churn-echo",
-            executable: GuildBench.executablePath,
-            arguments: ["churn-echo", "--socket", socket],
-            socketPath: socket,
-            logPath: logPath
-        )
-        do {
-            try await echo.waitUntilReady()
-            return echo
-        } catch {
-            await echo.stop()
-            throw error
-        }
+        try await GuildBench.launchServer("churn-echo", socket: socket, logPath: logPath)
     }
 }
