@@ -75,14 +75,21 @@ enum TestPostgres {
         }
     }
 
-    /// Opens a connection to `location` (on a pool thread: it waits for the server).
+    /// Opens a connection to `location` (on a thread of its own: it waits for the server).
     static func connect(_ location: PostgresLocation) async throws -> BlockingConnection {
         try await blocking { try BlockingConnection(location, logger: logger) }
     }
 
-    /// Runs blocking PostgreSQL calls on NIO's thread pool, never on the cooperative pool.
+    /// Runs blocking PostgreSQL calls on a thread of their own, never on the cooperative pool, nor on a bounded
+    /// pool: tests hold a transaction open on one call while another waits for its lock, so with every thread of
+    /// a pool waiting, the call they wait for would queue behind them. NIO's pool has one thread per CPU; a CI run
+    /// with two busy loops beside it stalled 46 tests at their 2-minute limit that way.
     static func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await NIOThreadPool.singleton.runIfActive(body)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let thread = Thread { continuation.resume(with: Result { try body() }) }
+            thread.name = "test-postgres"
+            thread.start()
+        }
     }
 }
 
