@@ -145,6 +145,8 @@ enum RawSocket {
     }
 
     static let pingLine = Array("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"system.ping\"}\n".utf8)
+    /// guildd's reply to ``pingLine``, as the floors answer it.
+    static let pongLine = Array(#"{"jsonrpc":"2.0","id":1,"result":"pong"}"#.utf8) + [0x0A]
 
     /// One `system.ping` over a fresh raw connection: connect, write the request line, read the reply line.
     /// Returns the reply text; throws when the reply is not `"pong"`.

@@ -32,7 +32,7 @@ struct ColdEcho: ParsableCommand {
             received += count
             if received == buffer.count { received = 0 }
         }
-        let reply = Array(#"{"jsonrpc":"2.0","id":1,"result":"pong"}"#.utf8) + [0x0A]
+        let reply = RawSocket.pongLine
         _ = reply.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
         while buffer.withUnsafeMutableBytes({ read(connection, $0.baseAddress, $0.count) }) > 0 {}
     }

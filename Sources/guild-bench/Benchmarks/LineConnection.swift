@@ -181,15 +181,10 @@ enum RawRPC {
 
     /// The result of a reply line; throws the daemon's error (or an undecodable reply) with the line's text.
     static func decode<M: RPCMethod>(_ method: M.Type, _ reply: [UInt8]) throws -> M.Result {
-        let envelope: Envelope<M.Result>
-        do {
-            envelope = try RPCCoding.decode(Envelope<M.Result>.self, from: reply)
-        } catch {
-            throw DaemonError("\(M.name): undecodable reply (\(error)): \(Self.preview(reply))")
+        switch try Self.outcome(method, reply) {
+        case .success(let result): return result
+        case .failure(let error): throw DaemonError("\(M.name) failed: \(error)")
         }
-        if let error = envelope.error { throw DaemonError("\(M.name) failed: \(error)") }
-        guard let result = envelope.result else { throw DaemonError("\(M.name): reply without result: \(Self.preview(reply))") }
-        return result
     }
 
     /// The result or the daemon's error of a reply line; throws only when the line is no reply.

@@ -28,7 +28,7 @@ struct ChurnEcho: ParsableCommand {
     }
 
     private static func serve(_ listener: Int32) -> Never {
-        let reply = Array(#"{"jsonrpc":"2.0","id":1,"result":"pong"}"#.utf8) + [0x0A]
+        let reply = RawSocket.pongLine
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let connection = accept(listener, nil, nil)

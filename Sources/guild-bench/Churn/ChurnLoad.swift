@@ -116,7 +116,7 @@ final class ChurnLoad: @unchecked Sendable {
             if buffer[received - 1] == 0x0A { break }
             if received == buffer.count { throw RawSocket.Failure(message: "reply longer than \(buffer.count) bytes") }
         }
-        guard buffer[..<received].starts(with: Array(#"{"jsonrpc":"2.0","id":1,"result":"pong"}"#.utf8)) else {
+        guard buffer[..<received].starts(with: RawSocket.pongLine.dropLast()) else {
             throw RawSocket.Failure(message: "unexpected reply: \(String(decoding: buffer[..<received], as: UTF8.self))")
         }
     }
