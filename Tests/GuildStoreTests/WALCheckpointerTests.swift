@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GuildTestSupport
+import Synchronization
 import Testing
 
 @testable import GuildStore
@@ -90,6 +91,33 @@ struct WALCheckpointerTests {
             #expect(checkpointer.count == 0)
             #expect(try Self.walPages(path) <= 60 + 8)
             #expect(try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM page") } == 1200)
+        }
+    }
+
+    @Test func theLogRewindsWhileReadersNeverStop() throws {
+        // Readers that overlap one another always hold some snapshot in the log: a PASSIVE checkpoint at the hard
+        // limit never catches up with the writer and the log grew without end (an hour-long soak: 773 MiB).
+        try Self.withPool(threshold: 20, hardLimit: 60) { pool, checkpointer, path in
+            let stop = Atomic<Bool>(false)
+            let readers = DispatchGroup()
+            for _ in 0..<3 {
+                DispatchQueue.global().async(group: readers) {
+                    while !stop.load(ordering: .relaxed) {
+                        _ = try? pool.read { db in
+                            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM page")
+                            usleep(3000)
+                            return count
+                        }
+                    }
+                }
+            }
+            try Self.fill(pool, transactions: 400)
+            stop.store(true, ordering: .relaxed)
+            readers.wait()
+            #expect(checkpointer.restarts >= 1)
+            // 1,600 pages were written; a log that rewinds stays near the hard limit.
+            #expect(try Self.walPages(path) < 600)
+            #expect(try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM page") } == 1600)
         }
     }
 

@@ -12,19 +12,29 @@ import Synchronization
 /// checkpoint on its own connection and thread, which copies the pages while the writer goes on committing.
 ///
 /// A background checkpoint cannot restart the log (SQLite rewinds the WAL only when a writer finds everything
-/// copied back), so under unbroken writes the file would grow without end. When it reaches `hardLimit` pages
-/// the writer checkpoints itself, as SQLite would have done: by then the background has copied nearly everything,
-/// so that checkpoint is short, and the next transaction starts the log again from its beginning.
+/// copied back and no reader still reading from the log), so under unbroken writes the file would grow without
+/// end. When it reaches `hardLimit` pages the writer checkpoints itself in RESTART mode: by then the background
+/// has copied nearly everything, so the copy is short, and the checkpoint then waits (at most
+/// `restartWaitMilliseconds`) for the readers still on the log to finish, so that the next transaction starts the
+/// log again from its beginning. A PASSIVE checkpoint there, as SQLite's own hook does, is not enough: under
+/// unbroken overlapping reads some reader always holds the log, and an hour-long soak left a 773 MiB WAL. Readers
+/// that start while it waits read the database file, not the log, so they do not hold it up.
 final class WALCheckpointer: Sendable {
     /// The WAL pages after a commit that start a background checkpoint (SQLite's automatic threshold).
     let threshold: Int32
     /// The WAL pages after a commit at which the writer checkpoints itself.
     let hardLimit: Int32
+    /// How long the writer's RESTART checkpoint waits for readers still on the log; past it the log only grows
+    /// until a later commit tries again.
+    let restartWaitMilliseconds: Int32
+    /// The writer connection's busy timeout, restored after the checkpoint's shorter wait.
+    let writerBusyMilliseconds: Int32
 
     private struct State {
         var running = false
         var stopped = false
         var checkpoints = 0
+        var restarts = 0
     }
 
     private let path: String
@@ -37,11 +47,22 @@ final class WALCheckpointer: Sendable {
     private let group = DispatchGroup()
 
     /// A checkpointer for the database at `path` (in WAL mode by the time the first checkpoint runs).
-    init(path: String, threshold: Int32 = 1000, hardLimit: Int32 = 16_000) {
+    init(
+        path: String,
+        threshold: Int32 = 1000,
+        hardLimit: Int32 = 16_000,
+        restartWaitMilliseconds: Int32 = 250,
+        writerBusyMilliseconds: Int32 = 10_000
+    ) {
         self.path = path
         self.threshold = threshold
         self.hardLimit = max(threshold, hardLimit)
+        self.restartWaitMilliseconds = restartWaitMilliseconds
+        self.writerBusyMilliseconds = writerBusyMilliseconds
     }
+
+    /// RESTART checkpoints the writer ran at the hard limit that rewound the log.
+    var restarts: Int { self.state.withLock { $0.restarts } }
 
     /// Background checkpoints started so far.
     var count: Int { self.state.withLock { $0.checkpoints } }
@@ -53,6 +74,8 @@ final class WALCheckpointer: Sendable {
     /// calls ``committed(pages:writer:)`` after each of its commits.
     func install(on db: Database) throws {
         try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+        // When the log rewinds, a file that one large transaction grew past the hard limit shrinks back to it.
+        try db.execute(sql: "PRAGMA journal_size_limit = \(Int64(self.hardLimit) * 4096)")
         let context = Unmanaged.passUnretained(self).toOpaque()
         sqlite3_wal_hook(
             db.sqliteConnection,
@@ -68,8 +91,12 @@ final class WALCheckpointer: Sendable {
     /// Called on the writer's thread after a commit left `pages` pages in the WAL.
     private func committed(pages: Int32, writer: OpaquePointer?) -> Int32 {
         if pages >= self.hardLimit {
-            // What SQLite's own hook does; errors (a reader still on an old snapshot) only leave the log longer.
-            _ = sqlite3_wal_checkpoint_v2(writer, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            // SQLITE_BUSY (a reader still on the log after the short wait) only leaves the log longer until a later
+            // commit tries again; the writer's own busy timeout is back before its next transaction.
+            sqlite3_busy_timeout(writer, self.restartWaitMilliseconds)
+            let result = sqlite3_wal_checkpoint_v2(writer, nil, SQLITE_CHECKPOINT_RESTART, nil, nil)
+            sqlite3_busy_timeout(writer, self.writerBusyMilliseconds)
+            if result == SQLITE_OK { self.state.withLock { $0.restarts += 1 } }
         } else if pages >= self.threshold {
             let starts = self.state.withLock { state in
                 guard !state.running, !state.stopped else { return false }
