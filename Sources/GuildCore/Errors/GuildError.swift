@@ -117,6 +117,9 @@ public struct GuildError: Error, Sendable, Hashable, CustomStringConvertible {
         case triggerNotFound
         /// No such installation of the caller.
         case installationNotFound
+        /// A per-principal bound on what may be stored is reached (`details`: `limit` and `usage`); nothing was
+        /// written.
+        case quotaExceeded
 
         public var description: String { self.rawValue }
     }

@@ -152,6 +152,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let stateHistoryNotAvailable = ErrorCode(rawValue: 40910)
     /// The state is over 10 KB.
     public static let stateTooLarge = ErrorCode(rawValue: 41302)
+    /// A per-principal bound on what may be stored is reached: nothing was written.
+    public static let quotaExceeded = ErrorCode(rawValue: 42902)
 
     /// The database's file system is full: the write was not stored (reads still work). Retry once space is freed.
     public static let storageFull = ErrorCode(rawValue: 50701)

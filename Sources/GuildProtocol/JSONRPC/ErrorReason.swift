@@ -72,6 +72,7 @@ public enum ErrorReason: Sendable {
     public static let commandAlreadyDone = "COMMAND_ALREADY_DONE"
     public static let stateHistoryNotAvailable = "STATE_HISTORY_NOT_AVAILABLE"
     public static let stateTooLarge = "STATE_TOO_LARGE"
+    public static let quotaExceeded = "QUOTA_EXCEEDED"
 
     /// Every code with the reasons it may carry, in the order of `protocol/errors.md` (generated from
     /// ``sections``).

@@ -62,6 +62,7 @@ extension GuildError {
             case .stateTooLarge: (.stateTooLarge, ErrorReason.stateTooLarge)
             case .triggerNotFound: (.triggerNotFound, ErrorReason.triggerNotFound)
             case .installationNotFound: (.installationNotFound, ErrorReason.installationNotFound)
+            case .quotaExceeded: (.quotaExceeded, ErrorReason.quotaExceeded)
             }
         return RPCError(
             code: code,

@@ -370,6 +370,14 @@ extension ErrorReason {
                     summary: "The state is over 10 KB",
                     when: "`thing.putState` with a state whose JSON is over 10,240 bytes (Kii's limit); nothing was stored."
                 ),
+                ErrorEntry(
+                    .quotaExceeded,
+                    quotaExceeded,
+                    summary: "A per-principal storage bound is reached",
+                    when:
+                        "A write past one of the bounds in the README's operations section (installations per user, commands pending per thing, bytes stored per owner); the message names the bound, nothing was written.",
+                    extra: ["limit", "usage"]
+                ),
             ],
             closing: #"""
 
