@@ -280,7 +280,7 @@ struct ObjectQueryTests {
         for (json, expected) in cases {
             #expect(throws: GuildError(expected, ""), "\(json)") { _ = try ObjectClause(json: json) }
         }
-        #expect(throws: GuildError(.invalidInput, "")) { _ = try ObjectCursor(token: "not-a-key") }
+        #expect(throws: GuildError(.invalidInput, "")) { _ = try ObjectCursor(bytes: Array("not-a-key".utf8)) }
     }
 }
 

@@ -18,6 +18,7 @@ extension ObjectService {
     /// `READ_OBJECTS_IN_BUCKET`, otherwise only those the caller may read. In creation order, or by `orderBy`
     /// (ascending unless `descending`; objects without the field last). Pages continue from
     /// `paginationKey`, stable under concurrent writes: no object twice, none that existed throughout skipped.
+    /// Keys are sealed for the caller and this query (``PageKeys``): they reveal nothing of the objects scanned.
     public func query(
         caller: Caller,
         scope: ObjectScope,
@@ -30,7 +31,15 @@ extension ObjectService {
     ) async throws -> QueryPage {
         try Self.checkBucketName(name)
         let size = max(1, min(limit ?? Self.defaultQueryLimit, Self.maximumQueryLimit))
-        let start = try paginationKey.map { key throws(GuildError) in try ObjectCursor(token: key) }
+        let binding = PageBinding(
+            "object.query",
+            caller: caller,
+            ["\(scope)", name, String(reflecting: clause), orderBy?.text ?? "", descending ? "descending" : "ascending"]
+        )
+        let start = try paginationKey.map { key throws(GuildError) in
+            try ObjectCursor(bytes: self.pageKeys.open(key, for: binding))
+        }
+        let pageKeys = self.pageKeys
         let walk: ObjectWalk =
             if let orderBy { .ordered(orderBy, descending: descending) } else if let required = clause.requiredValues {
                 .holding(required.path, required.values)
@@ -54,11 +63,15 @@ extension ObjectService {
                         try readsAll || access.allows(.readExistingObject, scope: scope, bucket: bucket, object: object)
                     {
                         found.append(object)
-                        if found.count == size { return QueryPage(objects: found, nextPaginationKey: next.token) }
+                        if found.count == size {
+                            return QueryPage(objects: found, nextPaginationKey: pageKeys.seal(next.bytes, for: binding))
+                        }
                     }
                 }
                 if batch.count < min(256, size * 2) { return QueryPage(objects: found, nextPaginationKey: nil) }
-                if examined >= Self.queryScanBudget { return QueryPage(objects: found, nextPaginationKey: cursor?.token) }
+                if examined >= Self.queryScanBudget {
+                    return QueryPage(objects: found, nextPaginationKey: cursor.map { pageKeys.seal($0.bytes, for: binding) })
+                }
             }
         }
     }

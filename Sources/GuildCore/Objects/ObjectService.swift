@@ -13,6 +13,8 @@ public struct ObjectService: Sendable {
     public var store: any Store
     /// The current time in ms since the Unix epoch.
     public var now: @Sendable () -> Int64
+    /// Seals query paging keys.
+    public var pageKeys: PageKeys = .process
 
     /// The largest object body, in characters of its JSON text (Kii's limit).
     public static let maximumBodyCharacters = 65_534

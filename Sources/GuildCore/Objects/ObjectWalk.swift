@@ -10,7 +10,7 @@ public enum ObjectWalk: Hashable, Sendable {
     case ordered(FieldPath, descending: Bool)
 }
 
-/// Where a walk stopped: the paging key a query hands back, opaque to clients.
+/// Where a walk stopped: what a query's paging key holds, sealed (``PageKeys``) before a client sees it.
 public enum ObjectCursor: Hashable, Sendable {
     /// After this object, in creation order (``ObjectWalk/all`` and ``ObjectWalk/holding(_:_:)``, and the
     /// objects lacking the field of an ordered walk).
@@ -18,8 +18,8 @@ public enum ObjectCursor: Hashable, Sendable {
     /// After this value and object in an ordered walk.
     case afterValue(FieldValue, Int64)
 
-    /// The paging key's text.
-    public var token: String {
+    /// The position as JSON (`[row]` or `[row, value]`), to be sealed.
+    public var bytes: [UInt8] {
         var array: [JSONValue]
         switch self {
         case .after(let row): array = [.int(row)]
@@ -27,17 +27,12 @@ public enum ObjectCursor: Hashable, Sendable {
         }
         var bytes: [UInt8] = []
         JSONValue.array(array).writeJSON(to: &bytes)
-        return Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return bytes
     }
 
-    /// Reads a paging key; `invalidInput` for anything this daemon did not hand out.
-    public init(token: String) throws(GuildError) {
-        var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard token.utf8.count <= 8192, let data = Data(base64Encoded: base64),
-            let json = try? JSONDecoder().decode(JSONValue.self, from: data), case .array(let items) = json,
+    /// Reads a position written by ``bytes``; `invalidInput` for anything else.
+    public init(bytes: [UInt8]) throws(GuildError) {
+        guard let json = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)), case .array(let items) = json,
             let row = items.first?.intValue
         else {
             throw .invalidInput("not a paginationKey this daemon handed out", field: "paginationKey")

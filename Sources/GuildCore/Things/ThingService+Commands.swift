@@ -92,12 +92,13 @@ extension ThingService {
         -> (commands: [ThingCommand], nextPaginationKey: String?)
     {
         let limit = try Self.pageLimit(limit, maximum: Self.maximumCommandPage)
-        let before = try paginationKey.map { key throws(GuildError) in try Self.position(key) }
+        let binding = PageBinding("thing.commands", caller: caller, [thingID])
+        let before = try paginationKey.map { key throws(GuildError) in try self.position(key, for: binding) }
         return try await self.store.read { tx in
             _ = try Self.requireThing(thingID, tx)
             try Self.requireOwnerOrThing(caller, thingID, tx)
             let page = try tx.commands(thingID: thingID, before: before, limit: limit + 1)
-            let next = page.count > limit ? String(page[limit - 1].position) : nil
+            let next = page.count > limit ? self.key(page[limit - 1].position, for: binding) : nil
             return (page.prefix(limit).map(\.command), next)
         }
     }
@@ -170,11 +171,18 @@ extension ThingService {
         return limit
     }
 
-    /// A pagination key's position.
-    static func position(_ key: String) throws(GuildError) -> Int64 {
-        guard let position = Int64(key), position >= 0 else {
+    /// The position sealed in a pagination key made for `binding` (see ``PageKeys``).
+    func position(_ key: String, for binding: PageBinding) throws(GuildError) -> Int64 {
+        guard let position = Int64(String(decoding: try self.pageKeys.open(key, for: binding), as: UTF8.self)),
+            position >= 0
+        else {
             throw .invalidInput("paginationKey is not one this daemon returned", field: "paginationKey")
         }
         return position
+    }
+
+    /// A pagination key holding `position`, sealed for `binding`: the row position says nothing to the caller.
+    func key(_ position: Int64, for binding: PageBinding) -> String {
+        self.pageKeys.seal(Array(String(position).utf8), for: binding)
     }
 }

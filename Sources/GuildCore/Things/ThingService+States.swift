@@ -63,9 +63,10 @@ extension ThingService {
         async throws -> (states: [ThingState], nextPaginationKey: String?)
     {
         let limit = try Self.pageLimit(limit, maximum: Self.maximumStatePage)
-        let after = try paginationKey.map { key throws(GuildError) in try Self.position(key) }
         let from = from ?? Int64.min
         let to = to ?? Int64.max
+        let binding = PageBinding("thing.stateHistory", caller: caller, [thingID, String(from), String(to)])
+        let after = try paginationKey.map { key throws(GuildError) in try self.position(key, for: binding) }
         guard from <= to else { throw GuildError.invalidInput("from is after to", field: "from") }
         return try await self.store.read { tx in
             let thing = try Self.requireThing(thingID, tx)
@@ -74,7 +75,7 @@ extension ThingService {
                 throw GuildError(.stateHistoryNotAvailable, "thing \(thingID) has never uploaded a state")
             }
             let page = try tx.states(thingID: thingID, from: from, to: to, after: after, limit: limit + 1)
-            let next = page.count > limit ? String(page[limit - 1].position) : nil
+            let next = page.count > limit ? self.key(page[limit - 1].position, for: binding) : nil
             return (page.prefix(limit).map(\.state), next)
         }
     }

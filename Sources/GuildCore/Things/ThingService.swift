@@ -19,6 +19,8 @@ public struct ThingService: Sendable {
     public var requirePasswordForOwnership: Bool
     /// The current time in ms since the Unix epoch.
     public var now: @Sendable () -> Int64
+    /// Seals the paging keys of states and commands.
+    public var pageKeys: PageKeys = .process
 
     /// Creates the service.
     public init(

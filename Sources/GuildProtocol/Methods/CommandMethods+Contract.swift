@@ -81,7 +81,10 @@ extension CommandMethods.List {
         summary:
             "A thing's commands, newest first, at most limit (default and maximum 100) per page; nextPaginationKey continues (absent on the last page).",
         tags: ["command", "thing"],
-        params: [.thingID, .init("limit", JSONSchema.integer, "1-100"), .init("paginationKey", JSONSchema.string, "From the previous page")],
+        params: [
+            .thingID, .init("limit", JSONSchema.integer, "1-100"),
+            .init("paginationKey", JSONSchema.string, "From the previous page, by the same caller; valid until the daemon restarts"),
+        ],
         result: "page",
         JSONSchema.object(required: ["commands"], ["commands": JSONSchema.array(of: commandSchema), "nextPaginationKey": JSONSchema.string]),
         errors: thingReadErrors,

@@ -146,7 +146,11 @@ extension ObjectMethods.Query {
             .init("orderBy", JSONSchema.string, "A dotted field path to sort by"),
             .init("descending", JSONSchema.boolean, "With orderBy: largest first (default false)"),
             .init("limit", JSONSchema.integer, "Objects per page: default 100, at most 500"),
-            .init("paginationKey", JSONSchema.string, "The previous page's nextPaginationKey"),
+            .init(
+                "paginationKey",
+                JSONSchema.string,
+                "The previous page's nextPaginationKey, with the same query by the same caller; sealed, valid until the daemon restarts"
+            ),
         ],
         result: "page",
         JSONSchema.object(

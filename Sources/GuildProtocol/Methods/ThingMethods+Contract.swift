@@ -210,7 +210,12 @@ extension ThingMethods.StateHistory {
         tags: ["thing"],
         params: [
             .thingID, .init("from", JSONSchema.integer, "Earliest timestamp (ms)"), .init("to", JSONSchema.integer, "Latest timestamp (ms)"),
-            .init("limit", JSONSchema.integer, "1-1000"), .init("paginationKey", JSONSchema.string, "From the previous page"),
+            .init("limit", JSONSchema.integer, "1-1000"),
+            .init(
+                "paginationKey",
+                JSONSchema.string,
+                "From the previous page, with the same range by the same caller; valid until the daemon restarts"
+            ),
         ],
         result: "page",
         JSONSchema.object(

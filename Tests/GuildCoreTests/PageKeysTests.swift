@@ -1,0 +1,33 @@
+import GuildCore
+import Testing
+
+struct PageKeysTests {
+    let alice = Caller(peer: PeerCredentials(uid: 1000, gid: 1000, pid: 1), isAdmin: false)
+    let other = Caller(peer: PeerCredentials(uid: 1001, gid: 1001, pid: 2), isAdmin: false)
+
+    @Test func aKeyOpensForItsOwnBindingOnly() throws {
+        let keys = PageKeys()
+        let binding = PageBinding("object.query", caller: self.alice, ["app", "b", "all"])
+        let sealed = keys.seal(Array("[42]".utf8), for: binding)
+        #expect(try keys.open(sealed, for: binding) == Array("[42]".utf8))
+        #expect(!sealed.contains("42"))
+        let elsewhere: [PageBinding] = [
+            PageBinding("object.query", caller: self.other, ["app", "b", "all"]),
+            PageBinding("object.query", caller: self.alice, ["app", "c", "all"]),
+            PageBinding("command.list", caller: self.alice, ["app", "b", "all"]),
+            // Parts are length-prefixed: moving a boundary is another binding.
+            PageBinding("object.query", caller: self.alice, ["ap", "pb", "all"]),
+        ]
+        for binding in elsewhere {
+            #expect(throws: GuildError(.invalidInput, "")) { _ = try keys.open(sealed, for: binding) }
+        }
+        // A daemon that restarted has a new key.
+        #expect(throws: GuildError(.invalidInput, "")) { _ = try PageKeys().open(sealed, for: binding) }
+    }
+
+    @Test(arguments: ["", "WzQyXQ", "%%%", String(repeating: "A", count: 2000)])
+    func madeUpKeysNeverOpen(_ text: String) {
+        let binding = PageBinding("object.query", caller: self.alice, [])
+        #expect(throws: GuildError(.invalidInput, "")) { _ = try PageKeys().open(text, for: binding) }
+    }
+}
