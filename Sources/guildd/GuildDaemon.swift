@@ -129,6 +129,12 @@ struct GuildDaemon: AsyncParsableCommand {
     @Flag(help: "thing.addOwner needs the thing's password (except from the thing itself and admins).")
     var requireThingPasswordForOwnership = false
 
+    @Option(help: "States kept per thing: each upload drops the oldest past this many (the latest always stays).")
+    var stateHistoryCount: Int = StateHistoryLimits.standard.count
+
+    @Option(help: "Days a thing's state is kept (by its timestamp; checked at each upload of the thing).")
+    var stateHistoryDays: Int = StateHistoryLimits.standard.days
+
     @Flag(help: .hidden)
     var noImmediateReads = false
 
@@ -172,6 +178,8 @@ struct GuildDaemon: AsyncParsableCommand {
         guard (0...Self.longestDays).contains(self.eventRetentionDays), self.messageRetentionDays <= Double(Self.longestDays) else {
             throw ValidationError("--event-retention-days and --message-retention-days must be at most \(Self.longestDays) (a century)")
         }
+        guard self.stateHistoryCount >= 1 else { throw ValidationError("--state-history-count must be at least 1") }
+        guard self.stateHistoryDays >= 1 else { throw ValidationError("--state-history-days must be at least 1") }
         guard self.eventRetentionCount >= 0 else { throw ValidationError("--event-retention-count must not be negative") }
         guard (Self.smallestFrame...Self.largestFrame).contains(self.maxFrameBytes) else {
             throw ValidationError("--max-frame-bytes must be \(Self.smallestFrame) to \(Self.largestFrame) (1 GiB)")
@@ -259,6 +267,7 @@ struct GuildDaemon: AsyncParsableCommand {
         configuration.probePID = getpid()
         configuration.immediateReads = !self.noImmediateReads
         configuration.requireThingPasswordForOwnership = self.requireThingPasswordForOwnership
+        configuration.stateHistory = StateHistoryLimits(count: self.stateHistoryCount, days: self.stateHistoryDays)
         configuration.messageOptions = MessageOptions(
             retentionMilliseconds: Int64(self.messageRetentionDays * 86_400_000),
             messagesPerUserPerSecond: self.messageRatePerUser,

@@ -225,7 +225,7 @@ struct ThingRecordsConformanceTests {
                     try tx.insertThingToken(hash: Token.generate().hash, thingID: id, now: 20)
                     _ = try tx.insertThingOwner(thingID: id, owner: .user("u1"), now: 20)
                     try tx.insertCommand(try Self.command("c-" + id, thingID: id))
-                    try tx.insertState(thingID: id, state: try Self.state(#"{"power": true}"#, at: 5))
+                    try tx.insertState(thingID: id, state: try Self.state(#"{"power": true}"#, at: 5), uploaded: 1)
                     try tx.insertTrigger(try Self.trigger("tr-" + id, thingID: id))
                 }
             }
@@ -434,10 +434,10 @@ struct ThingRecordsConformanceTests {
                 Self.state(#"{"power": true, "nested": {"a": [1, 2]}}"#, at: 20),
                 Self.state(#"{}"#, at: 40),
             ]
-            for state in states { try await store.write { try $0.insertState(thingID: "th.1", state: state) } }
-            try await store.write { try $0.insertState(thingID: "th.2", state: try Self.state(#"{"o": 1}"#, at: 25)) }
+            for state in states { _ = try await store.write { try $0.insertState(thingID: "th.1", state: state, uploaded: 1) } }
+            _ = try await store.write { try $0.insertState(thingID: "th.2", state: try Self.state(#"{"o": 1}"#, at: 25), uploaded: 1) }
             await #expect(throws: (any Error).self) {
-                try await store.write { try $0.insertState(thingID: "th.9", state: try Self.state("{}", at: 1)) }
+                try await store.write { try $0.insertState(thingID: "th.9", state: try Self.state("{}", at: 1), uploaded: 1) }
             }
             // The latest is the last stored, whatever its timestamp.
             #expect(try await store.read { try $0.latestState(thingID: "th.1") } == states[3])
@@ -457,6 +457,37 @@ struct ThingRecordsConformanceTests {
             let exact = try await store.read { try $0.states(thingID: "th.1", from: 10, to: 10, after: nil, limit: 5) }
             #expect(exact.map(\.state.timestamp) == [10])
             #expect(exact.first?.state == states[1])
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func statesArePrunedByCountAndAgeButTheLatestStays(engine: Engine) async throws {
+        try await engine.withThingStore { store in
+            try await store.write { try $0.insertThing(try Self.thing("th.1")) }
+            try await store.write { try $0.insertThing(try Self.thing("th.2")) }
+            var inserted: [Int64] = []
+            for time in Int64(1)...10 {
+                let state = try Self.state(#"{"n": \#(time)}"#, at: time * 100)
+                inserted.append(try await store.write { try $0.insertState(thingID: "th.1", state: state, uploaded: time * 100) })
+            }
+            let ids = inserted
+            _ = try await store.write { try $0.insertState(thingID: "th.2", state: try Self.state(#"{"o": 1}"#, at: 1), uploaded: 1) }
+            #expect(ids == ids.sorted() && Set(ids).count == 10)
+            #expect(try await store.read { try $0.state(id: ids[4]) } == (try Self.json(#"{"n": 5}"#)))
+
+            // By count: the newest 6 stay.
+            #expect(try await store.write { try $0.pruneStates(thingID: "th.1", keepCount: 6, before: 0) } == 4)
+            let kept = try await store.read { try $0.states(thingID: "th.1", from: 0, to: .max, after: nil, limit: 99) }
+            #expect(kept.map(\.position) == Array(ids.suffix(6)))
+            #expect(try await store.read { try $0.state(id: ids[0]) } == nil)
+            // By age: timestamps before 800 go (500, 600, 700).
+            #expect(try await store.write { try $0.pruneStates(thingID: "th.1", keepCount: 100, before: 800) } == 3)
+            // The latest stays whatever its age; another thing's states are untouched.
+            #expect(try await store.write { try $0.pruneStates(thingID: "th.1", keepCount: 1, before: .max) } == 2)
+            let last = try await store.read { try $0.states(thingID: "th.1", from: 0, to: .max, after: nil, limit: 99) }
+            #expect(last.map(\.position) == [ids[9]])
+            #expect(try await store.read { try $0.latestState(thingID: "th.1") }?.timestamp == 1000)
+            #expect(try await store.read { try $0.latestState(thingID: "th.2") }?.timestamp == 1)
         }
     }
 
@@ -608,7 +639,7 @@ struct ThingRecordsConformanceTests {
                 _ = try tx.insertThingOwner(thingID: "th.1", owner: .user("ghost"), now: 20)
                 _ = try tx.insertThingOwner(thingID: "th.1", owner: .group("no-group"), now: 20)
                 try tx.insertCommand(try Self.command("c1", state: .done))
-                try tx.insertState(thingID: "th.1", state: try Self.state("{}", at: 1))
+                try tx.insertState(thingID: "th.1", state: try Self.state("{}", at: 1), uploaded: 1)
             }
             #expect(
                 try await store.read { try $0.thingInvariantViolations() } == [

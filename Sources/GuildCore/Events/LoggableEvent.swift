@@ -13,4 +13,12 @@ public protocol LoggableEvent: Sendable {
     var routing: EventRouting { get }
     /// The event's JSON object without its `seq`, as subscribers receive it.
     func encodeBody() throws -> [UInt8]
+    /// The body as the log keeps it, when that differs from ``encodeBody()``: a body that names a row its area
+    /// keeps anyway instead of holding a second copy of it (a thing's state), expanded again when read back
+    /// (``ThingEvent/expandStoredBody(_:kind:state:)``). Nil, the default, stores ``encodeBody()``.
+    func encodeStoredBody() throws -> [UInt8]?
+}
+
+extension LoggableEvent {
+    public func encodeStoredBody() throws -> [UInt8]? { nil }
 }

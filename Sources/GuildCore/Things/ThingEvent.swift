@@ -17,6 +17,10 @@ public struct ThingEvent: LoggableEvent {
     public var audience: ThingAudience
     /// The event's own members (`commandID`, `actions`, `state`, `owner`, ...).
     public var members: [String: JSONValue]
+    /// For `thingStateChanged`: the state's row in the thing's history, which the log names instead of holding
+    /// the state a second time (a 10 KB state per upload would otherwise be kept twice, up to the event
+    /// retention's million events).
+    public var stateID: Int64?
 
     /// Creates an event.
     public init(kind: Kind, thingID: String, time: Int64, audience: ThingAudience, members: [String: JSONValue] = [:]) {
@@ -51,6 +55,36 @@ public struct ThingEvent: LoggableEvent {
         if self.kind != .commandResult { body["thingID"] = .string(self.thingID) }
         var bytes: [UInt8] = []
         JSONValue.object(body).writeJSON(to: &bytes)
+        return bytes
+    }
+
+    public func encodeStoredBody() throws -> [UInt8]? {
+        guard let stateID = self.stateID, self.members["state"] != nil else { return nil }
+        var event = self
+        event.members["state"] = nil
+        event.members[Self.stateIDMember] = .int(stateID)
+        return try event.encodeBody()
+    }
+
+    /// The member a stored `thingStateChanged` body names its state with.
+    static let stateIDMember = "stateID"
+
+    /// A body read back from the log as subscribers receive it: a `thingStateChanged` body that names its state
+    /// gets the state again from `state` (the history row's JSON object, nil once the history dropped it, when
+    /// the event carries `"state": null`); any other body is returned as it is.
+    public static func expandStoredBody(
+        _ body: [UInt8],
+        kind: String,
+        state: (Int64) throws -> [String: JSONValue]?
+    ) throws -> [UInt8] {
+        guard kind == Kind.thingStateChanged.rawValue,
+            case .object(var members)? = try? body.withUnsafeBytes({ try JSONValue(parsing: $0) }),
+            let stateID = members[Self.stateIDMember]?.intValue
+        else { return body }
+        members[Self.stateIDMember] = nil
+        members["state"] = try state(stateID).map(JSONValue.object) ?? .null
+        var bytes: [UInt8] = []
+        JSONValue.object(members).writeJSON(to: &bytes)
         return bytes
     }
 }

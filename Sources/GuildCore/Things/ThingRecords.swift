@@ -45,8 +45,16 @@ public protocol ThingRecords {
     /// Moves the named commands of a thing from SENDING to DELIVERED; returns how many moved.
     func markCommandsDelivered(thingID: String, commandIDs: [String], now: Int64) throws -> Int
 
-    /// Stores a state (the latest from now on, and part of the history).
-    func insertState(thingID: String, state: ThingState) throws
+    /// Stores a state uploaded at `uploaded` (the daemon's clock, ms since the Unix epoch): the latest from now
+    /// on, and part of the history. Returns its row's id.
+    @discardableResult
+    func insertState(thingID: String, state: ThingState, uploaded: Int64) throws -> Int64
+    /// Drops a thing's states beyond the newest `keepCount` and those uploaded before `before` (ms since the
+    /// Unix epoch), never the latest; returns how many were dropped.
+    @discardableResult
+    func pruneStates(thingID: String, keepCount: Int, before: Int64) throws -> Int
+    /// A state of the history by its row id, while the history keeps it.
+    func state(id: Int64) throws -> [String: JSONValue]?
     /// The latest state.
     func latestState(thingID: String) throws -> ThingState?
     /// A page of states with `from <= timestamp <= to`, oldest first, after position `after`; each with its

@@ -23,17 +23,22 @@ extension ThingService {
         return try await self.store.write { tx in
             let first = try !Self.requireThingExists(thingID, tx)
             try Self.requireOwnerOrThing(caller, thingID, tx)
-            try tx.insertState(thingID: thingID, state: ThingState(state: state, timestamp: time))
+            let stateID = try tx.insertState(thingID: thingID, state: ThingState(state: state, timestamp: time), uploaded: now)
             if first { try tx.markThingHasState(id: thingID) }
-            try tx.append(
-                ThingEvent(
-                    kind: .thingStateChanged,
-                    thingID: thingID,
-                    time: now,
-                    audience: .owners(try tx.thingOwners(thingID: thingID)),
-                    members: ["state": .object(state), "timestamp": .int(time)]
-                )
+            try tx.pruneStates(
+                thingID: thingID,
+                keepCount: self.stateHistory.count,
+                before: now - self.stateHistory.maximumAgeMilliseconds
             )
+            var event = ThingEvent(
+                kind: .thingStateChanged,
+                thingID: thingID,
+                time: now,
+                audience: .owners(try tx.thingOwners(thingID: thingID)),
+                members: ["state": .object(state), "timestamp": .int(time)]
+            )
+            event.stateID = stateID
+            try tx.append(event)
             try Self.runTriggers(thingID: thingID, state: state, tx, now)
             return (first, time)
         }

@@ -21,6 +21,8 @@ public struct ThingService: Sendable {
     public var now: @Sendable () -> Int64
     /// Seals the paging keys of states and commands.
     public var pageKeys: PageKeys = .process
+    /// How much state history each thing keeps.
+    public var stateHistory: StateHistoryLimits = .standard
 
     /// Creates the service.
     public init(
@@ -28,12 +30,14 @@ public struct ThingService: Sendable {
         hasher: any PasswordHashing,
         generations: SessionGenerations,
         requirePasswordForOwnership: Bool = false,
+        stateHistory: StateHistoryLimits = .standard,
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
     ) {
         self.store = store
         self.hasher = hasher
         self.generations = generations
         self.requirePasswordForOwnership = requirePasswordForOwnership
+        self.stateHistory = stateHistory
         self.now = now
     }
 

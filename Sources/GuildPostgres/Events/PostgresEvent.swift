@@ -16,6 +16,8 @@ public struct PostgresEvent: Sendable {
     public var time: Int64
     /// The JSON object without `seq`.
     public var body: [UInt8]
+    /// The body the log keeps, when it differs (``LoggableEvent/encodeStoredBody()``).
+    public var storedBody: [UInt8]?
     /// Who receives it live.
     public var routing: EventRouting
 
@@ -48,6 +50,7 @@ public struct PostgresEvent: Sendable {
             body: try event.encodeBody(),
             routing: event.routing
         )
+        self.storedBody = try event.encodeStoredBody()
     }
 
     /// `{"seq":N,...}`, exactly as subscribers receive it.

@@ -1,4 +1,5 @@
 import GuildCore
+import GuildJSON
 import NIOCore
 import PostgresNIO
 
@@ -52,7 +53,7 @@ public enum PostgresEventLog {
                 bindings.append(event.topic.rawValue)
                 bindings.append(event.kind)
                 bindings.append(event.audience)
-                bindings.append(ByteBuffer(bytes: event.body))
+                bindings.append(ByteBuffer(bytes: event.storedBody ?? event.body))
                 bindings.append(event.time)
                 bindings.append(StoredRouting.encode(event.routing))
             }
@@ -75,11 +76,33 @@ public enum PostgresEventLog {
         return head
     }
 
-    /// The columns ``event(from:)`` reads, in its order.
-    static let columns = "seq, topic, kind, audience, body, time, routing"
+    /// The columns ``event(from:)`` reads, in its order, from `event` rows.
+    static let columns = "seq, topic, kind, audience, body, time, routing, " + Self.namedState(body: "body", kind: "kind")
+
+    /// The state a `thingStateChanged` body names (``ThingEvent/encodeStoredBody()``), while the thing's history
+    /// keeps it; NULL for every other event (CASE keeps their bodies from being parsed).
+    static func namedState(body: String, kind: String) -> String {
+        """
+        CASE WHEN \(kind) = '\(ThingEvent.Kind.thingStateChanged.rawValue)' THEN (
+            SELECT s.state FROM thing_state s WHERE s.id = (convert_from(\(body), 'UTF8')::jsonb ->> 'stateID')::bigint
+        ) END
+        """
+    }
+
+    /// A stored body as subscribers receive it: a state event's named state put back.
+    static func expandedBody(_ body: ByteBuffer, kind: String, state: ByteBuffer?) throws -> [UInt8] {
+        try ThingEvent.expandStoredBody(Array(buffer: body), kind: kind) { _ in
+            guard let state, case .object(let members) = try state.withUnsafeReadableBytes({ try JSONValue(parsing: $0) }) else {
+                return nil
+            }
+            return members
+        }
+    }
 
     static func event(from row: PostgresRow) throws -> PostgresEvent {
-        let (seq, topic, kind, audience, body, time, routing) = try row.decode((Int64, String, String, String, ByteBuffer, Int64, String).self)
+        let (seq, topic, kind, audience, body, time, routing, state) = try row.decode(
+            (Int64, String, String, String, ByteBuffer, Int64, String, ByteBuffer?).self
+        )
         guard let parsed = EventTopic(topic) else { throw PostgresStoreError.unexpectedReply("event \(seq) has topic \(topic)") }
         return PostgresEvent(
             seq: seq,
@@ -87,7 +110,7 @@ public enum PostgresEventLog {
             kind: kind,
             audience: audience,
             time: time,
-            body: Array(buffer: body),
+            body: try Self.expandedBody(body, kind: kind, state: state),
             routing: try StoredRouting.decode(routing)
         )
     }

@@ -119,6 +119,14 @@ extension PostgresMigration {
                 )
                 """,
             ]
-        )
+        ),
+        PostgresMigration(
+            version: 21,
+            name: "state upload time (SQLite's things-3)",
+            statements: [
+                "ALTER TABLE thing_state ADD COLUMN uploaded bigint NOT NULL DEFAULT 0",
+                "UPDATE thing_state SET uploaded = timestamp",
+            ]
+        ),
     ]
 }

@@ -33,12 +33,12 @@ extension PostgresStore: EventRepository {
             }
             let sql = userID == nil ? Self.replayAllSQL : Self.replayForUserSQL
             return try connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings)).map { row in
-                let (seq, topic, kind, body) = try row.decode((Int64, String, String, ByteBuffer).self)
+                let (seq, topic, kind, body, state) = try row.decode((Int64, String, String, ByteBuffer, ByteBuffer?).self)
                 return StoredEvent(
                     seq: seq,
                     topic: EventTopic(topic) ?? EventTopic(area: "unknown", id: topic),
                     kind: kind,
-                    json: CommittedEvent.json(seq: seq, body: Array(buffer: body))
+                    json: CommittedEvent.json(seq: seq, body: try PostgresEventLog.expandedBody(body, kind: kind, state: state))
                 )
             }
         }
@@ -57,7 +57,7 @@ extension PostgresStore: EventRepository {
 
     private static func replaySQL(condition: String) -> String {
         """
-        SELECT e.seq, e.topic, e.kind, e.body FROM event e
+        SELECT e.seq, e.topic, e.kind, e.body, \(PostgresEventLog.namedState(body: "e.body", kind: "e.kind")) FROM event e
         WHERE e.seq > $1 AND e.seq <= $2 AND (\(condition))
         ORDER BY e.seq LIMIT $3
         """

@@ -255,14 +255,48 @@ extension PostgresTransaction: ThingRecords {
 
     // MARK: - States
 
-    /// Stores a state (the latest from now on, and part of the history).
-    public func insertState(thingID: String, state: ThingState) throws {
-        try self.connection.execute(
+    /// Stores a state uploaded at `uploaded` (the latest from now on, and part of the history); returns its
+    /// row's id.
+    @discardableResult
+    public func insertState(thingID: String, state: ThingState, uploaded: Int64) throws -> Int64 {
+        let rows = try self.connection.query(
             """
-            INSERT INTO thing_state (thing_id, timestamp, state)
-            VALUES (\(thingID), \(state.timestamp), \(Self.json(.object(state.state))))
+            INSERT INTO thing_state (thing_id, timestamp, state, uploaded)
+            VALUES (\(thingID), \(state.timestamp), \(Self.json(.object(state.state))), \(uploaded)) RETURNING id
             """
         )
+        guard let id = try rows.first?.decode(Int64.self) else { throw PostgresStoreError.unexpectedReply("no state id") }
+        return id
+    }
+
+    /// Drops a thing's states past the newest `keepCount` or older than `before`, among its 64 oldest rows
+    /// (bounded work per upload), never the latest.
+    @discardableResult
+    public func pruneStates(thingID: String, keepCount: Int, before: Int64) throws -> Int {
+        guard Self.isStorableKey(thingID) else { return 0 }
+        let rows = try self.connection.query(
+            """
+            WITH oldest AS (SELECT id FROM thing_state WHERE thing_id = \(thingID) ORDER BY id LIMIT 64),
+            gone AS (
+                DELETE FROM thing_state WHERE id IN (SELECT id FROM oldest)
+                AND id < (SELECT max(id) FROM thing_state WHERE thing_id = \(thingID)) AND (
+                    id <= coalesce((
+                        SELECT id FROM thing_state WHERE thing_id = \(thingID) ORDER BY id DESC LIMIT 1 OFFSET \(Int64(keepCount))
+                    ), 0)
+                    OR uploaded < \(before)
+                )
+                RETURNING 1
+            )
+            SELECT count(*) FROM gone
+            """
+        )
+        return Int(try rows.first?.decode(Int64.self) ?? 0)
+    }
+
+    /// A state of the history by its row id, while the history keeps it.
+    public func state(id: Int64) throws -> [String: JSONValue]? {
+        guard let row = try self.connection.query("SELECT state FROM thing_state WHERE id = \(id)").first else { return nil }
+        return try Self.object(try row.decode(ByteBuffer.self))
     }
 
     /// The latest state.

@@ -35,7 +35,8 @@ extension GuildServer {
             store: store,
             hasher: hasher,
             generations: users.generations,
-            requirePasswordForOwnership: configuration.requireThingPasswordForOwnership
+            requirePasswordForOwnership: configuration.requireThingPasswordForOwnership,
+            stateHistory: configuration.stateHistory
         )
         // Things left online by the last run go offline before the first connection is served: one write
         // transaction on the writer's connection, beside the rest of the build.

@@ -69,6 +69,8 @@ public struct ServerConfiguration: Sendable {
     /// `thing.addOwner` needs the thing's password from callers other than the thing and admins (guildd's
     /// `--require-thing-password-for-ownership`, Kii's `requirePasswordForThingOwnership`).
     public var requireThingPasswordForOwnership = false
+    /// How much state history each thing keeps (guildd's `--state-history-count` and `--state-history-days`).
+    public var stateHistory = StateHistoryLimits.standard
 
     /// Creates a configuration with the documented defaults.
     public init(

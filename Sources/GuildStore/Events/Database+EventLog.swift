@@ -8,8 +8,9 @@ extension Database {
     @discardableResult
     func appendEvent<Event: SQLiteLoggedEvent>(_ event: Event, to log: EventLog) throws -> Int64 {
         let body = try event.encodeBody()
+        let stored = try event.encodeStoredBody() ?? body
         try self.cachedStatement(sql: "INSERT INTO event (topic, kind, audience, body, time) VALUES (?, ?, ?, ?, ?)").execute(
-            arguments: StoredText.arguments([event.topic.rawValue, event.kindName, event.audienceTag, Data(body), event.time])
+            arguments: StoredText.arguments([event.topic.rawValue, event.kindName, event.audienceTag, Data(stored), event.time])
         )
         let seq = self.lastInsertedRowID
         try event.recordAudience(seq: seq, in: self)

@@ -45,15 +45,19 @@ extension SQLiteStore: EventRepository {
                     arguments: StoredText.arguments([after, through, limit])
                 )
             }
-            return rows.map { row in
+            // A thing's state events name their state in the history: read it back as it was sent live.
+            let things = SQLiteTransaction(db: db, log: EventLog())
+            return try rows.map { row in
                 let seq: Int64 = row["seq"]
                 let body: Data = row["body"]
                 let topic: String = row["topic"]
+                let kind: String = row["kind"]
+                let expanded = try ThingEvent.expandStoredBody(Array(body), kind: kind, state: things.state(id:))
                 return StoredEvent(
                     seq: seq,
                     topic: EventTopic(topic) ?? EventTopic(area: "unknown", id: topic),
-                    kind: row["kind"],
-                    json: CommittedEvent.json(seq: seq, body: Array(body))
+                    kind: kind,
+                    json: CommittedEvent.json(seq: seq, body: expanded)
                 )
             }
         }

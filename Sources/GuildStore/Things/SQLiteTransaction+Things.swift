@@ -264,10 +264,34 @@ extension SQLiteTransaction {
 
     // MARK: - States
 
-    func insertState(thingID: String, state: ThingState) throws {
-        try self.db.cachedStatement(sql: "INSERT INTO thing_state (thingID, timestamp, state) VALUES (?, ?, ?)").execute(
-            arguments: StoredText.arguments([thingID, state.timestamp, StoredJSON.data(state.state)])
+    @discardableResult
+    func insertState(thingID: String, state: ThingState, uploaded: Int64) throws -> Int64 {
+        try self.db.cachedStatement(sql: "INSERT INTO thing_state (thingID, timestamp, state, uploaded) VALUES (?, ?, ?, ?)").execute(
+            arguments: StoredText.arguments([thingID, state.timestamp, StoredJSON.data(state.state), uploaded])
         )
+        return self.db.lastInsertedRowID
+    }
+
+    @discardableResult
+    func pruneStates(thingID: String, keepCount: Int, before: Int64) throws -> Int {
+        // Among the thing's 64 oldest rows (bounded work per upload; after a lower limit the backlog drains 63
+        // an upload): those past the newest `keepCount` or too old, never the latest.
+        try self.db.cachedStatement(
+            sql: """
+                DELETE FROM thing_state WHERE id IN (
+                    SELECT id FROM thing_state WHERE thingID = :thing ORDER BY id LIMIT 64
+                ) AND id < (SELECT max(id) FROM thing_state WHERE thingID = :thing) AND (
+                    id <= coalesce((SELECT id FROM thing_state WHERE thingID = :thing ORDER BY id DESC LIMIT 1 OFFSET :keep), 0)
+                    OR uploaded < :before
+                )
+                """
+        ).execute(arguments: ["thing": StoredText.value(thingID), "keep": keepCount, "before": before])
+        return self.db.changesCount
+    }
+
+    func state(id: Int64) throws -> [String: JSONValue]? {
+        try Row.fetchOne(self.db.cachedStatement(sql: "SELECT state FROM thing_state WHERE id = ?"), arguments: [id])
+            .map { row in try StoredJSON.object(row[0]) }
     }
 
     func latestState(thingID: String) throws -> ThingState? {

@@ -98,6 +98,16 @@ struct ThingsStoreArea: SQLiteStoreArea {
         migrator.registerMigration("things-2: event readers in seq order") { db in
             try db.execute(sql: SQLiteEventReaders.seqOrderMigration(readers: "thing_event_reader", principal: "principal"))
         }
+        migrator.registerMigration("things-3: state upload time") { db in
+            // When each state was uploaded, by the daemon's clock: the history's age limit (the thing's own
+            // timestamp may be anything). Rows from before have their timestamp as the best guess.
+            try db.execute(
+                sql: """
+                    ALTER TABLE thing_state ADD COLUMN uploaded INTEGER NOT NULL DEFAULT 0;
+                    UPDATE thing_state SET uploaded = timestamp;
+                    """
+            )
+        }
     }
 
     var eventArea: (any SQLiteEventArea)? { ThingSQLiteEventArea() }

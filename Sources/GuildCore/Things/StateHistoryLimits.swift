@@ -1,0 +1,21 @@
+/// How much of a thing's state history is kept (`--state-history-count`, `--state-history-days`): each upload
+/// drops the thing's states beyond the newest `count` and those whose timestamp is more than `days` old. The
+/// latest state is always kept.
+public struct StateHistoryLimits: Sendable, Hashable {
+    /// The most states kept per thing (at least 1).
+    public var count: Int
+    /// The oldest state kept, in days before the upload (at least 1).
+    public var days: Int
+
+    /// The default: 1,000 states (10 MB at the 10 KB state limit) for at most 30 days.
+    public static let standard = StateHistoryLimits(count: 1_000, days: 30)
+
+    /// Limits of at least one state and one day.
+    public init(count: Int, days: Int) {
+        self.count = max(1, count)
+        self.days = max(1, days)
+    }
+
+    /// `days` in ms.
+    public var maximumAgeMilliseconds: Int64 { Int64(self.days) * 86_400_000 }
+}
