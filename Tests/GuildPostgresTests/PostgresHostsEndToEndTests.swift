@@ -146,7 +146,8 @@ struct PostgresHostsEndToEndTests {
             } catch let error as RPCError {
                 #expect(error.reason == "STORAGE_UNAVAILABLE", "\(error)")
             }
-            #expect(ContinuousClock.now - started < .seconds(5), "answered, not hung")
+            // Answered, not hung: the bound only catches a hang (a busy machine takes longer than an idle one).
+            #expect(ContinuousClock.now - started < .seconds(60), "answered, not hung")
             let down = try await client.call("system.status")
             #expect(down["database"]?["connected"] == .bool(false), "\(down)")
             try await TestPostgres.blocking { try server.restart() }

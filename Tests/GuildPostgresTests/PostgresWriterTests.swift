@@ -106,8 +106,8 @@ struct PostgresWriterTests {
         }
         // Within the backoff, the next write fails without trying again.
         await #expect(throws: PostgresStoreError.self) { _ = try await writer.write(Self.insertItem(2)) }
-        // Answered, not hung: a refused connection fails at once (10 s leaves room for a loaded machine).
-        #expect(ContinuousClock.now - started < .seconds(10))
+        // Answered, not hung: a refused connection fails at once; the bound only catches a hang.
+        #expect(ContinuousClock.now - started < .seconds(60))
         try await writer.close()
     }
 
