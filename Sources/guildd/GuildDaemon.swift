@@ -315,6 +315,7 @@ struct GuildDaemon: AsyncParsableCommand {
                 ),
                 serviceName: "RetentionService"
             ),
+            .init(service: MemoryTrimService(interval: .seconds(60)), serviceName: "MemoryTrimService"),
         ]
         services.append(
             .init(

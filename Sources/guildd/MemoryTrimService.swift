@@ -1,0 +1,37 @@
+import ServiceLifecycle
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Hands freed heap memory back to the kernel once a minute (`malloc_trim`).
+///
+/// glibc keeps what a burst of work freed in its arenas (one per thread that allocated, up to eight per CPU) for
+/// reuse, and returns little of it by itself: the hour-long soak's resident size climbed to 2.7 times its second
+/// minute's while the heap in use stayed flat, and one `malloc_trim(0)` took it from 137.6 to 68.4 MiB. A daemon
+/// that lives for months should hold what its current load needs, not its busiest minute's.
+struct MemoryTrimService: Service {
+    /// How often to trim.
+    let interval: Duration
+
+    func run() async throws {
+        guard let trim = Self.mallocTrim else { return }
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try await Task.sleep(for: self.interval)
+                _ = trim(0)
+            }
+        }
+    }
+
+    /// glibc's `malloc_trim`, looked up at run time: Swift's Glibc module does not import `<malloc.h>`, and
+    /// another C library has none (nil: nothing to trim).
+    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+        #if canImport(Glibc)
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+        #else
+        return nil
+        #endif
+    }()
+}
