@@ -100,7 +100,7 @@ extension ErrorReason {
                     serverBusy,
                     summary: "Too many expensive calls running (per connection, per principal or in the daemon; data.scope, data.limit); retry later",
                     when:
-                        "An expensive method (`system.check`, `group.members`, `user.memberOfGroups`, `user.ownerOfGroups`, `group.joinedList`; `x-expensive` in the OpenRPC document) would pass a concurrency bound: 2 running per connection (`data.scope` `connection`), 2 per principal, i.e. per user or, without a session, per peer uid (`principal`), 4 in the daemon (`daemon`, `--max-expensive`). Nothing queues: retry after a moment. Cheap calls are never refused this way, and always find a free database reader.",
+                        "An expensive method (\(OpenRPCContract.expensiveMethodNames.map { "`\($0)`" }.joined(separator: ", ")); `x-expensive` in the OpenRPC document) would pass a concurrency bound: 2 running per connection (`data.scope` `connection`), 2 per principal, i.e. per user or, without a session, per peer uid (`principal`), 4 in the daemon (`daemon`, `--max-expensive`). Nothing queues: retry after a moment. Cheap calls are never refused this way, and always find a free database reader.",
                     extra: ["scope", "limit"]
                 ),
                 ErrorEntry(
