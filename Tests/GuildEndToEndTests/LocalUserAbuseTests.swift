@@ -1,0 +1,97 @@
+import Foundation
+import GuildTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 39, abuse by a local user: what one unprivileged local user (uid 65534, a Python client over the real
+/// socket) can make a real daemon store or answer.
+@Suite(.timeLimit(.minutes(2)), .enabled(if: getuid() == 0, "needs root to run a client as another uid"))
+struct LocalUserAbuseTests {
+    /// Runs `script` as uid 65534 against a fresh daemon; returns the JSON object it prints.
+    private func run(_ script: String) async throws -> [String: Any] {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let daemon = try await RealDaemon.start(scratch, ["--socket-mode", "0666"])
+        defer { daemon.terminate() }
+        let run = try await UnprivilegedPython.run(script, [scratch.socket, PythonClientTests.clientDirectory])
+        #expect(run.status == 0, "\(run.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
+    }
+
+    static let numbers = #"""
+        import json, socket, sys
+        S = sys.argv[1]
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(S)
+        s.settimeout(10)
+        buf = b""
+
+        def ask(line):
+            global buf
+            s.sendall(line + b"\n")
+            while b"\n" not in buf:
+                chunk = s.recv(65536)
+                if not chunk:
+                    raise SystemExit("closed")
+                buf += chunk
+            reply, buf = buf.split(b"\n", 1)
+            return json.loads(reply)
+
+        ask(b'{"jsonrpc":"2.0","id":0,"method":"user.registerPseudo","params":{}}')
+        report = {}
+        cases = {
+            "membersLimit2p63": b'{"jsonrpc":"2.0","id":1,"method":"group.members","params":{"groupID":"g","limit":9223372036854775808}}',
+            "membersLimit1e300": b'{"jsonrpc":"2.0","id":2,"method":"group.members","params":{"groupID":"g","limit":1e300}}',
+            "membersLimitFraction": b'{"jsonrpc":"2.0","id":3,"method":"group.members","params":{"groupID":"g","limit":1.5}}',
+            "membersCursorBelow": b'{"jsonrpc":"2.0","id":4,"method":"group.members","params":{"groupID":"g","cursor":-9223372036854775809}}',
+            "commandsLimit2p63": b'{"jsonrpc":"2.0","id":5,"method":"command.list","params":{"thingID":"th.x","limit":9223372036854775808}}',
+            "commandsLimitFraction": b'{"jsonrpc":"2.0","id":6,"method":"command.list","params":{"thingID":"th.x","limit":1.5}}',
+            "queryLimit1e300": b'{"jsonrpc":"2.0","id":7,"method":"object.query","params":{"scope":"user","bucket":"b","limit":1e300}}',
+            "queryLimitFraction": b'{"jsonrpc":"2.0","id":8,"method":"object.query","params":{"scope":"user","bucket":"b","limit":1.5}}',
+            "historyCountBelow": b'{"jsonrpc":"2.0","id":9,"method":"group.history","params":{"groupID":"g","count":-1e300}}',
+        }
+        for name, line in cases.items():
+            reply = ask(line)
+            report[name] = reply.get("error")
+        report["sumFraction"] = ask(b'{"jsonrpc":"2.0","id":10,"method":"sum","params":[1.5,2.25]}').get("result")
+        report["wholeIntegerAsFraction"] = ask(b'{"jsonrpc":"2.0","id":11,"method":"group.members","params":{"groupID":"g","limit":1.0}}').get("error")
+        print(json.dumps(report))
+        """#
+
+    /// An integer param of 2^63, 1e300 or below -2^63 is `NUMBER_OUT_OF_RANGE` and 1.5 is `INVALID_PARAMS`
+    /// ("must be an integer"), both naming the field; before, all were "The given data was not valid JSON"
+    /// with no field. Floating-point params still take fractions, and an integral `1.0` is still an integer.
+    @Test func integerParamsThatDoNotFitNameTheField() async throws {
+        let report = try await self.run(Self.numbers)
+        let cases: [(String, String, String)] = [
+            ("membersLimit2p63", "limit", "NUMBER_OUT_OF_RANGE"),
+            ("membersLimit1e300", "limit", "NUMBER_OUT_OF_RANGE"),
+            ("membersLimitFraction", "limit", "INVALID_PARAMS"),
+            ("membersCursorBelow", "cursor", "NUMBER_OUT_OF_RANGE"),
+            ("commandsLimit2p63", "limit", "NUMBER_OUT_OF_RANGE"),
+            ("commandsLimitFraction", "limit", "INVALID_PARAMS"),
+            ("queryLimit1e300", "limit", "NUMBER_OUT_OF_RANGE"),
+            ("queryLimitFraction", "limit", "INVALID_PARAMS"),
+            ("historyCountBelow", "count", "NUMBER_OUT_OF_RANGE"),
+        ]
+        for (name, field, reason) in cases {
+            let error = try #require(report[name] as? [String: Any], "\(name): no error")
+            let data = error["data"] as? [String: Any]
+            #expect(error["code"] as? Int == -32602, "\(name): \(error)")
+            #expect(data?["reason"] as? String == reason, "\(name): \(error)")
+            #expect(data?["field"] as? String == field, "\(name): \(error)")
+            let message = error["message"] as? String ?? ""
+            #expect(!message.contains("not valid JSON"), "\(name): \(message)")
+            #expect(
+                message.contains(reason == "INVALID_PARAMS" ? "must be an integer" : "out of range") && message.contains(field),
+                "\(name): \(message)"
+            )
+        }
+        #expect(report["sumFraction"] as? Double == 3.75)
+        let whole = report["wholeIntegerAsFraction"] as? [String: Any]
+        #expect((whole?["data"] as? [String: Any])?["field"] as? String != "limit", "1.0 is an integer: \(String(describing: whole))")
+    }
+}
