@@ -21,6 +21,68 @@ struct LocalUserAbuseTests {
         return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
     }
 
+    /// What the installation scripts share: the client, `err` (a call's error, or None) and `user`.
+    static let clientPrelude = #"""
+        import json, sys
+        sys.path.insert(0, sys.argv[2])
+        from guild_client import GuildClient, GuildError
+        S = sys.argv[1]
+        report = {}
+
+        def err(fn):
+            try:
+                fn()
+                return None
+            except GuildError as e:
+                return {"code": e.code, "message": e.message, "data": e.data}
+
+        def user(name):
+            c = GuildClient(S)
+            c.call("user.register", {"username": name, "password": "pw-" + name})
+            return c
+
+        def register(client, count, prefix="r"):
+            return [client.call("installation.register", {"deviceType": "ANDROID", "installationRegistrationID": "%s%d" % (prefix, i)})["installationID"]
+                    for i in range(count)]
+
+        """#
+
+    static let installationCap =
+        clientPrelude + #"""
+            alice, bob = user("alice"), user("bob")
+            ids = register(alice, 100)
+            report["registered"] = len(set(ids))
+            report["overCap"] = err(lambda: alice.call("installation.register", {"deviceType": "ANDROID", "installationRegistrationID": "r100"}))
+            report["mqttOverCap"] = err(lambda: alice.call("installation.register", {"deviceType": "MQTT"}))
+            again = alice.call("installation.register", {"deviceType": "ANDROID", "installationRegistrationID": "r7"})
+            report["reRegisterSame"] = again["installationID"] == ids[7]
+            report["bobUnaffected"] = len(register(bob, 1)) == 1
+            report["stored"] = len(alice.call("installation.list")["installations"])
+            alice.call("installation.delete", {"installationID": ids[0]})
+            report["afterDelete"] = alice.call("installation.register", {"deviceType": "ANDROID", "installationRegistrationID": "r100"})["installationID"] not in ids
+            print(json.dumps(report))
+            """#
+
+    /// One user gets at most 100 installations (`QUOTA_EXCEEDED` with the limit and usage, nothing stored);
+    /// finding one they have still works at the cap, another user is not affected, and deleting one makes room.
+    @Test func installationsAreCappedPerUser() async throws {
+        let report = try await self.run(Self.installationCap)
+        #expect(report["registered"] as? Int == 100)
+        let over = report["overCap"] as? [String: Any]
+        #expect(over != nil, "the 101st installation was accepted")
+        #expect(over?["code"] as? Int == 42902)
+        let data = over?["data"] as? [String: Any]
+        #expect(data?["reason"] as? String == "QUOTA_EXCEEDED")
+        #expect(data?["limit"] as? Int == 100)
+        #expect(data?["usage"] as? Int == 100)
+        #expect((over?["message"] as? String)?.contains("at most 100 installations") == true, "\(String(describing: over))")
+        #expect(((report["mqttOverCap"] as? [String: Any])?["data"] as? [String: Any])?["reason"] as? String == "QUOTA_EXCEEDED")
+        #expect(report["reRegisterSame"] as? Bool == true, "registering a known installation at the cap finds it")
+        #expect(report["bobUnaffected"] as? Bool == true, "the cap is per user")
+        #expect(report["stored"] as? Int == 100, "nothing past the cap was stored")
+        #expect(report["afterDelete"] as? Bool == true, "deleting one makes room")
+    }
+
     static let numbers = #"""
         import json, socket, sys
         S = sys.argv[1]

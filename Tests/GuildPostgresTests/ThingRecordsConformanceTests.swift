@@ -541,6 +541,32 @@ struct ThingRecordsConformanceTests {
         }
     }
 
+    /// Two installations of u1 created at once (ids in byte order: "in.B" before "in.a"), one earlier, one
+    /// later, and one of u2.
+    private static func insertFiveInstallations(_ store: ThingRecordsStore) async throws {
+        let rows: [(String, String, Int64)] = [
+            ("in.a", "u1", 20), ("in.B", "u1", 20), ("in.z", "u1", 10), ("in.c", "u1", 30), ("in.d", "u2", 15),
+        ]
+        for (id, user, created) in rows {
+            try await store.write {
+                try $0.insertInstallation(
+                    Installation(installationID: id, userID: user, deviceType: "IOS", registrationID: nil, development: false, created: created)
+                )
+            }
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func installationsAreCounted(engine: Engine) async throws {
+        try await engine.withThingStore { store in
+            try await Self.insertFiveInstallations(store)
+            #expect(try await store.write { try $0.installationCount(userID: "u1") } == 4)
+            #expect(try await store.read { try $0.installationCount(userID: "u2") } == 1)
+            #expect(try await store.read { try $0.installationCount(userID: "u9") } == 0)
+            #expect(try await store.read { try $0.installationCount(userID: "u1\u{0}") } == 0)
+        }
+    }
+
     // MARK: - Triggers
 
     static func trigger(_ id: String, thingID: String = "th.1", at time: Int64 = 20) throws -> ThingTrigger {

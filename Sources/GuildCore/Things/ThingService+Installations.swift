@@ -1,7 +1,12 @@
 /// Installations: a user's devices, to which command results are pushed.
 extension ThingService {
+    /// The most installations one user may have (issue 39: a local user must not fill the store with them). A
+    /// register past it is refused with `quotaExceeded`; finding one the user already has still works.
+    public static let maximumInstallationsPerUser = 100
+
     /// Registers an installation of the calling user, or finds the one with the same device type and
-    /// registration id. An MQTT installation without a registration id gets one.
+    /// registration id. An MQTT installation without a registration id gets one. A user who has
+    /// ``maximumInstallationsPerUser`` installations gets `quotaExceeded` for a new one.
     public func registerInstallation(
         caller: Caller,
         deviceType: String,
@@ -17,8 +22,18 @@ extension ThingService {
         }
         let now = self.now()
         return try await self.store.write { tx in
+            // Counted first: on PostgreSQL this also makes another host's register of the same user wait.
+            let count = try tx.installationCount(userID: userID)
             if let registrationID, let known = try tx.installation(userID: userID, deviceType: deviceType, registrationID: registrationID) {
                 return known
+            }
+            guard count < Self.maximumInstallationsPerUser else {
+                var error = GuildError(
+                    .quotaExceeded,
+                    "a user may register at most \(Self.maximumInstallationsPerUser) installations; delete one first"
+                )
+                error.details = ["limit": Int64(Self.maximumInstallationsPerUser), "usage": Int64(count)]
+                throw error
             }
             let installation = Installation(
                 installationID: Self.newID(prefix: "in."),

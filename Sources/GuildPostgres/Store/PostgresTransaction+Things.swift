@@ -348,6 +348,20 @@ extension PostgresTransaction: ThingRecords {
         ).map(Self.installation(from:))
     }
 
+    /// How many installations a user has. In a write transaction, first waits for any other transaction that
+    /// counted the same user's installations to end (a transaction-scoped advisory lock on the user), so of two
+    /// hosts registering an installation of one user at once, the second counts the first's.
+    public func installationCount(userID: String) throws -> Int {
+        guard Self.isStorableKey(userID) else { return 0 }
+        if !self.rowLock.isEmpty {
+            try self.connection.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended(\("installation.user:" + userID), 0))"
+            )
+        }
+        let rows = try self.connection.query("SELECT count(*) FROM installation WHERE user_id = \(userID)")
+        return Int(try rows.first?.decode(Int64.self) ?? 0)
+    }
+
     /// Deletes an installation; false when there was none.
     public func deleteInstallation(id: String) throws -> Bool {
         guard Self.isStorableKey(id) else { return false }

@@ -336,6 +336,14 @@ extension SQLiteTransaction {
         ).map(Self.installation(from:))
     }
 
+    /// SQLite has a single writer: nothing to lock.
+    func installationCount(userID: String) throws -> Int {
+        try Int.fetchOne(
+            self.db.cachedStatement(sql: "SELECT count(*) FROM installation WHERE userID = ?"),
+            arguments: StoredText.arguments([userID])
+        ) ?? 0
+    }
+
     func deleteInstallation(id: String) throws -> Bool {
         try self.db.cachedStatement(sql: "DELETE FROM installation WHERE installationID = ?").execute(arguments: StoredText.arguments([id]))
         return self.db.changesCount > 0
