@@ -83,6 +83,64 @@ struct LocalUserAbuseTests {
         #expect(report["afterDelete"] as? Bool == true, "deleting one makes room")
     }
 
+    static let installationPages =
+        clientPrelude + #"""
+            alice, bob = user("alice"), user("bob")
+            ids = register(alice, 100)
+            bobs_own = register(bob, 2, "b")
+            whole = alice.call("installation.list")
+            report["wholeCount"] = len(whole["installations"])
+            report["wholeNext"] = whole.get("nextPaginationKey")
+            listed = [i["installationID"] for i in whole["installations"]]
+            report["wholeAreAlices"] = sorted(listed) == sorted(ids)
+            pages, key = [], None
+            while True:
+                params = {"limit": 30}
+                if key is not None:
+                    params["paginationKey"] = key
+                page = alice.call("installation.list", params)
+                pages.append([i["installationID"] for i in page["installations"]])
+                key = page.get("nextPaginationKey")
+                if key is None or len(pages) > 10:
+                    break
+            report["pageSizes"] = [len(p) for p in pages]
+            report["pagedAsListed"] = sum(pages, []) == listed
+            # Alice's first installation is older than Bob's: with her key Bob still sees only his own.
+            alices_key = alice.call("installation.list", {"limit": 1}).get("nextPaginationKey")
+            if alices_key is not None:
+                seen = bob.call("installation.list", {"paginationKey": alices_key})["installations"]
+                report["bobWithAlicesKey"] = sorted(i["installationID"] for i in seen) == sorted(bobs_own)
+            report["badKey"] = err(lambda: alice.call("installation.list", {"paginationKey": "not a key!"}))
+            report["forgedKey"] = err(lambda: alice.call("installation.list", {"paginationKey": "bm90LWEta2V5"}))
+            report["limitZero"] = err(lambda: alice.call("installation.list", {"limit": 0}))
+            report["limitTooBig"] = err(lambda: alice.call("installation.list", {"limit": 101}))
+            print(json.dumps(report))
+            """#
+
+    /// `installation.list` pages (`limit` 1-100, default 100: a caller that passes nothing gets all of a capped
+    /// user's); a page lists only the caller's own whatever key is passed, and a key the daemon did not make
+    /// is `INVALID_INPUT_DATA` naming `paginationKey`.
+    @Test func installationListIsPagedAndShowsOnlyTheCallersOwn() async throws {
+        let report = try await self.run(Self.installationPages)
+        #expect(report["wholeCount"] as? Int == 100)
+        #expect(report["wholeNext"] is NSNull || report["wholeNext"] == nil)
+        #expect(report["wholeAreAlices"] as? Bool == true)
+        #expect(report["pageSizes"] as? [Int] == [30, 30, 30, 10])
+        #expect(report["pagedAsListed"] as? Bool == true, "the pages are the whole list, in its order, each once")
+        #expect(report["bobWithAlicesKey"] as? Bool == true, "another user's key lists only the caller's own")
+        for key in ["badKey", "forgedKey"] {
+            let error = report[key] as? [String: Any]
+            #expect(error != nil, "\(key) was accepted")
+            #expect(error?["code"] as? Int == -32602)
+            #expect((error?["data"] as? [String: Any])?["reason"] as? String == "INVALID_INPUT_DATA")
+            #expect((error?["data"] as? [String: Any])?["field"] as? String == "paginationKey")
+        }
+        for key in ["limitZero", "limitTooBig"] {
+            let error = report[key] as? [String: Any]
+            #expect((error?["data"] as? [String: Any])?["field"] as? String == "limit", "\(key): \(String(describing: error))")
+        }
+    }
+
     static let numbers = #"""
         import json, socket, sys
         S = sys.argv[1]

@@ -567,6 +567,28 @@ struct ThingRecordsConformanceTests {
         }
     }
 
+    @Test(arguments: Engine.available)
+    func installationsArePaged(engine: Engine) async throws {
+        try await engine.withThingStore { store in
+            try await Self.insertFiveInstallations(store)
+            let all = try await store.read { try $0.installations(userID: "u1", after: nil, limit: 10) }.map(\.installationID)
+            #expect(all == ["in.z", "in.B", "in.a", "in.c"])
+            #expect(all == (try await store.read { try $0.installations(userID: "u1") }.map(\.installationID)))
+            #expect(try await store.read { try $0.installations(userID: "u1", after: nil, limit: 2) }.map(\.installationID) == ["in.z", "in.B"])
+            let afterB = try await store.read { try $0.installations(userID: "u1", after: (20, "in.B"), limit: 10) }
+            #expect(afterB.map(\.installationID) == ["in.a", "in.c"])
+            // A position that is no installation (deleted, or another user's) still pages by time, then id.
+            #expect(
+                try await store.read { try $0.installations(userID: "u1", after: (15, "in.d"), limit: 10) }.map(\.installationID) == [
+                    "in.B", "in.a", "in.c",
+                ]
+            )
+            #expect(try await store.read { try $0.installations(userID: "u1", after: (30, "in.c"), limit: 10) }.isEmpty)
+            #expect(try await store.read { try $0.installations(userID: "u1", after: (20, "in.\u{0}"), limit: 10) }.allSatisfy { $0.userID == "u1" })
+            #expect(try await store.read { try $0.installations(userID: "u2", after: nil, limit: 10) }.map(\.installationID) == ["in.d"])
+        }
+    }
+
     // MARK: - Triggers
 
     static func trigger(_ id: String, thingID: String = "th.1", at time: Int64 = 20) throws -> ThingTrigger {

@@ -551,4 +551,37 @@ struct ThingServiceTests {
         _ = try await world.things.registerInstallation(caller: bob.caller, deviceType: "IOS", registrationID: "r0", development: false)
         #expect(try await world.temp.store.read { try $0.installationCount(userID: alice.id) } == cap)
     }
+
+    /// `installation.list` pages the caller's own installations; a key the daemon did not make is refused.
+    @Test func installationsArePagedPerUser() async throws {
+        let world = try await World()
+        let alice = try await world.user("alice")
+        let bob = try await world.user("bob")
+        for index in 0..<30 {
+            _ = try await world.things.registerInstallation(caller: alice.caller, deviceType: "IOS", registrationID: "r\(index)", development: false)
+        }
+        _ = try await world.things.registerInstallation(caller: bob.caller, deviceType: "IOS", registrationID: "r0", development: false)
+        let whole = try await world.things.installations(caller: alice.caller)
+        #expect(whole.installations.count == 30 && whole.nextPaginationKey == nil)
+        var paged: [String] = []
+        var key: String?
+        repeat {
+            let page = try await world.things.installations(caller: alice.caller, limit: 7, paginationKey: key)
+            paged += page.installations.map(\.installationID)
+            key = page.nextPaginationKey
+        } while key != nil && paged.count <= 30
+        #expect(paged == whole.installations.map(\.installationID))
+        let aliceKey = try #require(try await world.things.installations(caller: alice.caller, limit: 1).nextPaginationKey)
+        #expect(try await world.things.installations(caller: bob.caller, paginationKey: aliceKey).installations.allSatisfy { $0.userID == bob.id })
+        for bad in ["", "%%%", "MTIz", "LTE6aW4uYQ", "MTphAGI"] {  // "", not base64, "123", "-1:in.a", "1:a\0b"
+            await #expect(throws: GuildError.invalidInput("", field: "paginationKey")) {
+                try await world.things.installations(caller: alice.caller, paginationKey: bad)
+            }
+        }
+        for limit in [0, 101] {
+            await #expect(throws: GuildError.invalidInput("", field: "limit")) {
+                try await world.things.installations(caller: alice.caller, limit: limit)
+            }
+        }
+    }
 }

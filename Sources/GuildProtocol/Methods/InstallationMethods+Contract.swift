@@ -38,12 +38,17 @@ extension InstallationMethods.Register {
 extension InstallationMethods.List {
     public static let access: AccessRequirement = .session
     public static let contract = MethodContract(
-        summary: "The calling user's installations, oldest first.",
+        summary:
+            "The calling user's installations, oldest first, at most limit (default and maximum 100, the most a user may have) per page; nextPaginationKey continues (absent on the last page).",
         tags: ["installation", "thing"],
+        params: [.init("limit", JSONSchema.integer, "1-100"), .init("paginationKey", JSONSchema.string, "From the previous page")],
         result: "installations",
-        JSONSchema.object(required: ["installations"], ["installations": JSONSchema.array(of: installationSchema)]),
-        errors: [ErrorReason.unauthorized, ErrorReason.permissionDenied],
-        example: .init(result: ["installations": [ContractExamples.installation]])
+        JSONSchema.object(
+            required: ["installations"],
+            ["installations": JSONSchema.array(of: installationSchema), "nextPaginationKey": JSONSchema.string]
+        ),
+        errors: [ErrorReason.invalidInputData, ErrorReason.unauthorized, ErrorReason.permissionDenied],
+        example: .init(params: ["limit": 10], result: ["installations": [ContractExamples.installation]])
     )
 }
 
