@@ -214,4 +214,36 @@ struct LocalUserAbuseTests {
         let whole = report["wholeIntegerAsFraction"] as? [String: Any]
         #expect((whole?["data"] as? [String: Any])?["field"] as? String != "limit", "1.0 is an integer: \(String(describing: whole))")
     }
+
+    static let mentions = #"""
+        import json, sys
+        sys.path.insert(0, sys.argv[2])
+        from guild_client import GuildClient
+        S = sys.argv[1]
+
+        def user(name):
+            c = GuildClient(S)
+            r = c.call("user.register", {"username": name, "password": "pw-" + name})
+            return c, r["user"]["userID"]
+
+        alice, alice_id = user("alice")
+        bob, bob_id = user("bob")
+        alice.call("group.create", {"name": "Team", "groupID": "team", "type": "Work", "members": [bob_id]})
+        sub = bob.subscribe(group_ids=["team"], kinds=["newMessage"])
+        alice.call("group.sendMessage", {"groupID": "team", "text": "hi", "atUserList": [bob_id] * 30})
+        alice.call("group.sendMessage", {"groupID": "team", "text": "both", "atUserList": [bob_id, alice_id] * 15})
+        delivered = [sub.next_event(timeout=5)["changes"].get("atUserList") for _ in range(2)]
+        stored = [m.get("atUserList") for m in sorted(bob.call("group.history", {"groupID": "team"})["messages"], key=lambda m: m["seq"])]
+        print(json.dumps({"bob": bob_id, "alice": alice_id, "delivered": delivered, "stored": stored}))
+        """#
+
+    /// `atUserList` with one user 30 times (the most entries it takes) is accepted, but stored and delivered
+    /// with each user once, in order of first appearance.
+    @Test func aRepeatedMentionIsStoredAndDeliveredOnce() async throws {
+        let report = try await self.run(Self.mentions)
+        let bob = try #require(report["bob"] as? String)
+        let alice = try #require(report["alice"] as? String)
+        #expect(report["delivered"] as? [[String]] == [[bob], [bob, alice]])
+        #expect(report["stored"] as? [[String]] == [[bob], [bob, alice]])
+    }
 }
