@@ -572,6 +572,54 @@ struct ThingRecordsConformanceTests {
         }
     }
 
+    /// Two installations of u1 created at once (ids in byte order: "in.B" before "in.a"), one earlier, one
+    /// later, and one of u2.
+    private static func insertFiveInstallations(_ store: ThingRecordsStore) async throws {
+        let rows: [(String, String, Int64)] = [
+            ("in.a", "u1", 20), ("in.B", "u1", 20), ("in.z", "u1", 10), ("in.c", "u1", 30), ("in.d", "u2", 15),
+        ]
+        for (id, user, created) in rows {
+            try await store.write {
+                try $0.insertInstallation(
+                    Installation(installationID: id, userID: user, deviceType: "IOS", registrationID: nil, development: false, created: created)
+                )
+            }
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func installationsAreCounted(engine: Engine) async throws {
+        try await engine.withThingStore { store in
+            try await Self.insertFiveInstallations(store)
+            #expect(try await store.write { try $0.installationCount(userID: "u1") } == 4)
+            #expect(try await store.read { try $0.installationCount(userID: "u2") } == 1)
+            #expect(try await store.read { try $0.installationCount(userID: "u9") } == 0)
+            #expect(try await store.read { try $0.installationCount(userID: "u1\u{0}") } == 0)
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func installationsArePaged(engine: Engine) async throws {
+        try await engine.withThingStore { store in
+            try await Self.insertFiveInstallations(store)
+            let all = try await store.read { try $0.installations(userID: "u1", after: nil, limit: 10) }.map(\.installationID)
+            #expect(all == ["in.z", "in.B", "in.a", "in.c"])
+            #expect(all == (try await store.read { try $0.installations(userID: "u1") }.map(\.installationID)))
+            #expect(try await store.read { try $0.installations(userID: "u1", after: nil, limit: 2) }.map(\.installationID) == ["in.z", "in.B"])
+            let afterB = try await store.read { try $0.installations(userID: "u1", after: (20, "in.B"), limit: 10) }
+            #expect(afterB.map(\.installationID) == ["in.a", "in.c"])
+            // A position that is no installation (deleted, or another user's) still pages by time, then id.
+            #expect(
+                try await store.read { try $0.installations(userID: "u1", after: (15, "in.d"), limit: 10) }.map(\.installationID) == [
+                    "in.B", "in.a", "in.c",
+                ]
+            )
+            #expect(try await store.read { try $0.installations(userID: "u1", after: (30, "in.c"), limit: 10) }.isEmpty)
+            #expect(try await store.read { try $0.installations(userID: "u1", after: (20, "in.\u{0}"), limit: 10) }.allSatisfy { $0.userID == "u1" })
+            #expect(try await store.read { try $0.installations(userID: "u2", after: nil, limit: 10) }.map(\.installationID) == ["in.d"])
+        }
+    }
+
     // MARK: - Triggers
 
     static func trigger(_ id: String, thingID: String = "th.1", at time: Int64 = 20) throws -> ThingTrigger {

@@ -26,6 +26,24 @@ struct GeneratedFilesTests {
         #expect(linked == served)
     }
 
+    /// protocol/liveness.md is written by hand: its admission-control section must name every method the
+    /// declarations make expensive (errors.md lists them from the declarations).
+    @Test func livenessNamesEveryExpensiveMethod() throws {
+        let liveness = try String(contentsOf: Self.root.appendingPathComponent("protocol/liveness.md"), encoding: .utf8)
+        let section =
+            try #require(liveness.components(separatedBy: "## Admission control").dropFirst().first)
+            .components(separatedBy: "\n## ").first ?? ""
+        #expect(!OpenRPCContract.expensiveMethodNames.isEmpty)
+        for name in OpenRPCContract.expensiveMethodNames {
+            #expect(section.contains("`\(name)`"), "protocol/liveness.md's admission control does not name \(name)")
+        }
+        let errors = try String(contentsOf: Self.root.appendingPathComponent("protocol/errors.md"), encoding: .utf8)
+        let busy = try #require(errors.split(separator: "\n").first { $0.contains("`SERVER_BUSY`") })
+        for name in OpenRPCContract.expensiveMethodNames {
+            #expect(busy.contains("`\(name)`"), "protocol/errors.md's SERVER_BUSY row does not name \(name)")
+        }
+    }
+
     @Test func methodsAreDeclaredOnce() {
         let names = OpenRPCContract.methods.map { $0.name }
         #expect(Set(names).count == names.count)

@@ -112,6 +112,43 @@ struct RPCCodingTests {
         #expect(error.message.contains("must be of type integer"))
     }
 
+    /// Integers JSONDecoder cannot hold ("The given data was not valid JSON", no path): the number is found
+    /// and named, past fractions in floating-point and JSONValue fields.
+    @Test(arguments: [
+        (#"{"inner":{"count":9223372036854775808}}"#, "inner.count", ErrorReason.numberOutOfRange),
+        (#"{"inner":{"count":-9223372036854775809}}"#, "inner.count", ErrorReason.numberOutOfRange),
+        (#"{"inner":{"count":1e300}}"#, "inner.count", ErrorReason.numberOutOfRange),
+        (#"{"inner":{"count":9223372036854775807.0}}"#, "inner.count", ErrorReason.numberOutOfRange),
+        (#"{"inner":{"count":1.5}}"#, "inner.count", ErrorReason.invalidParams),
+        (#"{"inner":{"count":1e-300}}"#, "inner.count", ErrorReason.invalidParams),
+    ])
+    func unfitIntegersAreNamed(json: String, field: String, reason: String) throws {
+        let error = try #require(paramsError(Outer.self, json))
+        #expect(error.code == .invalidParams)
+        #expect(error.field == field)
+        #expect(error.reason == reason)
+        #expect(error.message.contains(reason == ErrorReason.invalidParams ? "must be an integer" : "out of range"), "\(error.message)")
+        #expect(!error.message.contains("not valid JSON"))
+    }
+
+    private struct Mixed: Codable {
+        var ratio: Double
+        var values: [Double]
+        var any: JSONValue
+        var items: [Inner]
+    }
+
+    @Test
+    func anUnfitIntegerIsFoundPastFractionsThatFit() throws {
+        let error = try #require(
+            paramsError(Mixed.self, #"{"ratio":0.5,"values":[1.5,1e300],"any":{"x":2.5},"items":[{"count":1},{"count":2.5}]}"#)
+        )
+        #expect(error.field == "items[1].count")
+        #expect(error.reason == ErrorReason.invalidParams)
+        let fits = try RPCCoding.decodeParams(Outer.self, from: Array(#"{"inner":{"count":2.5e1}}"#.utf8))
+        #expect(fits.inner.count == 25)
+    }
+
     @Test
     func customFieldValueThatIsNotRepresentableIsNamed() throws {
         // 1e400 is valid JSON but neither an Int64 nor a finite Double, so the JSONValue at fields.a fails.

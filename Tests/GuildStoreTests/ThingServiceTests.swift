@@ -522,4 +522,66 @@ struct ThingServiceTests {
         )
         #expect(try await strict.owners(caller: thing.caller, thingID: thing.id) == [.user(alice.id), .user(bob.id)])
     }
+
+    /// Issue 39: at most ``ThingService/maximumInstallationsPerUser`` installations a user. The rule is the
+    /// service's, over a count from the records, so both engines share it.
+    @Test func installationsAreCappedPerUser() async throws {
+        let world = try await World()
+        let alice = try await world.user("alice")
+        let bob = try await world.user("bob")
+        let cap = ThingService.maximumInstallationsPerUser
+        #expect(cap == 100)
+        var ids: [String] = []
+        for index in 0..<cap {
+            ids.append(
+                try await world.things.registerInstallation(caller: alice.caller, deviceType: "IOS", registrationID: "r\(index)", development: false)
+                    .installationID
+            )
+        }
+        do {
+            _ = try await world.things.registerInstallation(caller: alice.caller, deviceType: "IOS", registrationID: "new", development: false)
+            Issue.record("the installation past the cap was stored")
+        } catch let error as GuildError {
+            #expect(error.code == .quotaExceeded)
+            #expect(error.details == ["limit": 100, "usage": 100])
+            #expect(error.message.contains("at most 100 installations"))
+        }
+        let known = try await world.things.registerInstallation(caller: alice.caller, deviceType: "IOS", registrationID: "r3", development: false)
+        #expect(known.installationID == ids[3])
+        _ = try await world.things.registerInstallation(caller: bob.caller, deviceType: "IOS", registrationID: "r0", development: false)
+        #expect(try await world.temp.store.read { try $0.installationCount(userID: alice.id) } == cap)
+    }
+
+    /// `installation.list` pages the caller's own installations; a key the daemon did not make is refused.
+    @Test func installationsArePagedPerUser() async throws {
+        let world = try await World()
+        let alice = try await world.user("alice")
+        let bob = try await world.user("bob")
+        for index in 0..<30 {
+            _ = try await world.things.registerInstallation(caller: alice.caller, deviceType: "IOS", registrationID: "r\(index)", development: false)
+        }
+        _ = try await world.things.registerInstallation(caller: bob.caller, deviceType: "IOS", registrationID: "r0", development: false)
+        let whole = try await world.things.installations(caller: alice.caller)
+        #expect(whole.installations.count == 30 && whole.nextPaginationKey == nil)
+        var paged: [String] = []
+        var key: String?
+        repeat {
+            let page = try await world.things.installations(caller: alice.caller, limit: 7, paginationKey: key)
+            paged += page.installations.map(\.installationID)
+            key = page.nextPaginationKey
+        } while key != nil && paged.count <= 30
+        #expect(paged == whole.installations.map(\.installationID))
+        let aliceKey = try #require(try await world.things.installations(caller: alice.caller, limit: 1).nextPaginationKey)
+        #expect(try await world.things.installations(caller: bob.caller, paginationKey: aliceKey).installations.allSatisfy { $0.userID == bob.id })
+        for bad in ["", "%%%", "MTIz", "LTE6aW4uYQ", "MTphAGI"] {  // "", not base64, "123", "-1:in.a", "1:a\0b"
+            await #expect(throws: GuildError.invalidInput("", field: "paginationKey")) {
+                try await world.things.installations(caller: alice.caller, paginationKey: bad)
+            }
+        }
+        for limit in [0, 101] {
+            await #expect(throws: GuildError.invalidInput("", field: "limit")) {
+                try await world.things.installations(caller: alice.caller, limit: limit)
+            }
+        }
+    }
 }

@@ -69,6 +69,13 @@ public protocol ThingRecords {
     func installation(userID: String, deviceType: String, registrationID: String) throws -> Installation?
     /// A user's installations, oldest first.
     func installations(userID: String) throws -> [Installation]
+    /// A page of a user's installations, oldest first (ids in byte order among those created at once), after
+    /// the position `after` (an installation's creation time and id) when given.
+    func installations(userID: String, after: (created: Int64, installationID: String)?, limit: Int) throws -> [Installation]
+    /// How many installations a user has. In a write transaction, other transactions that count the same
+    /// user's installations wait until this one ends, so a count checked against a bound stays true until the
+    /// insert it allows is committed.
+    func installationCount(userID: String) throws -> Int
     /// Deletes an installation; false when there was none.
     func deleteInstallation(id: String) throws -> Bool
     /// Deletes a user's installations.

@@ -1,7 +1,16 @@
+import Foundation
+
 /// Installations: a user's devices, to which command results are pushed.
 extension ThingService {
+    /// The most installations one user may have (issue 39: a local user must not fill the store with them). A
+    /// register past it is refused with `quotaExceeded`; finding one the user already has still works.
+    public static let maximumInstallationsPerUser = 100
+    /// The largest page of `installation.list`, and its default.
+    public static let maximumInstallationPage = 100
+
     /// Registers an installation of the calling user, or finds the one with the same device type and
-    /// registration id. An MQTT installation without a registration id gets one.
+    /// registration id. An MQTT installation without a registration id gets one. A user who has
+    /// ``maximumInstallationsPerUser`` installations gets `quotaExceeded` for a new one.
     public func registerInstallation(
         caller: Caller,
         deviceType: String,
@@ -17,8 +26,18 @@ extension ThingService {
         }
         let now = self.now()
         return try await self.store.write { tx in
+            // Counted first: on PostgreSQL this also makes another host's register of the same user wait.
+            let count = try tx.installationCount(userID: userID)
             if let registrationID, let known = try tx.installation(userID: userID, deviceType: deviceType, registrationID: registrationID) {
                 return known
+            }
+            guard count < Self.maximumInstallationsPerUser else {
+                var error = GuildError(
+                    .quotaExceeded,
+                    "a user may register at most \(Self.maximumInstallationsPerUser) installations; delete one first"
+                )
+                error.details = ["limit": Int64(Self.maximumInstallationsPerUser), "usage": Int64(count)]
+                throw error
             }
             let installation = Installation(
                 installationID: Self.newID(prefix: "in."),
@@ -33,10 +52,43 @@ extension ThingService {
         }
     }
 
-    /// The calling user's installations.
-    public func installations(caller: Caller) async throws -> [Installation] {
+    /// A page of the calling user's installations, oldest first: at most `limit` (1 to
+    /// ``maximumInstallationPage``, that when absent), after the one `paginationKey` names. The next page's key
+    /// is nil on the last page.
+    public func installations(
+        caller: Caller,
+        limit: Int? = nil,
+        paginationKey: String? = nil
+    ) async throws -> (installations: [Installation], nextPaginationKey: String?) {
         let userID = try caller.requireUserID()
-        return try await self.store.read { try $0.installations(userID: userID) }
+        let limit = try Self.pageLimit(limit, maximum: Self.maximumInstallationPage)
+        let after = try paginationKey.map { key throws(GuildError) in try Self.installationPosition(key) }
+        let page = try await self.store.read { try $0.installations(userID: userID, after: after, limit: limit + 1) }
+        let next = page.count > limit ? Self.installationKey(page[limit - 1]) : nil
+        return (Array(page.prefix(limit)), next)
+    }
+
+    /// The key of the page after `installation`: base64url of `<created>:<installationID>`. It holds only the
+    /// caller's own installation's creation time and id; a page lists only the caller's installations, whatever
+    /// the key says.
+    static func installationKey(_ installation: Installation) -> String {
+        Data("\(installation.created):\(installation.installationID)".utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The position an ``installationKey(_:)`` names.
+    static func installationPosition(_ key: String) throws(GuildError) -> (created: Int64, installationID: String) {
+        let invalid = GuildError.invalidInput("paginationKey is not one this daemon returned", field: "paginationKey")
+        guard key.utf8.count <= 1024, key.utf8.allSatisfy({ $0 < 0x80 }) else { throw invalid }
+        var base64 = key.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64), let text = String(bytes: data, encoding: .utf8),
+            let colon = text.firstIndex(of: ":"), let created = Int64(text[..<colon]), created >= 0
+        else { throw invalid }
+        let installationID = String(text[text.index(after: colon)...])
+        guard !installationID.isEmpty, !installationID.utf8.contains(0) else { throw invalid }
+        return (created, installationID)
     }
 
     /// Deletes one of the caller's installations (an admin's: anyone's).

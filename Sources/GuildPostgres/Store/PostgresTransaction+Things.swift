@@ -382,6 +382,43 @@ extension PostgresTransaction: ThingRecords {
         ).map(Self.installation(from:))
     }
 
+    /// A page of a user's installations, oldest first (ids in byte order among those created at once, as in
+    /// SQLite), after the position `after` when given.
+    public func installations(userID: String, after: (created: Int64, installationID: String)?, limit: Int) throws -> [Installation] {
+        guard Self.isStorableKey(userID) else { return [] }
+        guard let after else {
+            return try self.connection.query(
+                """
+                SELECT \(unescaped: Self.installationColumns) FROM installation
+                WHERE user_id = \(userID) ORDER BY created, installation_id COLLATE "C" LIMIT \(Int64(limit))
+                """
+            ).map(Self.installation(from:))
+        }
+        guard Self.isStorableKey(after.installationID) else { return [] }
+        return try self.connection.query(
+            """
+            SELECT \(unescaped: Self.installationColumns) FROM installation
+            WHERE user_id = \(userID)
+                AND (created > \(after.created) OR (created = \(after.created) AND installation_id COLLATE "C" > \(after.installationID)))
+            ORDER BY created, installation_id COLLATE "C" LIMIT \(Int64(limit))
+            """
+        ).map(Self.installation(from:))
+    }
+
+    /// How many installations a user has. In a write transaction, first waits for any other transaction that
+    /// counted the same user's installations to end (a transaction-scoped advisory lock on the user), so of two
+    /// hosts registering an installation of one user at once, the second counts the first's.
+    public func installationCount(userID: String) throws -> Int {
+        guard Self.isStorableKey(userID) else { return 0 }
+        if !self.rowLock.isEmpty {
+            try self.connection.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended(\("installation.user:" + userID), 0))"
+            )
+        }
+        let rows = try self.connection.query("SELECT count(*) FROM installation WHERE user_id = \(userID)")
+        return Int(try rows.first?.decode(Int64.self) ?? 0)
+    }
+
     /// Deletes an installation; false when there was none.
     public func deleteInstallation(id: String) throws -> Bool {
         guard Self.isStorableKey(id) else { return false }

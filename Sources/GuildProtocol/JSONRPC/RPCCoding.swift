@@ -35,6 +35,9 @@ public enum RPCCoding: Sendable {
         do {
             return try JSONDecoder().decode(type, from: Data(bytes))
         } catch let error as DecodingError {
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, let unfit = Self.unfitNumber(type, in: Array(bytes)) {
+                throw unfit
+            }
             throw Self.invalidParams(error)
         } catch {
             throw .invalidParams("\(error)", field: nil)
@@ -44,17 +47,8 @@ public enum RPCCoding: Sendable {
     /// Describes a decoding failure as an invalid-params error naming the offending field.
     public static func invalidParams(_ error: DecodingError) -> RPCError {
         func path(_ codingPath: [any CodingKey], _ last: (any CodingKey)? = nil) -> String? {
-            var keys = codingPath
-            if let last { keys.append(last) }
-            // Array positions come as "Index N" keys; a dictionary key that looks like a number ("5") is a name.
-            let parts = keys.map { key in
-                if let index = key.intValue, key.stringValue.hasPrefix("Index ") { return "[\(index)]" }
-                return key.stringValue
-            }
-            guard !parts.isEmpty else { return nil }
-            return parts.reduce("") { text, part in
-                text.isEmpty ? part : (part.hasPrefix("[") ? text + part : text + "." + part)
-            }
+            let path = Self.fieldPath(codingPath + (last.map { [$0] } ?? []))
+            return path.isEmpty ? nil : path
         }
         switch error {
         case .keyNotFound(let key, let context):
@@ -71,6 +65,19 @@ public enum RPCCoding: Sendable {
             return .invalidParams("\"\(field ?? "params")\": \(context.debugDescription)", field: field)
         @unknown default:
             return .invalidParams("\(error)", field: nil)
+        }
+    }
+
+    /// A coding path as `data.field` names it: keys dotted, array positions in brackets (`fields.color`,
+    /// `actions[0].turnPower`); empty for the params themselves.
+    static func fieldPath(_ codingPath: [any CodingKey]) -> String {
+        // Array positions come as "Index N" keys; a dictionary key that looks like a number ("5") is a name.
+        let parts = codingPath.map { key in
+            if let index = key.intValue, key.stringValue.hasPrefix("Index ") { return "[\(index)]" }
+            return key.stringValue
+        }
+        return parts.reduce("") { text, part in
+            text.isEmpty ? part : (part.hasPrefix("[") ? text + part : text + "." + part)
         }
     }
 

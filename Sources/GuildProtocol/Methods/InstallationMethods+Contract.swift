@@ -20,7 +20,7 @@ extension InstallationMethods.Register {
     public static let access: AccessRequirement = .session
     public static let contract = MethodContract(
         summary:
-            "Registers an installation (a device) of the calling user, or finds the one with the same deviceType and registration id, and binds the calling connection to it: command results are pushed to installations (protocol/things.md). Register before events.subscribe.",
+            "Registers an installation (a device) of the calling user, or finds the one with the same deviceType and registration id, and binds the calling connection to it: command results are pushed to installations (protocol/things.md). Register before events.subscribe. A user has at most 100 installations: a new one past that is QUOTA_EXCEEDED (data.limit, data.usage); finding an existing one still works.",
         tags: ["installation", "thing"],
         params: [
             .init("deviceType", JSONSchema.oneOf(["ANDROID", "IOS", "JPUSH", "MQTT"]), required: true),
@@ -29,7 +29,7 @@ extension InstallationMethods.Register {
         ],
         result: "installation",
         installationSchema,
-        errors: [ErrorReason.invalidInputData, ErrorReason.unauthorized, ErrorReason.permissionDenied],
+        errors: [ErrorReason.invalidInputData, ErrorReason.unauthorized, ErrorReason.permissionDenied, ErrorReason.quotaExceeded],
         writes: true,
         example: .init(params: ["deviceType": "ANDROID", "installationRegistrationID": "fcm-token-123"], result: ContractExamples.installation)
     )
@@ -38,12 +38,17 @@ extension InstallationMethods.Register {
 extension InstallationMethods.List {
     public static let access: AccessRequirement = .session
     public static let contract = MethodContract(
-        summary: "The calling user's installations, oldest first.",
+        summary:
+            "The calling user's installations, oldest first, at most limit (default and maximum 100, the most a user may have) per page; nextPaginationKey continues (absent on the last page).",
         tags: ["installation", "thing"],
+        params: [.init("limit", JSONSchema.integer, "1-100"), .init("paginationKey", JSONSchema.string, "From the previous page")],
         result: "installations",
-        JSONSchema.object(required: ["installations"], ["installations": JSONSchema.array(of: installationSchema)]),
-        errors: [ErrorReason.unauthorized, ErrorReason.permissionDenied],
-        example: .init(result: ["installations": [ContractExamples.installation]])
+        JSONSchema.object(
+            required: ["installations"],
+            ["installations": JSONSchema.array(of: installationSchema), "nextPaginationKey": JSONSchema.string]
+        ),
+        errors: [ErrorReason.invalidInputData, ErrorReason.unauthorized, ErrorReason.permissionDenied],
+        example: .init(params: ["limit": 10], result: ["installations": [ContractExamples.installation]])
     )
 }
 

@@ -34,12 +34,26 @@ public enum InstallationMethods: Sendable {
         public static let name = "installation.register"
     }
 
-    /// `installation.list`: the caller's installations.
+    /// `installation.list`: a page of the caller's installations, oldest first.
     public enum List: RPCMethod {
-        public typealias Params = NoParams
+        public struct Params: Codable, Hashable, Sendable {
+            /// 1-100; 100 when absent (a user has at most 100 installations, so one page holds them all).
+            public var limit: Int?
+            /// The previous page's `nextPaginationKey`.
+            public var paginationKey: String?
+            public init(limit: Int? = nil, paginationKey: String? = nil) {
+                self.limit = limit
+                self.paginationKey = paginationKey
+            }
+        }
         public struct Result: Codable, Hashable, Sendable {
             public var installations: [InstallationInfo]
-            public init(installations: [InstallationInfo]) { self.installations = installations }
+            /// Continues with the next page; absent on the last page.
+            public var nextPaginationKey: String?
+            public init(installations: [InstallationInfo], nextPaginationKey: String? = nil) {
+                self.installations = installations
+                self.nextPaginationKey = nextPaginationKey
+            }
         }
         public static let name = "installation.list"
     }

@@ -360,6 +360,35 @@ extension SQLiteTransaction {
         ).map(Self.installation(from:))
     }
 
+    func installations(userID: String, after: (created: Int64, installationID: String)?, limit: Int) throws -> [Installation] {
+        guard let after else {
+            return try Row.fetchAll(
+                self.db.cachedStatement(
+                    sql: "SELECT \(Self.installationColumns) FROM installation WHERE userID = ? ORDER BY created, installationID LIMIT ?"
+                ),
+                arguments: StoredText.arguments([userID, limit])
+            ).map(Self.installation(from:))
+        }
+        return try Row.fetchAll(
+            self.db.cachedStatement(
+                sql: """
+                    SELECT \(Self.installationColumns) FROM installation
+                    WHERE userID = ? AND (created > ? OR (created = ? AND installationID > ?))
+                    ORDER BY created, installationID LIMIT ?
+                    """
+            ),
+            arguments: StoredText.arguments([userID, after.created, after.created, after.installationID, limit])
+        ).map(Self.installation(from:))
+    }
+
+    /// SQLite has a single writer: nothing to lock.
+    func installationCount(userID: String) throws -> Int {
+        try Int.fetchOne(
+            self.db.cachedStatement(sql: "SELECT count(*) FROM installation WHERE userID = ?"),
+            arguments: StoredText.arguments([userID])
+        ) ?? 0
+    }
+
     func deleteInstallation(id: String) throws -> Bool {
         try self.db.cachedStatement(sql: "DELETE FROM installation WHERE installationID = ?").execute(arguments: StoredText.arguments([id]))
         return self.db.changesCount > 0

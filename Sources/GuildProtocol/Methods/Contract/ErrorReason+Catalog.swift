@@ -63,9 +63,11 @@ extension ErrorReason {
                 ErrorEntry(
                     .invalidParams,
                     numberOutOfRange,
-                    summary: "The result is not a finite number (an overflow to infinity, or NaN), which JSON cannot hold",
+                    summary:
+                        "A number out of range: an integer param beyond a 64-bit integer, or a result that is not a finite number (an overflow to infinity, or NaN), which JSON cannot hold",
                     when:
-                        "A numeric result JSON cannot hold: `sum` or `subtract` overflowing to infinity (`sum [1e308, 1e308]`), or NaN. Guild never writes a non-finite number, and never `null` in its place."
+                        "An integer param beyond its type's range (a 64-bit integer: `9223372036854775808`, `1e300`); `data.field` names it (a fraction such as `1.5` where an integer is wanted is `INVALID_PARAMS`, naming the field too). Or a numeric result JSON cannot hold: `sum` or `subtract` overflowing to infinity (`sum [1e308, 1e308]`), or NaN. Guild never writes a non-finite number, and never `null` in its place.",
+                    extra: ["field"]
                 ),
                 ErrorEntry(.internalError, internalError, when: "Something failed inside the daemon. Details are in its log, never in the reply."),
             ],
@@ -100,7 +102,7 @@ extension ErrorReason {
                     serverBusy,
                     summary: "Too many expensive calls running (per connection, per principal or in the daemon; data.scope, data.limit); retry later",
                     when:
-                        "An expensive method (`system.check`, `group.members`, `user.memberOfGroups`, `user.ownerOfGroups`, `group.joinedList`; `x-expensive` in the OpenRPC document) would pass a concurrency bound: 2 running per connection (`data.scope` `connection`), 2 per principal, i.e. per user or, without a session, per peer uid (`principal`), 4 in the daemon (`daemon`, `--max-expensive`). Nothing queues: retry after a moment. Cheap calls are never refused this way, and always find a free database reader.",
+                        "An expensive method (\(OpenRPCContract.expensiveMethodNames.map { "`\($0)`" }.joined(separator: ", ")); `x-expensive` in the OpenRPC document) would pass a concurrency bound: 2 running per connection (`data.scope` `connection`), 2 per principal, i.e. per user or, without a session, per peer uid (`principal`), 4 in the daemon (`daemon`, `--max-expensive`). Nothing queues: retry after a moment. Cheap calls are never refused this way, and always find a free database reader.",
                     extra: ["scope", "limit"]
                 ),
                 ErrorEntry(

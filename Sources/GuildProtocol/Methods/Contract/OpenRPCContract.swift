@@ -10,6 +10,12 @@ public enum OpenRPCContract: Sendable {
         ConformanceMethods.all + SystemMethods.all + SessionMethods.all + UserMethods.all + GroupMethods.kiiMethods
         + GroupMethods.imMethods + ObjectMethods.all + ThingMethods.all + EventMethods.all
 
+    /// The names of the expensive methods (``RPCMethod/isExpensive``), in name order: what `protocol/errors.md`
+    /// lists for `SERVER_BUSY` (and a test checks `protocol/liveness.md` names).
+    public static var expensiveMethodNames: [String] {
+        Self.methods.filter { $0.isExpensive }.map { $0.name }.sorted()
+    }
+
     /// The most items a list-valued param (an array or an object) may hold unless its method declares
     /// another limit in ``RPCMethod/itemLimits``.
     public static let defaultItemLimit = 1000

@@ -109,8 +109,9 @@ extension MethodRegistry {
             context.connection.installationID = installation.installationID
             return InstallationMethods.InstallationInfo(installation)
         }
-        self.register(InstallationMethods.List.self) { _, context in
-            .init(installations: try await things.installations(caller: context.caller).map(InstallationMethods.InstallationInfo.init))
+        self.register(InstallationMethods.List.self) { params, context in
+            let page = try await things.installations(caller: context.caller, limit: params.limit, paginationKey: params.paginationKey)
+            return .init(installations: page.installations.map(InstallationMethods.InstallationInfo.init), nextPaginationKey: page.nextPaginationKey)
         }
         self.register(InstallationMethods.Delete.self) { params, context in
             try await things.deleteInstallation(caller: context.caller, installationID: params.installationID)
