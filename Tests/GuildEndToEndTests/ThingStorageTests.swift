@@ -96,8 +96,10 @@ struct ThingStorageTests {
         let grown = bytesOnDisk() - before
         print("ThingStorageTests: 50,000 uploads of 10 KB grew the database and WAL by \(grown / 1_048_576) MiB")
         // 50,000 uploads of 10 KB were 1 GB (state rows and event bodies) before; now the 1,000 newest states
-        // (10 MB) and 50,000 small events.
-        #expect(grown < 250 * 1024 * 1024, "database and WAL grew by \(grown / 1_048_576) MiB")
+        // (10 MB) and 50,000 small events. (On PostgreSQL the scratch holds no database: the rest applies.)
+        if !TestEngine.isPostgreSQL {
+            #expect(grown > 0 && grown < 250 * 1024 * 1024, "database and WAL grew by \(grown / 1_048_576) MiB")
+        }
         #expect(report["bobWrite"] as? Bool == true)
         #expect(report["historyCount"] as? Int == 1_000, "--state-history-count's default")
         #expect((report["historyNewest"] as? Int ?? 0) >= 49_950)

@@ -572,7 +572,10 @@ struct ThingServiceTests {
         } while key != nil && paged.count <= 30
         #expect(paged == whole.installations.map(\.installationID))
         let aliceKey = try #require(try await world.things.installations(caller: alice.caller, limit: 1).nextPaginationKey)
-        #expect(try await world.things.installations(caller: bob.caller, paginationKey: aliceKey).installations.allSatisfy { $0.userID == bob.id })
+        // Keys are sealed for their caller: Alice's is no key for Bob, and made-up positions are no keys at all.
+        await #expect(throws: GuildError.invalidInput("", field: "paginationKey")) {
+            try await world.things.installations(caller: bob.caller, paginationKey: aliceKey)
+        }
         for bad in ["", "%%%", "MTIz", "LTE6aW4uYQ", "MTphAGI"] {  // "", not base64, "123", "-1:in.a", "1:a\0b"
             await #expect(throws: GuildError.invalidInput("", field: "paginationKey")) {
                 try await world.things.installations(caller: alice.caller, paginationKey: bad)

@@ -62,28 +62,26 @@ extension ThingService {
     ) async throws -> (installations: [Installation], nextPaginationKey: String?) {
         let userID = try caller.requireUserID()
         let limit = try Self.pageLimit(limit, maximum: Self.maximumInstallationPage)
-        let after = try paginationKey.map { key throws(GuildError) in try Self.installationPosition(key) }
+        // Sealed for the caller as every paging key is (``PageKeys``), though it names only their own installation.
+        let binding = PageBinding("installation.list", caller: caller, [])
+        let after = try paginationKey.map { key throws(GuildError) in
+            try Self.installationPosition(try self.pageKeys.open(key, for: binding))
+        }
         let page = try await self.store.read { try $0.installations(userID: userID, after: after, limit: limit + 1) }
-        let next = page.count > limit ? Self.installationKey(page[limit - 1]) : nil
+        let next = page.count > limit ? self.pageKeys.seal(Self.installationKey(page[limit - 1]), for: binding) : nil
         return (Array(page.prefix(limit)), next)
     }
 
-    /// The key of the page after `installation`: base64url of `<created>:<installationID>`. It holds only the
-    /// caller's own installation's creation time and id; a page lists only the caller's installations, whatever
-    /// the key says.
-    static func installationKey(_ installation: Installation) -> String {
-        Data("\(installation.created):\(installation.installationID)".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+    /// The position after `installation`, to be sealed: `<created>:<installationID>` (the creation time keeps
+    /// the place when that installation is deleted between pages).
+    static func installationKey(_ installation: Installation) -> [UInt8] {
+        Array("\(installation.created):\(installation.installationID)".utf8)
     }
 
-    /// The position an ``installationKey(_:)`` names.
-    static func installationPosition(_ key: String) throws(GuildError) -> (created: Int64, installationID: String) {
+    /// The position an ``installationKey(_:)`` holds.
+    static func installationPosition(_ key: [UInt8]) throws(GuildError) -> (created: Int64, installationID: String) {
         let invalid = GuildError.invalidInput("paginationKey is not one this daemon returned", field: "paginationKey")
-        guard key.utf8.count <= 1024, key.utf8.allSatisfy({ $0 < 0x80 }) else { throw invalid }
-        var base64 = key.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64), let text = String(bytes: data, encoding: .utf8),
+        guard let text = String(bytes: key, encoding: .utf8),
             let colon = text.firstIndex(of: ":"), let created = Int64(text[..<colon]), created >= 0
         else { throw invalid }
         let installationID = String(text[text.index(after: colon)...])

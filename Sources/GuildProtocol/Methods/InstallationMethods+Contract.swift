@@ -41,7 +41,10 @@ extension InstallationMethods.List {
         summary:
             "The calling user's installations, oldest first, at most limit (default and maximum 100, the most a user may have) per page; nextPaginationKey continues (absent on the last page).",
         tags: ["installation", "thing"],
-        params: [.init("limit", JSONSchema.integer, "1-100"), .init("paginationKey", JSONSchema.string, "From the previous page")],
+        params: [
+            .init("limit", JSONSchema.integer, "1-100"),
+            .init("paginationKey", JSONSchema.string, "From the previous page, by the same caller; valid until the daemon restarts"),
+        ],
         result: "installations",
         JSONSchema.object(
             required: ["installations"],
