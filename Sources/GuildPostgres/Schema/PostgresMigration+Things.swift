@@ -1,6 +1,6 @@
 extension PostgresMigration {
     /// The things area's migrations (things, owners, commands, states, installations), versions 20-29: SQLite's
-    /// final schema of the same tables (GuildStore's `things-1` and `things-2`), in snake_case.
+    /// schema of the same tables (GuildStore's `things-1` and `things-2`, then `things-3` as 21), in snake_case.
     ///
     /// SQLite's rowids, which order owners, commands, states and triggers and page through them, are identity
     /// columns. JSON (properties, command requests and results, states, triggers) is stored as the same compact
@@ -119,6 +119,16 @@ extension PostgresMigration {
                 )
                 """,
             ]
-        )
+        ),
+        // SQLite's `things-3`: the bounds on a thing's pending commands and on its triggers' firings per second
+        // count through these, without reading the thing's history.
+        PostgresMigration(
+            version: 21,
+            name: "pending and fired commands indexed",
+            statements: [
+                "CREATE INDEX thing_command_pending ON thing_command (thing_id) WHERE state IN ('SENDING', 'DELIVERED')",
+                "CREATE INDEX thing_command_fired ON thing_command (thing_id, created) WHERE fired_by_trigger_id IS NOT NULL",
+            ]
+        ),
     ]
 }
