@@ -379,6 +379,41 @@ struct ThingRecordsConformanceTests {
     }
 
     @Test(arguments: Engine.available)
+    func pendingAndFiredCommandsAreCountedAlike(engine: Engine) async throws {
+        try await engine.withThingStore { store in
+            try await store.write { try $0.insertThing(try Self.thing("th.1")) }
+            try await store.write { try $0.insertThing(try Self.thing("th.2")) }
+            // th.1: sent ones at 20-22 (one DONE), fired ones (`full`) at 30-33 (one INCOMPLETE); th.2: one of each.
+            for (id, state, full, time) in [
+                ("s1", CommandState.sending, false, Int64(20)), ("s2", .delivered, false, 21), ("s3", .done, false, 22),
+                ("f1", .sending, true, 30), ("f2", .delivered, true, 31), ("f3", .incomplete, true, 32), ("f4", .sending, true, 33),
+            ] {
+                let command = try Self.command(id, state: state, full: full, at: time)
+                try await store.write { try $0.insertCommand(command) }
+            }
+            for (id, full) in [("o1", false), ("o2", true)] {
+                let command = try Self.command(id, thingID: "th.2", full: full, at: 40)
+                try await store.write { try $0.insertCommand(command) }
+            }
+            #expect(try await store.read { try $0.pendingCommandCount(thingID: "th.1") } == 5)
+            #expect(try await store.write { try $0.pendingCommandCount(thingID: "th.1") } == 5)
+            #expect(try await store.read { try $0.pendingCommandCount(thingID: "th.2") } == 2)
+            #expect(try await store.read { try $0.pendingCommandCount(thingID: "th.9") } == 0)
+            #expect(try await store.read { try $0.pendingCommandCount(thingID: "th.1\u{0}") } == 0)
+            // Fired ones (finished or not) created at `since` or later.
+            #expect(try await store.read { try $0.triggerFiringCount(thingID: "th.1", since: 0) } == 4)
+            #expect(try await store.read { try $0.triggerFiringCount(thingID: "th.1", since: 31) } == 3)
+            #expect(try await store.write { try $0.triggerFiringCount(thingID: "th.1", since: 33) } == 1)
+            #expect(try await store.read { try $0.triggerFiringCount(thingID: "th.1", since: 34) } == 0)
+            #expect(try await store.read { try $0.triggerFiringCount(thingID: "th.2", since: 0) } == 1)
+            #expect(try await store.read { try $0.triggerFiringCount(thingID: "th.1\u{0}", since: 0) } == 0)
+            // Posting results frees a pending one.
+            _ = try await store.write { try Self.putResults($0, thingID: "th.1", commandID: "s1", succeeded: true, now: 50) }
+            #expect(try await store.read { try $0.pendingCommandCount(thingID: "th.1") } == 4)
+        }
+    }
+
+    @Test(arguments: Engine.available)
     func resultsArePostedOnceAndMissingOnesAreErrors(engine: Engine) async throws {
         try await engine.withThingStore { store in
             try await store.write { try $0.insertThing(try Self.thing("th.1")) }

@@ -12,4 +12,7 @@ public final class TestClock: Sendable {
 
     /// Moves the clock forward.
     public func advance(seconds: Int64) { self.milliseconds.withLock { $0 += seconds * 1000 } }
+
+    /// Moves the clock forward by `milliseconds`.
+    public func advance(milliseconds: Int64) { self.milliseconds.withLock { $0 += milliseconds } }
 }

@@ -1,13 +1,15 @@
 import GuildJSON
 
 /// A thing's event, for the event log (topic `thing:<thingID>`): a command for the thing, a command's result
-/// for the issuer's installations, a state upload, the thing going online or offline, an owner added or
-/// removed, the thing deleted. Each reaches only whom it names (``ThingAudience``), live and on replay.
+/// for the issuer's installations, a state upload, trigger firings an upload skipped, the thing going online or
+/// offline, an owner added or removed, the thing deleted. Each reaches only whom it names (``ThingAudience``), live and on replay.
 public struct ThingEvent: LoggableEvent {
     /// The kinds of thing events.
     public enum Kind: String, CaseIterable, Sendable {
         case commandReceived, commandResult, thingStateChanged, thingConnected, thingDisconnected
         case thingOwnerAdded, thingOwnerRemoved, thingDeleted
+        /// An upload's trigger firings that sent nothing, past a bound (``TriggerSkip``).
+        case triggerSkipped
     }
 
     public var kind: Kind

@@ -44,6 +44,13 @@ public protocol ThingRecords {
     func commands(thingID: String, before: Int64?, limit: Int) throws -> [(command: ThingCommand, position: Int64)]
     /// Moves the named commands of a thing from SENDING to DELIVERED; returns how many moved.
     func markCommandsDelivered(thingID: String, commandIDs: [String], now: Int64) throws -> Int
+    /// How many of a thing's commands are pending (SENDING or DELIVERED: no results yet); read through an index
+    /// of the pending ones, so it costs what the thing has pending (at most ``ThingService/maximumPendingCommands``
+    /// and a trigger firing's worth), not its history.
+    func pendingCommandCount(thingID: String) throws -> Int
+    /// How many of a thing's commands triggers sent (`firedByTriggerID`) created at `since` or later (ms); read
+    /// through an index of the fired ones by time.
+    func triggerFiringCount(thingID: String, since: Int64) throws -> Int
 
     /// Stores a state uploaded at `uploaded` (the daemon's clock, ms since the Unix epoch): the latest from now
     /// on, and part of the history. Returns its row's id.

@@ -6,8 +6,26 @@ extension ThingService {
     /// The most commands in one `command.list` page, and the default.
     public static let maximumCommandPage = 100
 
+    /// The most commands a thing may have pending (SENDING or DELIVERED: the thing has not posted their
+    /// results). `command.send` past it is `quotaExceeded`, and a trigger firing past it is skipped
+    /// (``TriggerSkip``): a thing that never answers holds at most this many commands, however many are sent
+    /// or fired. A thing that answers frees one per result.
+    public static let maximumPendingCommands = 1_000
+
+    /// The error for a command past ``maximumPendingCommands``; `usage` is how many the thing has pending.
+    static func pendingCommandsExceeded(_ thingID: String, usage: Int) -> GuildError {
+        var error = GuildError(
+            .quotaExceeded,
+            "commands pending per thing: thing \(thingID) has \(usage) pending, the limit is \(Self.maximumPendingCommands); "
+                + "it must post results (command.putResults) before more are sent"
+        )
+        error.details = ["limit": Int64(Self.maximumPendingCommands), "usage": Int64(usage)]
+        return error
+    }
+
     /// Sends a command: the issuer must be an owner of the thing, and the caller must act for the issuer (the
-    /// user themself, a member of the issuing group, or an admin).
+    /// user themself, a member of the issuing group, or an admin). A thing with ``maximumPendingCommands``
+    /// pending gets no more: `quotaExceeded`, and nothing is written.
     public func send(caller: Caller, thingID: String, request: CommandRequest) async throws -> ThingCommand {
         try Self.check(request)
         let now = self.now()
@@ -29,6 +47,13 @@ extension ThingService {
                 modified: now
             )
             try Self.store(command, tx)
+            // Counted once the command and its event are in: on PostgreSQL, a transaction's first event takes the
+            // event log's lock until it commits, so every other host's commands for the thing are counted too.
+            // Past the bound the operation throws and its savepoint rolls the command back.
+            let pending = try tx.pendingCommandCount(thingID: thingID)
+            guard pending <= Self.maximumPendingCommands else {
+                throw Self.pendingCommandsExceeded(thingID, usage: pending - 1)
+            }
             return command
         }
     }

@@ -7,15 +7,16 @@ extension ThingService {
     public static let maximumStatePage = 1000
 
     /// Uploads a state: the thing itself, an owner, or an admin. Returns whether it was the thing's first
-    /// state. Owners get `thingStateChanged`; each enabled trigger whose condition turns from false to true
-    /// sends its command.
+    /// state, its time, and the trigger firings it skipped. Owners get `thingStateChanged`; each enabled trigger
+    /// whose condition turns from false to true sends its command, within the bounds on what triggers send
+    /// (past them, owners get `triggerSkipped`).
     public func putState(
         caller: Caller,
         thingID: String,
         state: [String: JSONValue],
         timestamp: Int64?
     ) async throws
-        -> (created: Bool, timestamp: Int64)
+        -> (created: Bool, timestamp: Int64, skipped: TriggerSkip?)
     {
         try ThingRules.checkState(state)
         let now = self.now()
@@ -39,8 +40,8 @@ extension ThingService {
             )
             event.stateID = stateID
             try tx.append(event)
-            try Self.runTriggers(thingID: thingID, state: state, tx, now)
-            return (first, time)
+            let skipped = try Self.runTriggers(thingID: thingID, state: state, tx, now)
+            return (first, time, skipped)
         }
     }
 

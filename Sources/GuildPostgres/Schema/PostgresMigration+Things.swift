@@ -1,6 +1,7 @@
 extension PostgresMigration {
     /// The things area's migrations (things, owners, commands, states, installations), versions 20-29: SQLite's
-    /// final schema of the same tables (GuildStore's `things-1` and `things-2`), in snake_case.
+    /// schema of the same tables (GuildStore's `things-1` and `things-2`; `things-3` and `things-4` are 21 and
+    /// 22), in snake_case.
     ///
     /// SQLite's rowids, which order owners, commands, states and triggers and page through them, are identity
     /// columns. JSON (properties, command requests and results, states, triggers) is stored as the same compact
@@ -126,6 +127,16 @@ extension PostgresMigration {
             statements: [
                 "ALTER TABLE thing_state ADD COLUMN uploaded bigint NOT NULL DEFAULT 0",
                 "UPDATE thing_state SET uploaded = timestamp",
+            ]
+        ),
+        // SQLite's `things-4`: the bounds on a thing's pending commands and on its triggers' firings per second
+        // count through these, without reading the thing's history.
+        PostgresMigration(
+            version: 22,
+            name: "pending and fired commands indexed",
+            statements: [
+                "CREATE INDEX thing_command_pending ON thing_command (thing_id) WHERE state IN ('SENDING', 'DELIVERED')",
+                "CREATE INDEX thing_command_fired ON thing_command (thing_id, created) WHERE fired_by_trigger_id IS NOT NULL",
             ]
         ),
     ]

@@ -253,6 +253,30 @@ extension PostgresTransaction: ThingRecords {
         )
     }
 
+    /// How many of a thing's commands are pending (SENDING or DELIVERED), through `thing_command_pending`.
+    public func pendingCommandCount(thingID: String) throws -> Int {
+        guard Self.isStorableKey(thingID) else { return 0 }
+        // The IN list is the partial index's own condition, so the planner may use it.
+        return Int(
+            try self.thingCount(
+                "SELECT count(*) FROM thing_command WHERE thing_id = \(thingID) AND state IN ('SENDING', 'DELIVERED')"
+            )
+        )
+    }
+
+    /// How many of a thing's commands triggers sent, created at `since` or later, through `thing_command_fired`.
+    public func triggerFiringCount(thingID: String, since: Int64) throws -> Int {
+        guard Self.isStorableKey(thingID) else { return 0 }
+        return Int(
+            try self.thingCount(
+                """
+                SELECT count(*) FROM thing_command
+                WHERE thing_id = \(thingID) AND fired_by_trigger_id IS NOT NULL AND created >= \(since)
+                """
+            )
+        )
+    }
+
     // MARK: - States
 
     /// Stores a state uploaded at `uploaded` (the latest from now on, and part of the history); returns its

@@ -45,12 +45,12 @@ extension CommandMethods.Send {
     public static let access: AccessRequirement = .session
     public static let contract = MethodContract(
         summary:
-            "Sends a command to a thing. The issuer must be an owner of the thing, and the caller must act for it (the user themself, a member of the issuing group, or an admin). The thing receives commandReceived (with the actions) on its subscription, and again on resume until it posts results; the state is SENDING, then DELIVERED once the notification reached a connection of the thing.",
+            "Sends a command to a thing. The issuer must be an owner of the thing, and the caller must act for it (the user themself, a member of the issuing group, or an admin). The thing receives commandReceived (with the actions) on its subscription, and again on resume until it posts results; the state is SENDING, then DELIVERED once the notification reached a connection of the thing. A thing has at most 1,000 commands pending (SENDING or DELIVERED): past that, QUOTA_EXCEEDED (data: limit, usage) until it posts results.",
         tags: ["command", "thing"],
         params: [.thingID] + commandRequestParams,
         result: "sent",
         JSONSchema.object(required: ["commandID"], ["commandID": JSONSchema.string]),
-        errors: thingReadErrors + [ErrorReason.userNotFound, ErrorReason.groupNotFound],
+        errors: thingReadErrors + [ErrorReason.userNotFound, ErrorReason.groupNotFound, ErrorReason.quotaExceeded],
         writes: true,
         example: .init(
             params: [

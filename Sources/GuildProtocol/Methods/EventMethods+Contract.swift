@@ -34,6 +34,7 @@ extension EventMethods.Subscribe {
                         "receiveJoinApplication", "applicationProcessed", "allMembersMuted", "newMessage", "objectCreated",
                         "objectUpdated", "objectDeleted", "bucketDeleted", "aclChanged", "commandReceived", "commandResult",
                         "thingStateChanged", "thingConnected", "thingDisconnected", "thingOwnerAdded", "thingOwnerRemoved", "thingDeleted",
+                        "triggerSkipped",
                     ])
                 ),
                 "Only these kinds"

@@ -172,7 +172,7 @@ extension ThingMethods.PutState {
     public static let access: AccessRequirement = .principal
     public static let contract = MethodContract(
         summary:
-            "Uploads the thing's state (the thing itself, an owner or an admin): a JSON object of at most 10 KB, kept as the latest and in the history. created says whether it was the first (Kii answers 201, then 204). Owners get thingStateChanged; enabled triggers whose condition turns true send their command.",
+            "Uploads the thing's state (the thing itself, an owner or an admin): a JSON object of at most 10 KB, kept as the latest and in the history. created says whether it was the first (Kii answers 201, then 204). Owners get thingStateChanged; enabled triggers whose condition turns true send their command, at most 10 a second per thing and while it has fewer than 1,000 commands pending; firings past those bounds send nothing and are recorded in one triggerSkipped event to the owners (triggerIDs, reason, limit).",
         tags: ["thing"],
         params: [
             .thingID, .init("state", JSONSchema.object, required: true, "A JSON object of at most 10,240 bytes"),

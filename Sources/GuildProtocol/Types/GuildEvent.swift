@@ -48,6 +48,11 @@ public struct GuildEvent: Codable, Hashable, Sendable {
     public var timestamp: Int64?
     /// `thingOwnerAdded` and `thingOwnerRemoved`: the owner (`user:ID` or `group:ID`).
     public var owner: String?
+    /// `triggerSkipped`: the triggers whose firing sent nothing, the bound that stopped them (`pendingCommands`
+    /// or `firingRate`) and its limit.
+    public var triggerIDs: [String]?
+    public var reason: String?
+    public var limit: Int64?
 
     /// Creates an event.
     public init(
@@ -74,7 +79,7 @@ public struct GuildEvent: Codable, Hashable, Sendable {
 extension GuildEvent {
     private enum CodingKeys: String, CodingKey {
         case seq, kind, groupID, actor, byAdmin, users, changes, time, topic, scope, bucket, objectID, object, granted, revoked
-        case thingID, commandID, actions, issuer, firedByTriggerID, state, timestamp, owner
+        case thingID, commandID, actions, issuer, firedByTriggerID, state, timestamp, owner, triggerIDs, reason, limit
     }
 
     public init(from decoder: any Decoder) throws {
@@ -104,5 +109,8 @@ extension GuildEvent {
         self.state = try container.decodeIfPresent([String: JSONValue].self, forKey: .state)
         self.timestamp = try container.decodeIfPresent(Int64.self, forKey: .timestamp)
         self.owner = try container.decodeIfPresent(String.self, forKey: .owner)
+        self.triggerIDs = try container.decodeIfPresent([String].self, forKey: .triggerIDs)
+        self.reason = try container.decodeIfPresent(String.self, forKey: .reason)
+        self.limit = try container.decodeIfPresent(Int64.self, forKey: .limit)
     }
 }

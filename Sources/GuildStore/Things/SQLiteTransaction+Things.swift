@@ -262,6 +262,23 @@ extension SQLiteTransaction {
         return moved
     }
 
+    func pendingCommandCount(thingID: String) throws -> Int {
+        // The IN list is the partial index's own condition, word for word, so SQLite uses thing_command_pending.
+        try Int.fetchOne(
+            self.db.cachedStatement(sql: "SELECT count(*) FROM thing_command WHERE thingID = ? AND state IN ('SENDING', 'DELIVERED')"),
+            arguments: StoredText.arguments([thingID])
+        ) ?? 0
+    }
+
+    func triggerFiringCount(thingID: String, since: Int64) throws -> Int {
+        try Int.fetchOne(
+            self.db.cachedStatement(
+                sql: "SELECT count(*) FROM thing_command WHERE thingID = ? AND firedByTriggerID IS NOT NULL AND created >= ?"
+            ),
+            arguments: StoredText.arguments([thingID, since])
+        ) ?? 0
+    }
+
     // MARK: - States
 
     @discardableResult

@@ -108,6 +108,16 @@ struct ThingsStoreArea: SQLiteStoreArea {
                     """
             )
         }
+        // The bounds on what a thing may have pending and on what its triggers fire per second count through these:
+        // a thing's pending commands, and its fired ones by time, without reading its history.
+        migrator.registerMigration("things-4: pending and fired commands indexed") { db in
+            try db.execute(
+                sql: """
+                    CREATE INDEX thing_command_pending ON thing_command (thingID) WHERE state IN ('SENDING', 'DELIVERED');
+                    CREATE INDEX thing_command_fired ON thing_command (thingID, created) WHERE firedByTriggerID IS NOT NULL;
+                    """
+            )
+        }
     }
 
     var eventArea: (any SQLiteEventArea)? { ThingSQLiteEventArea() }

@@ -53,6 +53,7 @@ extension MethodRegistry {
         }
         self.register(ThingMethods.PutState.self) { params, context in
             let stored = try await things.putState(caller: context.caller, thingID: params.thingID, state: params.state, timestamp: params.timestamp)
+            if let skipped = stored.skipped { TriggerMetrics.skipped(skipped) }
             return .init(created: stored.created, timestamp: stored.timestamp)
         }
         self.register(ThingMethods.GetState.self) { params, context in
