@@ -211,6 +211,8 @@ struct GuildDaemon: AsyncParsableCommand {
         }
         let logger = Logger(label: "guildd")
         let environment = ProcessInfo.processInfo.environment
+        // Before anything answers on the socket: a stop request from then on is a graceful shutdown.
+        let earlyShutdown = EarlyShutdownService(signals: [SIGTERM, SIGINT])
 
         let descriptors = Descriptors.raiseSoftLimit()
         let maxConnections = try Descriptors.connectionLimit(requested: self.maxConnections, descriptors: descriptors, logger: logger)
@@ -316,6 +318,7 @@ struct GuildDaemon: AsyncParsableCommand {
                 serviceName: "RetentionService"
             ),
             .init(service: MemoryTrimService(interval: .seconds(60)), serviceName: "MemoryTrimService"),
+            .init(service: earlyShutdown, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "EarlyShutdownService"),
         ]
         services.append(
             .init(

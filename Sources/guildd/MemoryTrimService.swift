@@ -15,7 +15,11 @@ struct MemoryTrimService: Service {
     let interval: Duration
 
     func run() async throws {
-        guard let trim = Self.mallocTrim else { return }
+        guard let trim = Self.mallocTrim else {
+            // Nothing to trim; returning early would end the service group.
+            try? await gracefulShutdown()
+            return
+        }
         try? await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 try await Task.sleep(for: self.interval)

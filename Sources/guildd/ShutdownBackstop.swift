@@ -23,13 +23,13 @@ final class ShutdownBackstop: Sendable {
         self.logger = logger
     }
 
-    /// Arms the backstop when one of `signals` arrives. The signals' default action is turned off here, as the
-    /// service group does for its own handling of them (which still runs: every dispatch source of a signal
-    /// fires).
+    /// Arms the backstop when one of `signals` arrives (the service group's own handling of them still runs:
+    /// every dispatch source of a signal fires). Their default action must already be off: ``EarlyShutdownService``
+    /// turns it off before the first dispatch source of each, and a `signal(_, SIG_IGN)` after that replaces the
+    /// handler libdispatch installed with that first source, so that no source fires again.
     func watch(_ signals: [Int32]) {
         self.sources.withLock { sources in
             for number in signals {
-                signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number, queue: self.queue)
                 source.setEventHandler { self.arm() }
                 source.resume()

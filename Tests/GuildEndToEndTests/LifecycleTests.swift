@@ -97,6 +97,24 @@ struct LifecycleTests {
         await check.close()
     }
 
+    @Test func aSigtermAsSoonAsTheSocketExistsIsAGracefulStop() async throws {
+        // The socket is bound before the service group starts and installs its own signal handling; a SIGTERM in
+        // between met the default action: status 143 and the database never closed (every time, sent at once).
+        for _ in 0..<5 {
+            let scratch = try Scratch()
+            defer { scratch.remove() }
+            let daemon = try Child(Build.guildd, ["--socket", scratch.socket, "--database", scratch.database, "--log-level", "info"])
+            defer { daemon.terminate() }
+            let deadline = Date().addingTimeInterval(60)
+            while !FileManager.default.fileExists(atPath: scratch.socket), deadline.timeIntervalSinceNow > 0 {
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            daemon.signal(SIGTERM)
+            #expect(await daemon.wait() == 0, "\(daemon.stderr)")
+            #expect(daemon.stderr.contains("database closed"), "\(daemon.stderr)")
+        }
+    }
+
     @Test func idleExitWaitsForTheLastConnection() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
