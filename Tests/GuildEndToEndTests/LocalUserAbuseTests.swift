@@ -10,37 +10,14 @@ import Glibc
 /// socket) can make a real daemon store or answer.
 @Suite(.timeLimit(.minutes(2)), .enabled(if: getuid() == 0, "needs root to run a client as another uid"))
 struct LocalUserAbuseTests {
-    /// Runs `script` as uid 65534 against a fresh daemon; returns the JSON object it prints.
+    /// Runs `script` as uid 65534 against a fresh daemon, after ``UnprivilegedPython/clientPrelude``; returns
+    /// the JSON object it prints.
     private func run(_ script: String) async throws -> [String: Any] {
-        let scratch = try Scratch()
-        defer { scratch.remove() }
-        let daemon = try await RealDaemon.start(scratch, ["--socket-mode", "0666"])
-        defer { daemon.terminate() }
-        let run = try await UnprivilegedPython.run(script, [scratch.socket, PythonClientTests.clientDirectory])
-        #expect(run.status == 0, "\(run.stderr)")
-        return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
+        try await UnprivilegedPython.report(script)
     }
 
-    /// What the installation scripts share: the client, `err` (a call's error, or None) and `user`.
-    static let clientPrelude = #"""
-        import json, sys
-        sys.path.insert(0, sys.argv[2])
-        from guild_client import GuildClient, GuildError
-        S = sys.argv[1]
-        report = {}
-
-        def err(fn):
-            try:
-                fn()
-                return None
-            except GuildError as e:
-                return {"code": e.code, "message": e.message, "data": e.data}
-
-        def user(name):
-            c = GuildClient(S)
-            c.call("user.register", {"username": name, "password": "pw-" + name})
-            return c
-
+    /// What the installation scripts add to ``UnprivilegedPython/clientPrelude``: `register`.
+    static let installationHelpers = #"""
         def register(client, count, prefix="r"):
             return [client.call("installation.register", {"deviceType": "ANDROID", "installationRegistrationID": "%s%d" % (prefix, i)})["installationID"]
                     for i in range(count)]
@@ -48,7 +25,7 @@ struct LocalUserAbuseTests {
         """#
 
     static let installationCap =
-        clientPrelude + #"""
+        installationHelpers + #"""
             alice, bob = user("alice"), user("bob")
             ids = register(alice, 100)
             report["registered"] = len(set(ids))
@@ -84,7 +61,7 @@ struct LocalUserAbuseTests {
     }
 
     static let installationPages =
-        clientPrelude + #"""
+        installationHelpers + #"""
             alice, bob = user("alice"), user("bob")
             ids = register(alice, 100)
             bobs_own = register(bob, 2, "b")
@@ -213,10 +190,6 @@ struct LocalUserAbuseTests {
     }
 
     static let mentions = #"""
-        import json, sys
-        sys.path.insert(0, sys.argv[2])
-        from guild_client import GuildClient
-        S = sys.argv[1]
 
         def user(name):
             c = GuildClient(S)

@@ -12,24 +12,7 @@ import Glibc
 @Suite(.timeLimit(.minutes(3)), .enabled(if: getuid() == 0, "needs root to run a client as another uid"))
 struct PageKeyTests {
     static let script = #"""
-        import base64, json, sys
-        sys.path.insert(0, sys.argv[2])
-        from guild_client import GuildClient, GuildError
-        S = sys.argv[1]
-        report = {}
-
-        def err(fn):
-            try:
-                fn()
-                return None
-            except GuildError as e:
-                return [e.code, (e.data or {}).get("reason"), (e.data or {}).get("field")]
-
-        def user(name):
-            c = GuildClient(S)
-            r = c.call("user.register", {"username": name, "password": "pw-" + name})
-            c.authenticate(r["accessToken"])
-            return c, r["user"]["userID"]
+        import base64
 
         def b64(raw):
             return base64.urlsafe_b64encode(raw).decode().rstrip("=")
@@ -37,9 +20,8 @@ struct PageKeyTests {
         def unb64(text):
             return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
-        alice, alice_id = user("alice")
-        bob, bob_id = user("bob")
-        carol, carol_id = user("carol")
+        alice, bob, carol = user("alice"), user("bob"), user("carol")
+        alice_id, bob_id, carol_id = alice.user_id, bob.user_id, carol.user_id
         scope = "user:" + alice_id
         # More objects than one page scans (5,000), so a query that finds nothing still hands out a key.
         for i in range(5200):
@@ -108,14 +90,8 @@ struct PageKeyTests {
         """#
 
     @Test func pagingKeysRevealNothingAndOnlyServeTheirOwnQuery() async throws {
-        let scratch = try Scratch()
-        defer { scratch.remove() }
-        let daemon = try await RealDaemon.start(scratch, ["--socket-mode", "0666"])
-        defer { daemon.terminate() }
-        let run = try await UnprivilegedPython.run(Self.script, [scratch.socket, PythonClientTests.clientDirectory])
-        #expect(run.status == 0, "\(run.stderr)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
-        func error(_ key: String) -> [AnyHashable]? { (report[key] as? [Any])?.compactMap { $0 as? AnyHashable } }
+        let report = try await UnprivilegedPython.report(Self.script)
+        func error(_ key: String) -> [AnyHashable]? { UnprivilegedPython.refusal(report[key]) }
         let refused: [AnyHashable] = [-32602, "INVALID_INPUT_DATA", "paginationKey"]
 
         #expect(report["bobResults"] as? Int == 0, "Bob may read none of Alice's objects")

@@ -9,7 +9,7 @@ import Glibc
 /// The stdlib Python client against a real daemon, as root (admin) and as an unprivileged peer.
 @Suite(.timeLimit(.minutes(3)))
 struct PythonClientTests {
-    static let clientDirectory = Build.packageRoot.appendingPathComponent("clients/python").path
+    static let clientDirectory = UnprivilegedPython.clientDirectory
 
     @Test func pythonTestSuitePassesAgainstTheDaemon() async throws {
         let scratch = try Scratch()

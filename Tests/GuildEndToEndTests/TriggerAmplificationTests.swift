@@ -18,12 +18,7 @@ struct TriggerAmplificationTests {
     static let transitions = 20
 
     static let script = #"""
-        import json, sys
-        sys.path.insert(0, sys.argv[2])
-        from guild_client import GuildClient, GuildError
-        S = sys.argv[1]
         N = int(sys.argv[3])
-        report = {}
 
         def refusal(fn):
             try:
@@ -96,17 +91,7 @@ struct TriggerAmplificationTests {
         """#
 
     @Test func triggersFireWithinTheBoundsAndSkippedFiringsAreRecorded() async throws {
-        let scratch = try Scratch()
-        defer { scratch.remove() }
-        let daemon = try await RealDaemon.start(scratch, ["--socket-mode", "0666"])
-        defer { daemon.terminate() }
-        let run = try await UnprivilegedPython.run(
-            Self.script,
-            [scratch.socket, PythonClientTests.clientDirectory, String(Self.transitions)],
-            timeout: 240
-        )
-        #expect(run.status == 0, "\(run.stderr)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
+        let report = try await UnprivilegedPython.report(Self.script, arguments: [String(Self.transitions)], timeout: 240)
         let triggers = 100
         let rate = 10
         let pendingLimit = 1000
