@@ -190,14 +190,8 @@ struct LocalUserAbuseTests {
     }
 
     static let mentions = #"""
-
-        def user(name):
-            c = GuildClient(S)
-            r = c.call("user.register", {"username": name, "password": "pw-" + name})
-            return c, r["user"]["userID"]
-
-        alice, alice_id = user("alice")
-        bob, bob_id = user("bob")
+        alice, bob = user("alice"), user("bob")
+        alice_id, bob_id = alice.user_id, bob.user_id
         alice.call("group.create", {"name": "Team", "groupID": "team", "type": "Work", "members": [bob_id]})
         sub = bob.subscribe(group_ids=["team"], kinds=["newMessage"])
         alice.call("group.sendMessage", {"groupID": "team", "text": "hi", "atUserList": [bob_id] * 30})

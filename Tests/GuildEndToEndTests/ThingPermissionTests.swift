@@ -13,18 +13,7 @@ import Glibc
 @Suite(.timeLimit(.minutes(2)), .enabled(if: getuid() == 0, "needs root to run a client as another uid"))
 struct ThingPermissionTests {
     static let script = #"""
-        import json, queue, socket, sys, time
-        sys.path.insert(0, sys.argv[2])
-        from guild_client import GuildClient, GuildError
-        S = sys.argv[1]
-        report = {}
-
-        def err(fn):
-            try:
-                fn()
-                return None
-            except GuildError as e:
-                return [e.code, (e.data or {}).get("reason")]
+        import queue, socket, time
 
         def kinds(sub, wait=0.6):
             got = []
@@ -36,14 +25,8 @@ struct ThingPermissionTests {
                     pass
             return got
 
-        def user(name):
-            c = GuildClient(S)
-            r = c.call("user.register", {"username": name, "password": "pw-" + name})
-            return c, r["user"]["userID"]
-
-        alice, alice_id = user("alice")
-        member, member_id = user("member")
-        stranger, stranger_id = user("stranger")
+        alice, member, stranger = user("alice"), user("member"), user("stranger")
+        alice_id, member_id, stranger_id = alice.user_id, member.user_id, stranger.user_id
         ob = alice.call("thing.onboard", {"vendorThingID": "lamp-9", "thingPassword": "pw", "owner": "user:" + alice_id})
         tid = ob["thingID"]
         thing = GuildClient(S)
@@ -109,14 +92,9 @@ struct ThingPermissionTests {
         """#
 
     @Test func thingRulesHoldForAnUnprivilegedClient() async throws {
-        let scratch = try Scratch()
-        defer { scratch.remove() }
-        let daemon = try await RealDaemon.start(scratch, ["--socket-mode", "0666"])
-        defer { daemon.terminate() }
-        let run = try await UnprivilegedPython.run(Self.script, [scratch.socket, PythonClientTests.clientDirectory])
-        #expect(run.status == 0, "\(run.stderr)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
-        func error(_ key: String) -> [AnyHashable]? { (report[key] as? [Any])?.compactMap { $0 as? AnyHashable } }
+        let report = try await UnprivilegedPython.report(Self.script)
+        // The code and reason of a call's error.
+        func error(_ key: String) -> [AnyHashable]? { UnprivilegedPython.refusal(report[key]).map { Array($0.prefix(2)) } }
         let denied: [AnyHashable] = [40301, "PERMISSION_DENIED"]
 
         let whoami = try #require(report["whoami"] as? [String: Any])
