@@ -13,6 +13,17 @@ extension ThingServiceTests {
         ThingService(store: world.temp.store, hasher: PasswordHasher(logN: 4), generations: world.users.generations, now: { clock.now })
     }
 
+    /// A world with alice, who owns a thing, and a things service on a clock the test moves.
+    static func aliceWithAThing() async throws -> (
+        world: World, clock: TestClock, things: ThingService, alice: (caller: Caller, id: String), thing: (id: String, caller: Caller)
+    ) {
+        let world = try await World()
+        let clock = TestClock()
+        let alice = try await world.user("alice")
+        let thing = try await world.onboard(alice.caller, alice.id)
+        return (world, clock, Self.things(world, clock), alice, thing)
+    }
+
     /// `count` triggers on `{on: true}` that send a command issued by `owner`, oldest first.
     static func triggers(
         _ count: Int,
@@ -48,12 +59,8 @@ extension ThingServiceTests {
     }
 
     @Test func triggerFiringsPastTheRateAreSkippedAndRecorded() async throws {
-        let world = try await World()
+        let (world, clock, things, alice, thing) = try await Self.aliceWithAThing()
         defer { world.temp.remove() }
-        let clock = TestClock()
-        let things = Self.things(world, clock)
-        let alice = try await world.user("alice")
-        let thing = try await world.onboard(alice.caller, alice.id)
         let triggers = try await Self.triggers(ThingService.maximumTriggers, things, world, alice, thingID: thing.id)
         let rate = ThingService.maximumTriggerFiringsPerSecond
         #expect(rate == 10)
@@ -96,12 +103,8 @@ extension ThingServiceTests {
     }
 
     @Test func aThingHasAtMostAThousandCommandsPendingFromSendersAndTriggers() async throws {
-        let world = try await World()
+        let (world, _, things, alice, thing) = try await Self.aliceWithAThing()
         defer { world.temp.remove() }
-        let clock = TestClock()
-        let things = Self.things(world, clock)
-        let alice = try await world.user("alice")
-        let thing = try await world.onboard(alice.caller, alice.id)
         let limit = ThingService.maximumPendingCommands
         #expect(limit == 1000)
         try await withThrowingTaskGroup(of: Void.self) { group in
