@@ -177,6 +177,49 @@ struct EventRepositoryConformanceTests {
     }
 
     @Test(arguments: Engine.available)
+    func aReplayedStateIsItsThingsOwnAndAnOldFullBodyReplaysAsItWas(engine: Engine) async throws {
+        try await Self.withWorld(engine) { world in
+            let alice = try await world.user("alice")
+            let bob = try await world.user("bob")
+            let lamp = try await world.lamp(owner: alice).thing
+            // Logged before states were named: the whole state in the body, with a NUL that jsonb cannot hold.
+            try await world.store.write { tx in
+                _ = try tx.append(
+                    ThingEvent(
+                        kind: .thingStateChanged,
+                        thingID: lamp.thingID,
+                        time: 1,
+                        audience: .owners([.user(alice.id)]),
+                        members: ["state": .object(["s": .string("a\u{0}b")]), "timestamp": .int(1)]
+                    )
+                )
+            }
+            _ = try await world.things.putState(caller: alice.caller, thingID: lamp.thingID, state: ["secret": "alice's"], timestamp: nil)
+            // Deleting the thing deletes its history; SQLite then gives the highest row ids out again.
+            try await world.things.delete(caller: alice.caller, thingID: lamp.thingID)
+            let box = try await world.things.onboard(
+                caller: bob.caller,
+                vendorThingID: "box-1",
+                password: "pw",
+                owner: .user(bob.id),
+                thingType: nil,
+                firmwareVersion: nil,
+                properties: nil
+            ).thing
+            _ = try await world.things.putState(caller: bob.caller, thingID: box.thingID, state: ["secret": "bob's"], timestamp: nil)
+
+            let replayed = try await world.replay(alice.id).map { String(decoding: $0.json, as: UTF8.self) }
+                .filter { $0.contains("thingStateChanged") }
+            #expect(replayed.count == 2, "\(replayed)")
+            #expect(replayed.first?.contains(#""state":{"s":"a\u0000b"}"#) == true, "\(replayed)")
+            #expect(replayed.last?.contains(#""state":null"#) == true, "the deleted thing's state is gone: \(replayed)")
+            #expect(!replayed.joined().contains("bob's"), "never another thing's state")
+            let bobs = try await world.replay(bob.id).map { String(decoding: $0.json, as: UTF8.self) }
+            #expect(bobs.contains { $0.contains(#""state":{"secret":"bob's"}"#) })
+        }
+    }
+
+    @Test(arguments: Engine.available)
     func eventsOfEveryAreaAreNumberedOneToNInCommitOrderAndReplayWithTheirExactJSON(engine: Engine) async throws {
         try await Self.withWorld(engine) { world in
             let owner = try await world.user("owner")

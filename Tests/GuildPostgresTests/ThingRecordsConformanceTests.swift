@@ -508,13 +508,14 @@ struct ThingRecordsConformanceTests {
             let ids = inserted
             _ = try await store.write { try $0.insertState(thingID: "th.2", state: try Self.state(#"{"o": 1}"#, at: 1), uploaded: 1) }
             #expect(ids == ids.sorted() && Set(ids).count == 10)
-            #expect(try await store.read { try $0.state(id: ids[4]) } == (try Self.json(#"{"n": 5}"#)))
+            #expect(try await store.read { try $0.state(id: ids[4], thingID: "th.1") } == (try Self.json(#"{"n": 5}"#)))
 
             // By count: the newest 6 stay.
             #expect(try await store.write { try $0.pruneStates(thingID: "th.1", keepCount: 6, before: 0) } == 4)
             let kept = try await store.read { try $0.states(thingID: "th.1", from: 0, to: .max, after: nil, limit: 99) }
             #expect(kept.map(\.position) == Array(ids.suffix(6)))
-            #expect(try await store.read { try $0.state(id: ids[0]) } == nil)
+            #expect(try await store.read { try $0.state(id: ids[0], thingID: "th.1") } == nil)
+            #expect(try await store.read { try $0.state(id: ids[9], thingID: "th.2") } == nil, "another thing's row")
             // By age: timestamps before 800 go (500, 600, 700).
             #expect(try await store.write { try $0.pruneStates(thingID: "th.1", keepCount: 100, before: 800) } == 3)
             // The latest stays whatever its age; another thing's states are untouched.

@@ -72,19 +72,19 @@ public struct ThingEvent: LoggableEvent {
     static let stateIDMember = "stateID"
 
     /// A body read back from the log as subscribers receive it: a `thingStateChanged` body that names its state
-    /// gets the state again from `state` (the history row's JSON object, nil once the history dropped it, when
-    /// the event carries `"state": null`); any other body is returned as it is.
+    /// gets the state again from `state` (given the row id and the thing: the history row's JSON object, nil once
+    /// the history dropped it, when the event carries `"state": null`); any other body is returned as it is.
     public static func expandStoredBody(
         _ body: [UInt8],
         kind: String,
-        state: (Int64) throws -> [String: JSONValue]?
+        state: (_ id: Int64, _ thingID: String) throws -> [String: JSONValue]?
     ) throws -> [UInt8] {
         guard kind == Kind.thingStateChanged.rawValue,
             case .object(var members)? = try? body.withUnsafeBytes({ try JSONValue(parsing: $0) }),
-            let stateID = members[Self.stateIDMember]?.intValue
+            let stateID = members[Self.stateIDMember]?.intValue, let thingID = members["thingID"]?.stringValue
         else { return body }
         members[Self.stateIDMember] = nil
-        members["state"] = try state(stateID).map(JSONValue.object) ?? .null
+        members["state"] = try state(stateID, thingID).map(JSONValue.object) ?? .null
         var bytes: [UInt8] = []
         JSONValue.object(members).writeJSON(to: &bytes)
         return bytes

@@ -60,8 +60,9 @@ public protocol ThingRecords {
     /// Unix epoch), never the latest; returns how many were dropped.
     @discardableResult
     func pruneStates(thingID: String, keepCount: Int, before: Int64) throws -> Int
-    /// A state of the history by its row id, while the history keeps it.
-    func state(id: Int64) throws -> [String: JSONValue]?
+    /// A state of the thing's history by its row id, while the history keeps it (the thing is checked too: a
+    /// deleted thing's row ids may be used again).
+    func state(id: Int64, thingID: String) throws -> [String: JSONValue]?
     /// The latest state.
     func latestState(thingID: String) throws -> ThingState?
     /// A page of states with `from <= timestamp <= to`, oldest first, after position `after`; each with its

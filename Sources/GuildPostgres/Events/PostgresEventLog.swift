@@ -77,21 +77,27 @@ public enum PostgresEventLog {
     }
 
     /// The columns ``event(from:)`` reads, in its order, from `event` rows.
-    static let columns = "seq, topic, kind, audience, body, time, routing, " + Self.namedState(body: "body", kind: "kind")
+    static let columns =
+        "seq, topic, kind, audience, body, time, routing, " + Self.namedState(body: "body", kind: "kind", topic: "topic")
 
     /// The state a `thingStateChanged` body names (``ThingEvent/encodeStoredBody()``), while the thing's history
-    /// keeps it; NULL for every other event (CASE keeps their bodies from being parsed).
-    static func namedState(body: String, kind: String) -> String {
+    /// keeps it; NULL for every other event. The id is read from the body's start, never by parsing it as
+    /// `jsonb`: the body's keys are sorted, so a named state's body begins `{"kind":"thingStateChanged",
+    /// "stateID":N`, while one logged before states were named begins with `"state"` (and may hold a `\u0000`
+    /// escape, which `jsonb` refuses). The row must be the thing's (`thing:<id>` is the event's topic).
+    static func namedState(body: String, kind: String, topic: String) -> String {
         """
         CASE WHEN \(kind) = '\(ThingEvent.Kind.thingStateChanged.rawValue)' THEN (
-            SELECT s.state FROM thing_state s WHERE s.id = (convert_from(\(body), 'UTF8')::jsonb ->> 'stateID')::bigint
+            SELECT s.state FROM thing_state s
+            WHERE s.id = substring(convert_from(\(body), 'UTF8') from '^\\{"kind":"thingStateChanged","stateID":([0-9]{1,18})[,}]')::bigint
+            AND s.thing_id = substr(\(topic), 7)
         ) END
         """
     }
 
     /// A stored body as subscribers receive it: a state event's named state put back.
     static func expandedBody(_ body: ByteBuffer, kind: String, state: ByteBuffer?) throws -> [UInt8] {
-        try ThingEvent.expandStoredBody(Array(buffer: body), kind: kind) { _ in
+        try ThingEvent.expandStoredBody(Array(buffer: body), kind: kind) { _, _ in
             guard let state, case .object(let members) = try state.withUnsafeReadableBytes({ try JSONValue(parsing: $0) }) else {
                 return nil
             }

@@ -57,7 +57,7 @@ extension PostgresStore: EventRepository {
 
     private static func replaySQL(condition: String) -> String {
         """
-        SELECT e.seq, e.topic, e.kind, e.body, \(PostgresEventLog.namedState(body: "e.body", kind: "e.kind")) FROM event e
+        SELECT e.seq, e.topic, e.kind, e.body, \(PostgresEventLog.namedState(body: "e.body", kind: "e.kind", topic: "e.topic")) FROM event e
         WHERE e.seq > $1 AND e.seq <= $2 AND (\(condition))
         ORDER BY e.seq LIMIT $3
         """

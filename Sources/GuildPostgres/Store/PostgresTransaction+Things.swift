@@ -317,9 +317,11 @@ extension PostgresTransaction: ThingRecords {
         return Int(try rows.first?.decode(Int64.self) ?? 0)
     }
 
-    /// A state of the history by its row id, while the history keeps it.
-    public func state(id: Int64) throws -> [String: JSONValue]? {
-        guard let row = try self.connection.query("SELECT state FROM thing_state WHERE id = \(id)").first else { return nil }
+    /// A state of the thing's history by its row id, while the history keeps it.
+    public func state(id: Int64, thingID: String) throws -> [String: JSONValue]? {
+        guard Self.isStorableKey(thingID),
+            let row = try self.connection.query("SELECT state FROM thing_state WHERE id = \(id) AND thing_id = \(thingID)").first
+        else { return nil }
         return try Self.object(try row.decode(ByteBuffer.self))
     }
 

@@ -52,7 +52,7 @@ extension SQLiteStore: EventRepository {
                 let body: Data = row["body"]
                 let topic: String = row["topic"]
                 let kind: String = row["kind"]
-                let expanded = try ThingEvent.expandStoredBody(Array(body), kind: kind, state: things.state(id:))
+                let expanded = try ThingEvent.expandStoredBody(Array(body), kind: kind, state: things.state(id:thingID:))
                 return StoredEvent(
                     seq: seq,
                     topic: EventTopic(topic) ?? EventTopic(area: "unknown", id: topic),

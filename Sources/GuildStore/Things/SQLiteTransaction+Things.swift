@@ -306,9 +306,12 @@ extension SQLiteTransaction {
         return self.db.changesCount
     }
 
-    func state(id: Int64) throws -> [String: JSONValue]? {
-        try Row.fetchOne(self.db.cachedStatement(sql: "SELECT state FROM thing_state WHERE id = ?"), arguments: [id])
-            .map { row in try StoredJSON.object(row[0]) }
+    func state(id: Int64, thingID: String) throws -> [String: JSONValue]? {
+        // SQLite gives a deleted thing's highest row ids out again (no AUTOINCREMENT): the thing must match.
+        try Row.fetchOne(
+            self.db.cachedStatement(sql: "SELECT state FROM thing_state WHERE id = ? AND thingID = ?"),
+            arguments: StoredText.arguments([id, thingID])
+        ).map { row in try StoredJSON.object(row[0]) }
     }
 
     func latestState(thingID: String) throws -> ThingState? {
