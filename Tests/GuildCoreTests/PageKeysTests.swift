@@ -25,6 +25,19 @@ struct PageKeysTests {
         #expect(throws: GuildError(.invalidInput, "")) { _ = try PageKeys().open(sealed, for: binding) }
     }
 
+    @Test func longPositionsOpenAndLengthsAreRoundedUp() throws {
+        let keys = PageKeys()
+        let binding = PageBinding("object.query", caller: self.alice, [])
+        // A sorted query's position holds its sort value: up to an object's 65,534 characters, escaped.
+        let long = Array(repeating: UInt8(ascii: "x"), count: 300_000)
+        #expect(try keys.open(keys.seal(long, for: binding), for: binding) == long)
+        #expect(try keys.open(keys.seal([], for: binding), for: binding) == [])
+        // Padded to 64-byte blocks: values of different lengths make keys of one length.
+        let short = keys.seal(Array("[1,\"SSN-1\"]".utf8), for: binding)
+        let longer = keys.seal(Array("[123456,\"SSN-000321-extra\"]".utf8), for: binding)
+        #expect(short.count == longer.count)
+    }
+
     @Test(arguments: ["", "WzQyXQ", "%%%", String(repeating: "A", count: 2000)])
     func madeUpKeysNeverOpen(_ text: String) {
         let binding = PageBinding("object.query", caller: self.alice, [])

@@ -13,21 +13,31 @@ import Foundation
 public struct PageKeys: Sendable {
     private let key: SymmetricKey
 
-    /// The largest key accepted, in characters: a sealed position is well under 200.
-    public static let maximumLength = 1024
+    /// The largest key accepted, in characters: a frame's worth (a sorted query's position holds the sort value,
+    /// which may be a string of up to an object's 65,534 characters, escaped).
+    public static let maximumLength = 1 << 20
+    /// Positions are padded to a multiple of this many bytes before sealing, so a key's length says little of
+    /// the value in it.
+    static let paddingBlock = 64
 
     /// The daemon's keys: one random 256-bit key for the life of the process.
     public static let process = PageKeys()
 
-    /// Keys sealed with `key` (random when not given).
+    /// Keys sealed with `key` (random when not given; 256 bits).
     public init(key: SymmetricKey = SymmetricKey(size: .bits256)) {
+        precondition(key.bitCount == 256, "ChaCha20-Poly1305 takes a 256-bit key")
         self.key = key
     }
 
     /// `position` sealed for `binding`, as base64url text without padding.
     public func seal(_ position: [UInt8], for binding: PageBinding) -> String {
-        // Sealing fails only for a key of the wrong size, which `init` never makes.
-        let box = try! ChaChaPoly.seal(position, using: self.key, authenticating: binding.bytes)
+        // The position's length (4 bytes, big-endian), the position, zeros to the next block.
+        let count = UInt32(position.count)
+        var padded: [UInt8] = [UInt8(count >> 24), UInt8((count >> 16) & 0xFF), UInt8((count >> 8) & 0xFF), UInt8(count & 0xFF)]
+        padded += position
+        padded += [UInt8](repeating: 0, count: (Self.paddingBlock - padded.count % Self.paddingBlock) % Self.paddingBlock)
+        // Sealing fails only for a key of the wrong size, which `init` refuses.
+        let box = try! ChaChaPoly.seal(padded, using: self.key, authenticating: binding.bytes)
         return Data(box.combined).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
@@ -36,18 +46,20 @@ public struct PageKeys: Sendable {
     /// The position sealed in `text` for `binding`; `invalidInput` (`field: paginationKey`) for any text this
     /// daemon did not seal for this binding.
     public func open(_ text: String, for binding: PageBinding) throws(GuildError) -> [UInt8] {
+        let refused = GuildError.invalidInput(
+            "not a paginationKey this daemon handed out for this caller and query",
+            field: "paginationKey"
+        )
+        guard text.utf8.count <= Self.maximumLength else { throw refused }
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard text.utf8.count <= Self.maximumLength, let data = Data(base64Encoded: base64),
-            let box = try? ChaChaPoly.SealedBox(combined: data),
-            let position = try? ChaChaPoly.open(box, using: self.key, authenticating: binding.bytes)
-        else {
-            throw .invalidInput(
-                "not a paginationKey this daemon handed out for this caller and query",
-                field: "paginationKey"
-            )
-        }
-        return Array(position)
+        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64), let box = try? ChaChaPoly.SealedBox(combined: data),
+            let padded = try? Array(ChaChaPoly.open(box, using: self.key, authenticating: binding.bytes)),
+            padded.count >= 4
+        else { throw refused }
+        let count = Int(padded[0]) << 24 | Int(padded[1]) << 16 | Int(padded[2]) << 8 | Int(padded[3])
+        guard count <= padded.count - 4 else { throw refused }
+        return Array(padded[4..<(4 + count)])
     }
 }
 
