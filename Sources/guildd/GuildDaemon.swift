@@ -132,7 +132,7 @@ struct GuildDaemon: AsyncParsableCommand {
     @Option(help: "States kept per thing: each upload drops the oldest past this many (the latest always stays).")
     var stateHistoryCount: Int = StateHistoryLimits.standard.count
 
-    @Option(help: "Days a thing's state is kept (by its timestamp; checked at each upload of the thing).")
+    @Option(help: "Days a thing's state is kept after its upload (checked at each upload of the thing).")
     var stateHistoryDays: Int = StateHistoryLimits.standard.days
 
     @Flag(help: .hidden)
@@ -179,7 +179,9 @@ struct GuildDaemon: AsyncParsableCommand {
             throw ValidationError("--event-retention-days and --message-retention-days must be at most \(Self.longestDays) (a century)")
         }
         guard self.stateHistoryCount >= 1 else { throw ValidationError("--state-history-count must be at least 1") }
-        guard self.stateHistoryDays >= 1 else { throw ValidationError("--state-history-days must be at least 1") }
+        guard (1...Self.longestDays).contains(Int64(self.stateHistoryDays)) else {
+            throw ValidationError("--state-history-days must be 1 to \(Self.longestDays) (a century)")
+        }
         guard self.eventRetentionCount >= 0 else { throw ValidationError("--event-retention-count must not be negative") }
         guard (Self.smallestFrame...Self.largestFrame).contains(self.maxFrameBytes) else {
             throw ValidationError("--max-frame-bytes must be \(Self.smallestFrame) to \(Self.largestFrame) (1 GiB)")
@@ -211,8 +213,12 @@ struct GuildDaemon: AsyncParsableCommand {
         }
         let logger = Logger(label: "guildd")
         let environment = ProcessInfo.processInfo.environment
-        // Before anything answers on the socket: a stop request from then on is a graceful shutdown.
+        // Before anything answers on the socket: a stop request from then on is a graceful shutdown, and arms the
+        // backstop, which also ends a start-up that is stuck (a database that does not answer) when it comes then.
         let earlyShutdown = EarlyShutdownService(signals: [SIGTERM, SIGINT])
+        let shutdownTimeout = Duration.milliseconds(Int64(self.shutdownTimeout * 1000))
+        let backstop = ShutdownBackstop(deadline: shutdownTimeout + .seconds(2), logger: logger)
+        backstop.watch([SIGTERM, SIGINT])
 
         let descriptors = Descriptors.raiseSoftLimit()
         let maxConnections = try Descriptors.connectionLimit(requested: self.maxConnections, descriptors: descriptors, logger: logger)
@@ -336,9 +342,6 @@ struct GuildDaemon: AsyncParsableCommand {
                 )
             )
         }
-        let shutdownTimeout = Duration.milliseconds(Int64(self.shutdownTimeout * 1000))
-        let backstop = ShutdownBackstop(deadline: shutdownTimeout + .seconds(2), logger: logger)
-        backstop.watch([SIGTERM, SIGINT])
         services.append(
             .init(
                 service: SystemdNotifierService(

@@ -10,10 +10,10 @@ public struct StateHistoryLimits: Sendable, Hashable {
     /// The default: 1,000 states (10 MB at the 10 KB state limit) for at most 30 days.
     public static let standard = StateHistoryLimits(count: 1_000, days: 30)
 
-    /// Limits of at least one state and one day.
+    /// Limits of at least one state and one day (and at most a million days, so the age in ms cannot overflow).
     public init(count: Int, days: Int) {
         self.count = max(1, count)
-        self.days = max(1, days)
+        self.days = min(max(1, days), 1_000_000)
     }
 
     /// `days` in ms.

@@ -125,8 +125,9 @@ extension PostgresMigration {
             version: 21,
             name: "state upload time (SQLite's things-3)",
             statements: [
-                "ALTER TABLE thing_state ADD COLUMN uploaded bigint NOT NULL DEFAULT 0",
-                "UPDATE thing_state SET uploaded = timestamp",
+                // Rows from before count as uploaded now (as on SQLite); a default computed once, so no rewrite.
+                "ALTER TABLE thing_state ADD COLUMN uploaded bigint NOT NULL DEFAULT (extract(epoch FROM now()) * 1000)::bigint",
+                "ALTER TABLE thing_state ALTER COLUMN uploaded DROP DEFAULT",
             ]
         ),
         // SQLite's `things-4`: the bounds on a thing's pending commands and on its triggers' firings per second

@@ -100,11 +100,12 @@ struct ThingsStoreArea: SQLiteStoreArea {
         }
         migrator.registerMigration("things-3: state upload time") { db in
             // When each state was uploaded, by the daemon's clock: the history's age limit (the thing's own
-            // timestamp may be anything). Rows from before have their timestamp as the best guess.
+            // timestamp may be anything). Rows from before count as uploaded now, so that none is dropped for its
+            // age before --state-history-days have passed.
             try db.execute(
                 sql: """
                     ALTER TABLE thing_state ADD COLUMN uploaded INTEGER NOT NULL DEFAULT 0;
-                    UPDATE thing_state SET uploaded = timestamp;
+                    UPDATE thing_state SET uploaded = CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER);
                     """
             )
         }
