@@ -62,7 +62,7 @@ public final class SQLiteStore: Sendable {
     public init(configuration: Configuration) throws {
         self.configuration = configuration
         try Self.preparePrivateFiles(at: configuration.path, ownsDirectory: configuration.ownsDirectory)
-        let checkpointer = WALCheckpointer(path: configuration.path)
+        let checkpointer = WALCheckpointer(path: configuration.path, writerBusyMilliseconds: Configuration.busyMilliseconds)
         self.checkpointer = checkpointer
         var config = Configuration.grdb(synchronous: configuration.synchronousMode, readers: configuration.maximumReaders)
         config.label = "guild"
@@ -231,10 +231,14 @@ extension SQLiteStore.Configuration {
         return Self.synchronousModes.contains(mode) ? mode : "FULL"
     }
 
+    /// How long a connection waits for a lock before SQLITE_BUSY (GRDB's `busyMode`; the WAL checkpointer restores
+    /// it on the writer after its own shorter wait).
+    static let busyMilliseconds: Int32 = 10_000
+
     fileprivate static func grdb(synchronous mode: String, readers: Int) -> GRDB.Configuration {
         var config = GRDB.Configuration()
         config.foreignKeysEnabled = true
-        config.busyMode = .timeout(10)
+        config.busyMode = .timeout(Double(Self.busyMilliseconds) / 1000)
         config.maximumReaderCount = max(1, readers)
         config.prepareDatabase { db in
             // For every connection; the writer's is set again once WAL is on (see `SQLiteStore.init`).

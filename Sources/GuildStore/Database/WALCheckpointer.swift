@@ -27,7 +27,7 @@ final class WALCheckpointer: Sendable {
     /// How long the writer's RESTART checkpoint waits for readers still on the log; past it the log only grows
     /// until a later commit tries again.
     let restartWaitMilliseconds: Int32
-    /// The writer connection's busy timeout, restored after the checkpoint's shorter wait.
+    /// The writer connection's busy timeout (its GRDB `busyMode`), restored after the checkpoint's shorter wait.
     let writerBusyMilliseconds: Int32
 
     private struct State {
@@ -35,6 +35,9 @@ final class WALCheckpointer: Sendable {
         var stopped = false
         var checkpoints = 0
         var restarts = 0
+        /// After a RESTART that found a reader still on the log, the pages at which the writer tries again: a long
+        /// reader (a backup holds one snapshot for its whole copy) would otherwise cost every commit the wait.
+        var nextRestart: Int32 = 0
     }
 
     private let path: String
@@ -91,12 +94,20 @@ final class WALCheckpointer: Sendable {
     /// Called on the writer's thread after a commit left `pages` pages in the WAL.
     private func committed(pages: Int32, writer: OpaquePointer?) -> Int32 {
         if pages >= self.hardLimit {
-            // SQLITE_BUSY (a reader still on the log after the short wait) only leaves the log longer until a later
-            // commit tries again; the writer's own busy timeout is back before its next transaction.
+            guard pages >= self.state.withLock({ $0.nextRestart }) else { return SQLITE_OK }
+            // SQLITE_BUSY (a reader still on the log after the short wait) only leaves the log longer until a commit
+            // `threshold` pages later tries again; the writer's own busy timeout is back before its next transaction.
             sqlite3_busy_timeout(writer, self.restartWaitMilliseconds)
             let result = sqlite3_wal_checkpoint_v2(writer, nil, SQLITE_CHECKPOINT_RESTART, nil, nil)
             sqlite3_busy_timeout(writer, self.writerBusyMilliseconds)
-            if result == SQLITE_OK { self.state.withLock { $0.restarts += 1 } }
+            self.state.withLock { state in
+                if result == SQLITE_OK {
+                    state.restarts += 1
+                    state.nextRestart = 0
+                } else {
+                    state.nextRestart = pages + self.threshold
+                }
+            }
         } else if pages >= self.threshold {
             let starts = self.state.withLock { state in
                 guard !state.running, !state.stopped else { return false }
