@@ -26,7 +26,9 @@ public protocol Store: EventRepository {
 /// Each area declares its own protocol of records and queries next to its rules (`UserRecords`,
 /// `GroupRecords`, ...) and the store implements it in a file of its own; this protocol only gathers them, so
 /// a new area adds its protocol here and nothing else.
-public protocol Transaction: AnyObject, UserRecords, GroupRecords, IMGroupRecords, ObjectRecords, ThingRecords, EventRecords {
+public protocol Transaction: AnyObject, UserRecords, GroupRecords, IMGroupRecords, ObjectRecords, ThingRecords, EventRecords,
+    StorageRecords
+{
     /// Names a record the operation changed, for the store's after-commit hooks (``Store/afterCommit(_:)``).
     /// Naming one that did not change is harmless: a cache only drops an entry.
     func changed(_ record: RecordKey)

@@ -2,7 +2,7 @@
 /// the past: plain SQL, never edited once released; a change is a new migration with the next version.
 struct PostgresMigration: Sendable {
     /// Unique across every area: each area takes a block (event log 1, users 2, groups 3-9, objects 10-19,
-    /// things 20-29), in which its migrations go in order.
+    /// things 20-29, storage usage 30-39), in which its migrations go in order.
     var version: Int
     /// What it does, kept in `guild_schema_version`.
     var name: String
@@ -11,7 +11,7 @@ struct PostgresMigration: Sendable {
 
     /// Every migration this build knows, in the order they apply (an area after those it refers to). Areas after
     /// the event log and users keep theirs in a file of their own (`PostgresMigration+Groups.swift`, ...).
-    static let all: [PostgresMigration] = Self.eventLogAndUsers + Self.groups + Self.objects + Self.things
+    static let all: [PostgresMigration] = Self.eventLogAndUsers + Self.groups + Self.objects + Self.things + Self.storage
 
     /// The event log's and the users area's migrations.
     static let eventLogAndUsers: [PostgresMigration] = [

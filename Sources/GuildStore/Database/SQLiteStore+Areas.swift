@@ -7,5 +7,6 @@ extension SQLiteStore {
         EventsStoreArea(),
         ObjectsStoreArea(),
         ThingsStoreArea(),
+        StorageStoreArea(),
     ]
 }
