@@ -22,6 +22,15 @@ struct GuildDaemon: AsyncParsableCommand {
             given; otherwise it binds --socket itself. It notifies systemd (READY=1, STATUS=, STOPPING=1, \
             WATCHDOG=1) and stops gracefully on SIGTERM or SIGINT: no new connections, in-flight requests \
             finish, the database is closed, exit 0.
+
+            Fixed limits on what one principal may make guildd keep (options below set the others): \
+            \(ThingService.maximumInstallationsPerUser) installations per user, \
+            \(ThingService.maximumPendingCommands) commands pending per thing, \
+            \(ThingService.maximumTriggers) triggers per thing, firing at most \
+            \(ThingService.maximumTriggerFiringsPerSecond) times in any second, states of \
+            \(ThingRules.maximumStateBytes) bytes, object bodies of \(ObjectService.maximumBodyCharacters) \
+            characters. Past them: QUOTA_EXCEEDED (42902) with data.limit and data.usage, or a triggerSkipped \
+            event; see the README's Operations section.
             """,
         version: GuildVersion.current
     )
@@ -135,6 +144,12 @@ struct GuildDaemon: AsyncParsableCommand {
     @Option(help: "Days a thing's state is kept after its upload (checked at each upload of the thing).")
     var stateHistoryDays: Int = StateHistoryLimits.standard.days
 
+    @Option(
+        help:
+            "Bytes of stored bodies (objects, states, commands, messages) one user, group or thing may have: past it, object writes and commands are QUOTA_EXCEEDED (0: no quota)."
+    )
+    var storageQuotaBytes: Int64 = StorageQuota.standard.bytes
+
     @Flag(help: .hidden)
     var noImmediateReads = false
 
@@ -182,6 +197,7 @@ struct GuildDaemon: AsyncParsableCommand {
         guard (1...Self.longestDays).contains(Int64(self.stateHistoryDays)) else {
             throw ValidationError("--state-history-days must be 1 to \(Self.longestDays) (a century)")
         }
+        guard self.storageQuotaBytes >= 0 else { throw ValidationError("--storage-quota-bytes must not be negative") }
         guard self.eventRetentionCount >= 0 else { throw ValidationError("--event-retention-count must not be negative") }
         guard (Self.smallestFrame...Self.largestFrame).contains(self.maxFrameBytes) else {
             throw ValidationError("--max-frame-bytes must be \(Self.smallestFrame) to \(Self.largestFrame) (1 GiB)")
@@ -276,6 +292,7 @@ struct GuildDaemon: AsyncParsableCommand {
         configuration.immediateReads = !self.noImmediateReads
         configuration.requireThingPasswordForOwnership = self.requireThingPasswordForOwnership
         configuration.stateHistory = StateHistoryLimits(count: self.stateHistoryCount, days: self.stateHistoryDays)
+        configuration.storageQuota = StorageQuota(bytes: self.storageQuotaBytes)
         configuration.messageOptions = MessageOptions(
             retentionMilliseconds: Int64(self.messageRetentionDays * 86_400_000),
             messagesPerUserPerSecond: self.messageRatePerUser,

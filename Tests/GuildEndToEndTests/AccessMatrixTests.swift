@@ -304,6 +304,7 @@ struct AccessMatrixTests {
         // Admins only.
         admin("system.check"),
         admin("system.metrics"),
+        admin("system.storage"),
         // A PostgreSQL database is backed up with PostgreSQL's tools: an admin passes the check and is told so.
         admin("system.backup", finer: TestEngine.isPostgreSQL ? [(admins, "UNSUPPORTED_FOR_TYPE@path")] : []) { cell in
             ["path": .string(NSTemporaryDirectory() + "guild-mx-backup-\(getpid())-\(cell.index).sqlite")]

@@ -68,7 +68,7 @@ extension ThingServiceTests {
         // The first transition: the first 10 triggers fire, the other 90 are skipped for the rate.
         let first = try await Self.flip(things, thing)
         #expect(first == TriggerSkip(triggerIDs: Array(triggers[rate...]), reason: .firingRate))
-        #expect(first?.limit == rate)
+        #expect(first?.limit == Int64(rate))
         var commands = try await Self.commands(world, thing.id)
         #expect(commands.compactMap(\.firedByTriggerID) == Array(triggers[..<rate]))
         // Every trigger's value advanced, fired or not: staying true fires nothing later.
@@ -137,7 +137,7 @@ extension ThingServiceTests {
         let triggers = try await Self.triggers(3, things, world, alice, thingID: thing.id)
         let skipped = try await Self.flip(things, thing)
         #expect(skipped == TriggerSkip(triggerIDs: triggers, reason: .pendingCommands))
-        #expect(skipped?.limit == limit)
+        #expect(skipped?.limit == Int64(limit))
         #expect(try await Self.commands(world, thing.id).count == limit)
 
         // Each result posted frees one: a trigger fires into the room, then the thing is full again.

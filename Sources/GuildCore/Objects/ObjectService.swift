@@ -15,6 +15,8 @@ public struct ObjectService: Sendable {
     public var now: @Sendable () -> Int64
     /// Seals query paging keys.
     public var pageKeys: PageKeys = .process
+    /// The bytes each owner may store: a create or update that grows its object's owner past it is refused.
+    public var storageQuota: StorageQuota = .standard
 
     /// The largest object body, in characters of its JSON text (Kii's limit).
     public static let maximumBodyCharacters = 65_534
@@ -24,8 +26,13 @@ public struct ObjectService: Sendable {
     public static let reservedBucketNames: Set<String> = ["users", "devices", "installations", "internal", "things"]
 
     /// Creates the service.
-    public init(store: any Store, now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) {
+    public init(
+        store: any Store,
+        storageQuota: StorageQuota = .standard,
+        now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+    ) {
         self.store = store
+        self.storageQuota = storageQuota
         self.now = now
     }
 
@@ -65,10 +72,8 @@ public struct ObjectService: Sendable {
             if try tx.object(in: bucket, id: id) != nil {
                 throw GuildError(.objectAlreadyExists, "an object with id \(id) exists in \(name)", field: "objectID")
             }
-            let object = try tx.insertObject(
-                StoredObject(rowID: 0, objectID: id, fields: fields, version: 1, created: now, modified: now, owner: access.userID),
-                in: bucket
-            )
+            let new = StoredObject(rowID: 0, objectID: id, fields: fields, version: 1, created: now, modified: now, owner: access.userID)
+            let object = try self.storageQuota.charging(StorageOwner.of(new, in: scope), tx) { try tx.insertObject(new, in: bucket) }
             try tx.append(
                 ObjectEvent(
                     kind: .objectCreated,
@@ -137,7 +142,7 @@ public struct ObjectService: Sendable {
             try Self.checkSize(object.fields)
             object.version += 1
             object.modified = max(now, object.modified)
-            try tx.updateObject(object, in: bucket)
+            try self.storageQuota.charging(StorageOwner.of(object, in: scope), tx) { try tx.updateObject(object, in: bucket) }
             try tx.append(
                 ObjectEvent(
                     kind: .objectUpdated,

@@ -46,7 +46,7 @@ extension ThingService {
                 created: now,
                 modified: now
             )
-            try Self.store(command, tx)
+            try self.storageQuota.charging(.thing(thingID), tx) { try Self.store(command, tx) }
             // Counted once the command and its event are in: on PostgreSQL, a transaction's first event takes the
             // event log's lock until it commits, so every other host's commands for the thing are counted too.
             // Past the bound the operation throws and its savepoint rolls the command back.

@@ -40,7 +40,7 @@ extension ThingService {
             )
             event.stateID = stateID
             try tx.append(event)
-            let skipped = try Self.runTriggers(thingID: thingID, state: state, tx, now)
+            let skipped = try Self.runTriggers(thingID: thingID, state: state, quota: self.storageQuota, tx, now)
             return (first, time, skipped)
         }
     }

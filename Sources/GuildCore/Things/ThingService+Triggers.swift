@@ -89,7 +89,13 @@ extension ThingService {
     ///
     /// Call it after the upload's first event: on PostgreSQL that event took the event log's lock, held to the
     /// commit, so the counts read here include every other host's firings and commands for the thing.
-    static func runTriggers(thingID: String, state: [String: JSONValue], _ tx: any Transaction, _ now: Int64) throws -> TriggerSkip? {
+    static func runTriggers(
+        thingID: String,
+        state: [String: JSONValue],
+        quota: StorageQuota,
+        _ tx: any Transaction,
+        _ now: Int64
+    ) throws -> TriggerSkip? {
         // Read at the first firing, then kept up to date: most uploads fire nothing and read neither.
         var counts: (pending: Int, fired: Int)?
         var skipped: [String] = []
@@ -121,6 +127,11 @@ extension ThingService {
                 skipped.append(trigger.triggerID)
                 continue
             }
+            if try quota.isReached(by: .thing(thingID), tx) {
+                reason = .storageQuota
+                skipped.append(trigger.triggerID)
+                continue
+            }
             let creator = try trigger.creator.flatMap { try tx.user(id: $0) }
             try Self.store(
                 ThingCommand(
@@ -139,7 +150,7 @@ extension ThingService {
             counts = (pending + 1, fired + 1)
         }
         guard !skipped.isEmpty else { return nil }
-        let skip = TriggerSkip(triggerIDs: skipped, reason: reason)
+        let skip = TriggerSkip(triggerIDs: skipped, reason: reason, quota: quota)
         try tx.append(
             ThingEvent(
                 kind: .triggerSkipped,
@@ -149,7 +160,7 @@ extension ThingService {
                 members: [
                     "triggerIDs": .array(skipped.map { .string($0) }),
                     "reason": .string(reason.rawValue),
-                    "limit": .int(Int64(skip.limit)),
+                    "limit": .int(skip.limit),
                 ]
             )
         )
@@ -166,22 +177,23 @@ public struct TriggerSkip: Sendable, Hashable {
         case pendingCommands
         /// The thing's triggers sent ``ThingService/maximumTriggerFiringsPerSecond`` commands in the last second.
         case firingRate
+        /// The thing stores as many bytes as the storage quota allows (``StorageQuota``).
+        case storageQuota
     }
 
     /// The triggers whose condition turned true but sent nothing, in the triggers' order.
     public var triggerIDs: [String]
     public var reason: Reason
+    /// The bound that was reached: commands, commands per second, or bytes.
+    public var limit: Int64
 
-    public init(triggerIDs: [String], reason: Reason) {
+    public init(triggerIDs: [String], reason: Reason, quota: StorageQuota = .standard) {
         self.triggerIDs = triggerIDs
         self.reason = reason
-    }
-
-    /// The bound that was reached.
-    public var limit: Int {
-        switch self.reason {
-        case .pendingCommands: ThingService.maximumPendingCommands
-        case .firingRate: ThingService.maximumTriggerFiringsPerSecond
+        switch reason {
+        case .pendingCommands: self.limit = Int64(ThingService.maximumPendingCommands)
+        case .firingRate: self.limit = Int64(ThingService.maximumTriggerFiringsPerSecond)
+        case .storageQuota: self.limit = quota.bytes
         }
     }
 }

@@ -23,6 +23,9 @@ public struct ThingService: Sendable {
     public var pageKeys: PageKeys = .process
     /// How much state history each thing keeps.
     public var stateHistory: StateHistoryLimits = .standard
+    /// The bytes each owner may store: a command that grows its thing's usage past it is refused (sent) or
+    /// skipped (fired).
+    public var storageQuota: StorageQuota = .standard
 
     /// Creates the service.
     public init(
@@ -31,6 +34,7 @@ public struct ThingService: Sendable {
         generations: SessionGenerations,
         requirePasswordForOwnership: Bool = false,
         stateHistory: StateHistoryLimits = .standard,
+        storageQuota: StorageQuota = .standard,
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
     ) {
         self.store = store
@@ -38,6 +42,7 @@ public struct ThingService: Sendable {
         self.generations = generations
         self.requirePasswordForOwnership = requirePasswordForOwnership
         self.stateHistory = stateHistory
+        self.storageQuota = storageQuota
         self.now = now
     }
 

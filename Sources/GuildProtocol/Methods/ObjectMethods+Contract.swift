@@ -55,7 +55,7 @@ extension ObjectMethods.Create {
             required: ["objectID", "version", "created"],
             ["objectID": JSONSchema.string, "version": JSONSchema.string, "created": JSONSchema.integer]
         ),
-        errors: objectErrors + [ErrorReason.objectAlreadyExists, ErrorReason.objectTooLarge],
+        errors: objectErrors + [ErrorReason.objectAlreadyExists, ErrorReason.objectTooLarge, ErrorReason.quotaExceeded],
         writes: true,
         example: .init(
             params: ["scope": "app", "bucket": "people", "body": ["name": "Alice", "age": 31]],
@@ -110,7 +110,7 @@ private func objectWriteContract(summary: String, example: KeyValuePairs<String,
         params: [.objectScope, .bucketName, .objectID, .init("body", JSONSchema.object, required: true), .ifVersion],
         result: "object",
         JSONSchema.object,
-        errors: objectErrors + [ErrorReason.objectVersionIsStale, ErrorReason.objectTooLarge],
+        errors: objectErrors + [ErrorReason.objectVersionIsStale, ErrorReason.objectTooLarge, ErrorReason.quotaExceeded],
         writes: true,
         example: .init(params: example, result: ContractExamples.object)
     )

@@ -31,6 +31,40 @@ extension SystemMethods.Check {
     )
 }
 
+extension SystemMethods.Storage {
+    public static let access: AccessRequirement = .admin
+    public static let contract = MethodContract(
+        summary:
+            "Bytes stored per area (object bodies, thing states, commands, group messages) and the ten owners storing the most, beside the per-owner storage quota (guildd --storage-quota-bytes; 0: none). A write past an owner's quota is QUOTA_EXCEEDED. guildctl admin storage.",
+        tags: ["system"],
+        result: "storage",
+        JSONSchema.object(
+            required: ["quotaBytes", "areas", "largest"],
+            [
+                "quotaBytes": JSONSchema.integer,
+                "areas": JSONSchema.object(
+                    required: ["objects", "states", "commands", "messages"],
+                    [
+                        "objects": JSONSchema.integer, "states": JSONSchema.integer,
+                        "commands": JSONSchema.integer, "messages": JSONSchema.integer,
+                    ]
+                ),
+                "largest": JSONSchema.array(
+                    of: JSONSchema.object(required: ["owner", "bytes"], ["owner": JSONSchema.string, "bytes": JSONSchema.integer])
+                ),
+            ]
+        ),
+        errors: [ErrorReason.permissionDenied],
+        example: .init(
+            result: [
+                "quotaBytes": 268_435_456,
+                "areas": ["objects": 52_144, "states": 10_240, "commands": 212, "messages": 96],
+                "largest": [["owner": "user:7f1c2e40-9a1b-4c3d-8e5f-60718293a4b5", "bytes": 52_144]],
+            ]
+        )
+    )
+}
+
 extension SystemMethods.Health {
     public static let access: AccessRequirement = .anyone
     public static let contract = MethodContract(
@@ -137,5 +171,6 @@ extension SystemMethods {
         SystemMethods.Metrics.self,
         SystemMethods.Ping.self,
         SystemMethods.Status.self,
+        SystemMethods.Storage.self,
     ]
 }

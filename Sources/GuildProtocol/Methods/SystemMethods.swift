@@ -56,6 +56,35 @@ public enum SystemMethods: Sendable {
         public static var isExpensive: Bool { true }
     }
 
+    /// `system.storage` (admins): the bytes stored per area and the owners storing the most, against the
+    /// per-owner storage quota (guildd's `--storage-quota-bytes`).
+    public enum Storage: RPCMethod {
+        public typealias Params = NoParams
+        public struct Result: Codable, Hashable, Sendable {
+            /// The most bytes one owner may store; 0: no quota.
+            public var quotaBytes: Int64
+            /// Bytes stored per area (`objects`, `states`, `commands`, `messages`), every area present.
+            public var areas: [String: Int64]
+            /// The ten owners (`user:ID`, `group:ID`, `thing:ID`) storing the most, most first.
+            public var largest: [Owner]
+            public init(quotaBytes: Int64, areas: [String: Int64], largest: [Owner]) {
+                self.quotaBytes = quotaBytes
+                self.areas = areas
+                self.largest = largest
+            }
+        }
+        /// One owner's usage.
+        public struct Owner: Codable, Hashable, Sendable {
+            public var owner: String
+            public var bytes: Int64
+            public init(owner: String, bytes: Int64) {
+                self.owner = owner
+                self.bytes = bytes
+            }
+        }
+        public static let name = "system.storage"
+    }
+
     /// `system.metrics` (admins): the daemon's metrics in Prometheus text exposition format (version 0.0.4),
     /// for node_exporter's textfile collector (`guildctl metrics`).
     public enum Metrics: RPCMethod {

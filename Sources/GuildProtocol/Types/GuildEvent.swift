@@ -48,8 +48,8 @@ public struct GuildEvent: Codable, Hashable, Sendable {
     public var timestamp: Int64?
     /// `thingOwnerAdded` and `thingOwnerRemoved`: the owner (`user:ID` or `group:ID`).
     public var owner: String?
-    /// `triggerSkipped`: the triggers whose firing sent nothing, the bound that stopped them (`pendingCommands`
-    /// or `firingRate`) and its limit.
+    /// `triggerSkipped`: the triggers whose firing sent nothing, the bound that stopped them (`pendingCommands`,
+    /// `firingRate` or `storageQuota`) and its limit.
     public var triggerIDs: [String]?
     public var reason: String?
     public var limit: Int64?

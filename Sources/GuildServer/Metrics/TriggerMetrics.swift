@@ -2,7 +2,7 @@ import CoreMetrics
 import GuildCore
 
 /// Trigger firings skipped past the bounds on what triggers send (``GuildCore/TriggerSkip``), in
-/// `system.metrics`: `guild_trigger_firings_skipped_total` per reason (`pendingCommands`, `firingRate`), counted
+/// `system.metrics`: `guild_trigger_firings_skipped_total` per reason (`pendingCommands`, `firingRate`, `storageQuota`), counted
 /// once the upload that skipped them is committed. Made on first use, after the daemon bootstrapped its backend.
 enum TriggerMetrics {
     private static let skipped = Dictionary(

@@ -13,6 +13,7 @@ extension GuildServer {
             ObjectArea(objects: services.objects),
             ThingArea(things: services.things),
             EventArea(hub: services.hub),
+            StorageUsageArea(store: services.store, quota: services.configuration.storageQuota),
             ConformanceArea(),
         ]
     }

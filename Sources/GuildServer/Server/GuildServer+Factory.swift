@@ -36,7 +36,8 @@ extension GuildServer {
             hasher: hasher,
             generations: users.generations,
             requirePasswordForOwnership: configuration.requireThingPasswordForOwnership,
-            stateHistory: configuration.stateHistory
+            stateHistory: configuration.stateHistory,
+            storageQuota: configuration.storageQuota
         )
         // Things left online by the last run go offline before the first connection is served: one write
         // transaction on the writer's connection, beside the rest of the build.
@@ -52,7 +53,7 @@ extension GuildServer {
             store: store,
             users: users,
             groups: GroupService(store: store, messageOptions: configuration.messageOptions, deletionSteps: Self.groupDeletionSteps),
-            objects: ObjectService(store: store),
+            objects: ObjectService(store: store, storageQuota: configuration.storageQuota),
             things: things,
             hub: hub,
             connections: ConnectionRegistry(probePID: configuration.probePID),

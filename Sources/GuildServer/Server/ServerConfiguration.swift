@@ -71,6 +71,8 @@ public struct ServerConfiguration: Sendable {
     public var requireThingPasswordForOwnership = false
     /// How much state history each thing keeps (guildd's `--state-history-count` and `--state-history-days`).
     public var stateHistory = StateHistoryLimits.standard
+    /// The bytes each owner may store (guildd's `--storage-quota-bytes`).
+    public var storageQuota = StorageQuota.standard
 
     /// Creates a configuration with the documented defaults.
     public init(

@@ -8,7 +8,7 @@ struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
         abstract: "Maintenance for admins (peers running as root or as one of guildd's --admin-uid users).",
-        subcommands: [Check.self, Backup.self]
+        subcommands: [Check.self, Backup.self, Storage.self]
     )
 }
 
@@ -45,6 +45,38 @@ extension AdminCommand {
             }
             if !result.ok {
                 throw GuildExitCode.applicationError.exitCode
+            }
+        }
+    }
+
+    /// `admin storage`: `system.storage`.
+    struct Storage: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "storage",
+            abstract: "Show the bytes stored per area and the owners storing the most.",
+            discussion: """
+                Prints the per-owner quota (guildd --storage-quota-bytes), the bytes of object bodies, thing \
+                states, commands and group messages, then up to ten owners (user:ID, group:ID, thing:ID) with \
+                their bytes, most first.
+                """
+        )
+
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            let result = try await Runner.run(self.options) { client in
+                try await client.call(SystemMethods.Storage.self)
+            }
+            if self.options.json {
+                try Output.printResult(result, json: true)
+                return
+            }
+            print("quota per owner: \(result.quotaBytes == 0 ? "none" : "\(result.quotaBytes) bytes")")
+            for area in result.areas.keys.sorted() {
+                print("\(area): \(result.areas[area] ?? 0) bytes")
+            }
+            for owner in result.largest {
+                print("\(owner.owner): \(owner.bytes) bytes")
             }
         }
     }

@@ -19,6 +19,7 @@ struct SystemArea: FeatureArea {
         registry.registerHealthMethod(events: self.services.store)
         registry.registerOperationsMethods(
             self.services.operations,
+            store: self.services.store,
             configuration: self.services.configuration,
             connections: self.services.connections,
             hub: self.services.hub

@@ -64,6 +64,7 @@ extension MethodRegistry {
     /// `system.metrics` and `system.backup` (admins).
     mutating func registerOperationsMethods(
         _ operations: SystemOperations,
+        store: any Store,
         configuration: ServerConfiguration,
         connections: ConnectionRegistry,
         hub: EventHub
@@ -74,6 +75,7 @@ extension MethodRegistry {
                 subscriptions: hub.count,
                 databaseBytes: ServerGauges.databaseBytes(configuration.databasePath)
             )
+            try await StorageGauges.update(store)
             return operations.exposition?() ?? ""
         }
         self.register(SystemMethods.Backup.self) { params, _ in
