@@ -38,9 +38,7 @@ public struct PageKeys: Sendable {
         padded += [UInt8](repeating: 0, count: (Self.paddingBlock - padded.count % Self.paddingBlock) % Self.paddingBlock)
         // Sealing fails only for a key of the wrong size, which `init` refuses.
         let box = try! ChaChaPoly.seal(padded, using: self.key, authenticating: binding.bytes)
-        return Data(box.combined).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode(box.combined)
     }
 
     /// The position sealed in `text` for `binding`; `invalidInput` (`field: paginationKey`) for any text this
@@ -51,9 +49,7 @@ public struct PageKeys: Sendable {
             field: "paginationKey"
         )
         guard text.utf8.count <= Self.maximumLength else { throw refused }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64), let box = try? ChaChaPoly.SealedBox(combined: data),
+        guard let data = Base64URL.decode(text), let box = try? ChaChaPoly.SealedBox(combined: data),
             let padded = try? Array(ChaChaPoly.open(box, using: self.key, authenticating: binding.bytes)),
             padded.count >= 4
         else { throw refused }

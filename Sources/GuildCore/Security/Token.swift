@@ -18,11 +18,7 @@ public struct Token: Sendable, Hashable {
         var generator = SystemRandomNumberGenerator()
         var bytes = [UInt8](repeating: 0, count: 32)
         for index in bytes.indices { bytes[index] = generator.next() }
-        let text = Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-        return Token(text: Self.prefix + text)
+        return Token(text: Self.prefix + Base64URL.encode(bytes))
     }
 
     /// Wraps token text received from a client.
