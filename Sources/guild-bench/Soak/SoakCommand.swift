@@ -7,6 +7,8 @@ import GuildProtocol
 /// `guild-bench soak`: minutes (or hours) of mixed work from many connections at once: group messages and pseudo
 /// users, reads, subscribers that leave and resume with `since`, object writes and queries, thing commands and
 /// results, password logins and token refreshes, and `guildctl` runs (a new process and connection each).
+/// Object writers keep their newest 200 objects (`--keep-objects`), so the data stays the same size and what
+/// grows over the run is the daemon's age, not its buckets (messages, users and events still accumulate).
 ///
 /// Per minute it reports requests, errors by code, p50/p99 per kind of call, and guildd's VmRSS, open descriptors,
 /// database and WAL size. Targets: from the third minute on, every minute's p99 of each kind and its VmRSS within
@@ -49,6 +51,12 @@ struct SoakCommand: AsyncParsableCommand {
 
     @Option(help: "The guildctl executable (default: guildctl next to this executable).")
     var guildctl: String?
+
+    @Option(
+        help:
+            "Object writers keep their newest this many objects and delete the oldest after each create, so the data stays the same size (0: keep all; the data grows)."
+    )
+    var keepObjects: Int = 200
 
     @Option(help: "Extra guildd arguments (repeatable).")
     var daemonArgument: [String] = []
@@ -117,6 +125,7 @@ struct SoakCommand: AsyncParsableCommand {
         let (pace, resume) = (self.pace, self.kill ? nil : self.resumeSeconds)
         let workers = roles.enumerated().map { index, role in
             var worker = SoakWorker(index: index, role: role, socketPath: socketPath, stop: stop, pace: pace, recorder: recorder)
+            worker.keepObjects = self.keepObjects
             worker.resumeEvery = resume
             worker.catchUp = catchUp
             let isSubscriber = if case .subscriber = role { true } else { false }
@@ -216,7 +225,7 @@ struct SoakCommand: AsyncParsableCommand {
         )
         print(
             "- writes: \(Format.grouped(Double(acknowledged.count))) messages, \(Format.grouped(Double(createdUsers.count))) pseudo users, "
-                + "\(Format.grouped(Double(createdObjects.count))) objects and \(Format.grouped(Double(tallies.reduce(0) { $0 + $1.commands }))) "
+                + "\(Format.grouped(Double(createdObjects.count))) objects (kept) and \(Format.grouped(Double(tallies.reduce(0) { $0 + $1.commands }))) "
                 + "commands acknowledged, \(unknown.count) messages in flight at a kill (\(verification.unknownCommitted) of them committed); "
                 + "reads: \(Format.grouped(Double(tallies.reduce(0) { $0 + $1.reads }))); "
                 + "reconnects \(Format.grouped(Double(tallies.reduce(0) { $0 + $1.reconnects }))); call errors \(errors)"

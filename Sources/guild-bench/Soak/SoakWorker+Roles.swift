@@ -24,6 +24,17 @@ extension SoakWorker {
                     let body: JSONValue = ["n": .int(Int64(counter)), "text": .string("o\(self.index)-\(counter)")]
                     let created = try self.timed(.object, open, ObjectMethods.Create.self, .init(scope: scope, bucket: "soak", body: body), &tally)
                     if let created { tally.acknowledgedObjects.append((scope, created.objectID)) }
+                    if self.keepObjects > 0, tally.acknowledgedObjects.count > self.keepObjects {
+                        // Out of the list before the call: if the connection breaks, whether it was deleted is unknown.
+                        let oldest = tally.acknowledgedObjects.removeFirst()
+                        _ = try self.timed(
+                            .object,
+                            open,
+                            ObjectMethods.Delete.self,
+                            .init(scope: scope, bucket: "soak", objectID: oldest.objectID),
+                            &tally
+                        )
+                    }
                 }
             } catch {
                 self.dropped(open, &connection, &tally)

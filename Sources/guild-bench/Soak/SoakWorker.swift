@@ -13,6 +13,7 @@ import GuildProtocol
 ///   after every reconnect or `events.ended`, and checks that the `seq`s it gets go up by exactly one; with
 ///   `resumeEvery` it also disconnects on its own that often and resumes;
 /// - an object writer creates objects with unique bodies in its user's bucket and, every fifth call, queries it;
+///   with `keepObjects`, it deletes its oldest object after each create past that many;
 /// - a thing pair (an owner and its thing, two connections) sends commands the thing answers with results, the
 ///   owner waiting for each `commandResult`;
 /// - a login user logs in with a password, refreshes the token and asks who it is, over and over;
@@ -35,7 +36,7 @@ struct SoakWorker: Sendable {
         var acknowledgedTexts: [String] = []
         var unknownTexts: [String] = []
         var acknowledgedUsers: [String] = []
-        /// Objects created (`user:ID`, objectID) and commands answered with results.
+        /// Objects created and not deleted since (`user:ID`, objectID), and commands answered with results.
         var acknowledgedObjects: [(scope: String, objectID: String)] = []
         var commands = 0
         var reads = 0
@@ -63,6 +64,9 @@ struct SoakWorker: Sendable {
     var resumeEvery: Double? = nil
     /// Once `stop` is set, how far subscribers still read (the log's head when the writers stopped).
     var catchUp: SoakCatchUp? = nil
+    /// Object writers keep only their newest this many objects, deleting the oldest after each create, so their
+    /// buckets stop growing (0: keep every object).
+    var keepObjects = 0
 
     func run() -> Tally {
         var tally = Tally()
