@@ -104,6 +104,19 @@ struct EventRepositoryConformanceTests {
             )
         }
 
+        /// Thing `lamp-1` onboarded by `owner`: its id, the caller of a connection bound to its token, and a
+        /// command request (`turnPower`) issued by `owner`.
+        func boundLamp(owner: (caller: Caller, id: String)) async throws -> (thingID: String, caller: Caller, request: CommandRequest) {
+            let (thing, token) = try await self.lamp(owner: owner)
+            let caller = Caller(
+                peer: .init(uid: 1000, gid: 1000, pid: 2),
+                isAdmin: false,
+                session: try await self.users.resolve(accessToken: token.text)
+            )
+            let request = CommandRequest(actions: [["turnPower": ["power": true]]], issuer: .user(owner.id), schema: "SmartLight", schemaVersion: 1)
+            return (thing.thingID, caller, request)
+        }
+
         /// The log's head.
         func head() async throws -> Int64 { try await self.store.eventSnapshot(userID: nil).head }
 

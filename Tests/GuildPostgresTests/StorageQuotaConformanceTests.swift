@@ -109,14 +109,7 @@ struct StorageQuotaConformanceTests {
             var things = world.things
             things.storageQuota = StorageQuota(bytes: 3_000)
             let alice = try await world.user("alice")
-            let (thing, token) = try await world.lamp(owner: alice)
-            let thingID = thing.thingID
-            let thingCaller = Caller(
-                peer: .init(uid: 1000, gid: 1000, pid: 2),
-                isAdmin: false,
-                session: try await world.users.resolve(accessToken: token.text)
-            )
-            let request = CommandRequest(actions: [["turnPower": ["power": true]]], issuer: .user(alice.id), schema: "SmartLight", schemaVersion: 1)
+            let (thingID, thingCaller, request) = try await world.boundLamp(owner: alice)
             let trigger = try await things.createTrigger(
                 caller: alice.caller,
                 thingID: thingID,

@@ -15,14 +15,7 @@ struct ThingBoundsConformanceTests {
     func triggerFiringsAndPendingCommandsAreBoundedAlike(engine: Engine) async throws {
         try await EventRepositoryConformanceTests.withWorld(engine) { world in
             let alice = try await world.user("alice")
-            let (thing, token) = try await world.lamp(owner: alice)
-            let thingID = thing.thingID
-            let thingCaller = Caller(
-                peer: .init(uid: 1000, gid: 1000, pid: 2),
-                isAdmin: false,
-                session: try await world.users.resolve(accessToken: token.text)
-            )
-            let request = CommandRequest(actions: [["turnPower": ["power": true]]], issuer: .user(alice.id), schema: "SmartLight", schemaVersion: 1)
+            let (thingID, thingCaller, request) = try await world.boundLamp(owner: alice)
             var triggers: [String] = []
             for _ in 0..<20 {
                 let trigger = try await world.things.createTrigger(
