@@ -16,7 +16,6 @@ extension PostgresMigration {
                     PRIMARY KEY (owner, area)
                 )
                 """,
-                "CREATE INDEX storage_usage_area ON storage_usage (area, bytes)",
                 """
                 CREATE VIEW storage_recount (owner, area, bytes) AS
                     SELECT payer, 'objects', sum(octet_length(o.fields))::bigint
@@ -57,8 +56,13 @@ extension PostgresMigration {
                     bytes: "COALESCE(octet_length(ROW.body), 0)"
                 ),
             ]
-                + ["object", "thing_state", "thing_command", "group_message"].map {
-                    "CREATE TRIGGER storage_\($0) AFTER INSERT OR UPDATE OR DELETE ON \($0) FOR EACH ROW EXECUTE FUNCTION storage_\($0)()"
+                // The update trigger fires only for statements that set the columns holding the bytes.
+                + [("object", "fields"), ("thing_state", "state"), ("thing_command", "request, action_results"), ("group_message", "body")]
+                .map { table, columns in
+                    """
+                    CREATE TRIGGER storage_\(table) AFTER INSERT OR DELETE OR UPDATE OF \(columns) ON \(table)
+                        FOR EACH ROW EXECUTE FUNCTION storage_\(table)()
+                    """
                 }
         )
     ]

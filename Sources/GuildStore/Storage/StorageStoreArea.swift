@@ -13,17 +13,26 @@ struct StorageStoreArea: SQLiteStoreArea {
 
     private static func charge(_ owner: String, _ area: String, _ bytes: String) -> String {
         """
-        INSERT INTO storage_usage (owner, area, bytes) SELECT \(owner), '\(area)', \(bytes) WHERE \(owner) IS NOT NULL
+        INSERT INTO storage_usage (owner, area, bytes)
+            SELECT payer, '\(area)', \(bytes) FROM (SELECT \(owner) AS payer) WHERE payer IS NOT NULL
             ON CONFLICT (owner, area) DO UPDATE SET bytes = bytes + excluded.bytes;
         """
     }
 
-    private static func triggers(table: String, area: String, owner: (String) -> String, bytes: (String) -> String) -> String {
+    /// The usage triggers of `table`. The update trigger fires only for statements that set `columns` (those
+    /// holding the bytes): a command's delivery or an object's ACL mark pays nothing for it.
+    private static func triggers(
+        table: String,
+        columns: String,
+        area: String,
+        owner: (String) -> String,
+        bytes: (String) -> String
+    ) -> String {
         """
         CREATE TRIGGER storage_\(table)_insert AFTER INSERT ON \(table) BEGIN
             \(Self.charge(owner("NEW"), area, bytes("NEW")))
         END;
-        CREATE TRIGGER storage_\(table)_update AFTER UPDATE ON \(table) WHEN \(bytes("NEW")) <> \(bytes("OLD")) BEGIN
+        CREATE TRIGGER storage_\(table)_update AFTER UPDATE OF \(columns) ON \(table) WHEN \(bytes("NEW")) <> \(bytes("OLD")) BEGIN
             \(Self.charge(owner("NEW"), area, "\(bytes("NEW")) - \(bytes("OLD"))"))
         END;
         CREATE TRIGGER storage_\(table)_delete AFTER DELETE ON \(table) BEGIN
@@ -39,7 +48,6 @@ struct StorageStoreArea: SQLiteStoreArea {
             bytes INTEGER NOT NULL,
             PRIMARY KEY (owner, area)
         ) WITHOUT ROWID;
-        CREATE INDEX storage_usage_area ON storage_usage (area, bytes);
         CREATE VIEW storage_recount (owner, area, bytes) AS
             SELECT payer, 'objects', sum(length(o.fields))
                 FROM (SELECT COALESCE('user:' || o.owner, NULLIF(b.scope, 'app')) AS payer, o.fields
@@ -51,17 +59,17 @@ struct StorageStoreArea: SQLiteStoreArea {
             UNION ALL SELECT 'user:' || sender, 'messages', sum(COALESCE(length(body), 0)) FROM group_message GROUP BY sender;
         INSERT INTO storage_usage (owner, area, bytes) SELECT owner, area, bytes FROM storage_recount WHERE true;
         \(Self.triggers(
-            table: "object", area: "objects",
+            table: "object", columns: "fields", area: "objects",
             owner: { "COALESCE('user:' || \($0).owner, (SELECT NULLIF(scope, 'app') FROM bucket WHERE id = \($0).bucketID))" },
             bytes: { "length(\($0).fields)" }
         ))
-        \(Self.triggers(table: "thing_state", area: "states", owner: { "'thing:' || \($0).thingID" }, bytes: { "length(\($0).state)" }))
+        \(Self.triggers(table: "thing_state", columns: "state", area: "states", owner: { "'thing:' || \($0).thingID" }, bytes: { "length(\($0).state)" }))
         \(Self.triggers(
-            table: "thing_command", area: "commands",
+            table: "thing_command", columns: "request, actionResults", area: "commands",
             owner: { "'thing:' || \($0).thingID" }, bytes: { "(length(\($0).request) + COALESCE(length(\($0).actionResults), 0))" }
         ))
         \(Self.triggers(
-            table: "group_message", area: "messages",
+            table: "group_message", columns: "body", area: "messages",
             owner: { "'user:' || \($0).sender" }, bytes: { "COALESCE(length(\($0).body), 0)" }
         ))
         """
