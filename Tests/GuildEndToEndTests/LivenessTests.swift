@@ -313,10 +313,10 @@ struct LiveProbe: @unchecked Sendable {
         let started = Date()
         let connection = try RawConnection(path: socket)
         await connection.send(#"{"jsonrpc":"2.0","id":1,"method":"user.registerPseudo","params":{}}"# + "\n")
-        let registered = try #require(await connection.readJSON(timeout: 5) as? [String: Any])
+        let registered = try #require(await connection.readJSON() as? [String: Any])
         #expect(registered["result"] != nil, "\(registered)")
         await connection.send(#"{"jsonrpc":"2.0","id":2,"method":"session.whoami"}"# + "\n")
-        let whoami = try #require(await connection.readJSON(timeout: 5) as? [String: Any])
+        let whoami = try #require(await connection.readJSON() as? [String: Any])
         #expect((whoami["result"] as? [String: Any])?["user"] != nil, "\(whoami)")
         return Date().timeIntervalSince(started)
     }

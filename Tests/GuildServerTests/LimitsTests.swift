@@ -189,7 +189,7 @@ struct LimitsTests {
             // Everything it was sent, then events.ended LAGGED: far fewer than 400 notifications.
             var notifications = 0
             var ended: [String: Any]?
-            while let message = await silent.readJSON(timeout: 3) as? [String: Any] {
+            while let message = await silent.readJSON() as? [String: Any] {
                 if message["method"] as? String == "events.ended" {
                     ended = message["params"] as? [String: Any]
                     break

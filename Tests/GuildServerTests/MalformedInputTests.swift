@@ -151,7 +151,7 @@ struct MalformedInputTests {
             var cutOff = false
             while Date().timeIntervalSince(start) < 20 {
                 if !(await hog.send(chunk, timeout: 3)) {
-                    cutOff = await hog.isClosedByPeer(timeout: 10)
+                    cutOff = await hog.isClosedByPeer()
                     break
                 }
                 #expect(await bystander.pings())
@@ -173,7 +173,7 @@ struct MalformedInputTests {
             #expect(await bystander.pings())
             // Every quitter's connection ends, even one whose peer left before its channel became active (it
             // never sees channelInactive): no slot is held for a client that is gone.
-            let deadline = ContinuousClock.now + .seconds(5)
+            let deadline = ContinuousClock.now + .seconds(60)  // only ends a hang
             while server.connectionCount > 1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
             #expect(server.connectionCount == 1)
         }

@@ -82,7 +82,7 @@ struct ServerListenerTests {
                 // stopAccepting() or a graceful shutdown.
                 try await Self.closeOnItsOwn(server)
                 // The open connection is drained and closed, not served on while every new client is refused.
-                #expect(await open.isClosedByPeer(timeout: 10))
+                #expect(await open.isClosedByPeer())
                 #expect(throws: (any Error).self) { try RawConnection(path: socket) }
             }
         }

@@ -88,8 +88,9 @@ public final class RawConnection {
         return try? JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed])
     }
 
-    /// Whether the daemon closed the connection (EOF within the timeout).
-    public func isClosedByPeer(timeout: Double = 5) async -> Bool {
+    /// Whether the daemon closed the connection: EOF within `timeout` (60 s, only to end a hang: a close that a
+    /// busy machine delays still counts).
+    public func isClosedByPeer(timeout: Double = 60) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while deadline.timeIntervalSinceNow > 0 {
             var chunk = [UInt8](repeating: 0, count: 65536)
