@@ -87,7 +87,7 @@ struct PostgresStoreTests {
             }
             let head = try await a.eventSnapshot(userID: nil).head
             #expect(head > 0)
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + .seconds(60)
             func heardAll() -> Bool { heardA.withLock({ $0.count }) >= head && heardB.withLock({ $0.count }) >= head }
             while !heardAll(), ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
@@ -113,7 +113,7 @@ struct PostgresStoreTests {
                 members: []
             )
             let key = RecordKey(area: "group", id: group.id)
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + .seconds(60)
             while !dropped.withLock({ $0.contains(key) }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
             #expect(dropped.withLock { $0.contains(key) }, "host B's hooks heard of the group host A created")
         }

@@ -97,7 +97,7 @@ struct LimitsTests {
             let entries = (1...20).map { (id: Int) -> String in #"{"jsonrpc":"2.0","id":\#(id),"method":"session.whoami"}"# }
             let batch = "[" + entries.joined(separator: ",") + "]\n"
             await connection.send(batch)
-            let replies = try #require(await connection.readJSON(timeout: 10) as? [[String: Any]])
+            let replies = try #require(await connection.readJSON() as? [[String: Any]])
             #expect(replies.count == 20)
             let answered = replies.filter { $0["result"] != nil }
             #expect(!answered.isEmpty && answered.count < 20)
@@ -135,7 +135,7 @@ struct LimitsTests {
             let checks = (1...24).map { (id: Int) -> String in #"{"jsonrpc":"2.0","id":\#(id),"method":"system.check"}"# + "\n" }.joined()
             await connection.send(checks)
             var replies: [[String: Any]] = []
-            while replies.count < 24, let reply = await connection.readJSON(timeout: 10) as? [String: Any] { replies.append(reply) }
+            while replies.count < 24, let reply = await connection.readJSON() as? [String: Any] { replies.append(reply) }
             #expect(replies.count == 24)
             let busy = replies.filter { $0.errorReason == "SERVER_BUSY" }
             #expect(replies.filter { $0["result"] != nil }.count + busy.count == 24)
@@ -145,7 +145,7 @@ struct LimitsTests {
             #expect(scopes.isSubset(of: ["connection", "principal", "daemon"]) && !scopes.isEmpty)
             // Once they are done, the bound is free again.
             await connection.send(#"{"jsonrpc":"2.0","id":99,"method":"system.check"}"# + "\n")
-            let again = try #require(await connection.readJSON(timeout: 10) as? [String: Any])
+            let again = try #require(await connection.readJSON() as? [String: Any])
             #expect((again["result"] as? [String: Any])?["ok"] as? Bool == true)
         }
     }
@@ -163,7 +163,7 @@ struct LimitsTests {
             // Every request is answered, in order (they were held back, never dropped). Only each line's head
             // is read: parsing 20 MB of JSON would starve the other tests running beside this one.
             var ids: [Int] = []
-            while ids.count < count, let line = await hog.readLine(timeout: 10) {
+            while ids.count < count, let line = await hog.readLine(timeout: 30) {
                 let head = line.utf8.prefix(40)
                 let prefix = #"{"jsonrpc":"2.0","id":"#.utf8
                 guard head.starts(with: prefix) else { break }
