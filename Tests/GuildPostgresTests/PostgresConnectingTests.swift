@@ -122,4 +122,33 @@ struct PostgresConnectingTests {
             return reason.contains("/tmp/no-such-postgres")
         }
     }
+
+    /// A server that takes no more connections (here a role at its `CONNECTION LIMIT`, the same SQLSTATE 53300 as
+    /// a server at `max_connections`) is unavailable in the server's own words, not postgres-nio's "Generic
+    /// description", both when connecting and through a writer, which says it to its callers.
+    @Test func aServerAtItsConnectionLimitIsUnavailableInItsOwnWords() async throws {
+        let role = "guild_limit_\(UUID().uuidString.prefix(8).lowercased())"
+        let server = try PostgresLocation(url: TestPostgres.url ?? "")
+        let admin = try await TestPostgres.connect(server)
+        defer {
+            _ = try? admin.execute(PostgresQuery(unsafeSQL: "DROP ROLE IF EXISTS \(role)"))
+            admin.close()
+        }
+        _ = try await TestPostgres.blocking {
+            try admin.execute(PostgresQuery(unsafeSQL: "CREATE ROLE \(role) LOGIN CONNECTION LIMIT 1"))
+        }
+        var location = server
+        location.user = role
+        let first = try await TestPostgres.connect(location)
+        defer { first.close() }
+        func isTooManyConnections(_ error: any Error) -> Bool {
+            guard case .unavailable(let reason)? = error as? PostgresStoreError else { return false }
+            return reason.contains("too many connections for role") && reason.contains("SQLSTATE 53300")
+                && !reason.contains("Generic description")
+        }
+        await #expect(performing: { _ = try await TestPostgres.connect(location) }, throws: isTooManyConnections)
+        let writer = PostgresWriter(location: location, logger: TestPostgres.logger)
+        await #expect(performing: { _ = try await writer.write { try $0.connection.execute("SELECT 1") } }, throws: isTooManyConnections)
+        try? await writer.close()
+    }
 }

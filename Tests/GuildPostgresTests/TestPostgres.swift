@@ -5,6 +5,7 @@ import GuildTestSupport
 import Logging
 import NIOPosix
 import PostgresNIO
+import Synchronization
 
 /// The throwaway PostgreSQL server `scripts/test` starts (`scripts/postgres`), named by `GUILD_TEST_POSTGRES`;
 /// each test gets a database of its own, dropped afterwards.
@@ -21,8 +22,16 @@ enum TestPostgres {
         return logger
     }()
 
+    /// How many tests hold a database at once. Swift Testing starts every test together; with all of them
+    /// connected, the suites held 199 connections at the peak on an idle machine and went past the server's 200
+    /// on a CI machine, whose refusals ("too many clients") failed 30 tests. Bounding the databases bounds the
+    /// connections whatever the number of tests.
+    private static let slots = Slots(16)
+
     /// Runs `body` with a fresh, empty database; drops it afterwards.
     static func withDatabase<T: Sendable>(_ body: (PostgresLocation) async throws -> T) async throws -> T {
+        await slots.take()
+        defer { slots.give() }
         let server = try PostgresLocation(url: url ?? "")
         let name = "guild_test_\(UUID().uuidString.prefix(8).lowercased())"
         try await blocking {
@@ -90,6 +99,43 @@ enum TestPostgres {
             thread.name = "test-postgres"
             thread.start()
         }
+    }
+}
+
+/// A counting semaphore for tasks: `take` waits while every slot is taken, `give` wakes the longest waiter.
+final class Slots: Sendable {
+    private struct State {
+        var free: Int
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state: Mutex<State>
+
+    init(_ count: Int) { self.state = Mutex(State(free: count)) }
+
+    func take() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let granted = self.state.withLock { state in
+                guard state.free > 0 else {
+                    state.waiting.append(continuation)
+                    return false
+                }
+                state.free -= 1
+                return true
+            }
+            if granted { continuation.resume() }
+        }
+    }
+
+    func give() {
+        let next = self.state.withLock { state in
+            guard !state.waiting.isEmpty else {
+                state.free += 1
+                return CheckedContinuation<Void, Never>?.none
+            }
+            return state.waiting.removeFirst()
+        }
+        next?.resume()
     }
 }
 

@@ -2,8 +2,8 @@ import PostgresNIO
 
 extension PostgresStoreError {
     /// What a failed connection attempt to `location` means to the person who configured it: refused
-    /// credentials, a missing database, or a server that cannot be reached, each said plainly (never with the
-    /// password); anything else as it came.
+    /// credentials, a missing database, a server that cannot be reached or takes no connection now, each said
+    /// plainly (never with the password); anything else as unavailable, with the server's own words.
     static func connecting(_ error: any Error, to location: PostgresLocation) -> any Error {
         guard let error = error as? PSQLError else { return error }
         if error.code == .authMechanismRequiresPassword {
@@ -22,12 +22,16 @@ extension PostgresStoreError {
             )
         case "3D000":
             return Self.databaseMissing(location.database)
+        case "53300", "53000", "57P03":
+            // Too many clients (for the server, the role or the database), out of resources, or starting up or
+            // shutting down: the server is there but takes no connection now, which a retry may get.
+            return Self.unavailable("\(location) takes no connection now: \(Self.summary(of: error))")
         default:
             break
         }
         if error.code == .connectionError || error.code == .serverClosedConnection {
             return Self.unavailable("cannot reach \(location): \(String(describing: error.underlying.map { "\($0)" } ?? "connection failed"))")
         }
-        return error
+        return Self.unavailable("connecting to \(location) failed: \(Self.summary(of: error))")
     }
 }

@@ -62,7 +62,7 @@ public final class PostgresEventFollower: Sendable {
                 if Task.isCancelled { return }
                 self.logger.warning(
                     "event log: following stopped; reconnecting",
-                    metadata: ["error": "\(String(reflecting: error))", "retryIn": "\(backoff)", "database": "\(self.location)"]
+                    metadata: ["error": "\(PostgresStoreError.summary(of: error))", "retryIn": "\(backoff)", "database": "\(self.location)"]
                 )
             }
             try? await Task.sleep(for: backoff)

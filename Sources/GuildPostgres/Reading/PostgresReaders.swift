@@ -39,7 +39,9 @@ public final class PostgresReaders: Sendable {
                 // A connection that dropped is not kept; one that is still open goes back to the pool.
                 if !connection.isClosed { self.give(connection) }
                 if connection.isClosed {
-                    throw PostgresStoreError.unavailable("the connection to PostgreSQL dropped during a read: \(error)")
+                    throw PostgresStoreError.unavailable(
+                        "the connection to PostgreSQL dropped during a read: \(PostgresStoreError.summary(of: error))"
+                    )
                 }
                 throw error
             }
@@ -68,7 +70,7 @@ public final class PostgresReaders: Sendable {
         } catch let error as PostgresStoreError {
             throw error
         } catch {
-            throw PostgresStoreError.unavailable("PostgreSQL is unreachable: \(error)")
+            throw PostgresStoreError.unavailable("PostgreSQL is unreachable: \(PostgresStoreError.summary(of: error))")
         }
     }
 

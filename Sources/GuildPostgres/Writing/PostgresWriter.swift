@@ -158,7 +158,7 @@ public final class PostgresWriter: Sendable {
                 return .failed(
                     committing
                         ? PostgresStoreError.commitOutcomeUnknown
-                        : PostgresStoreError.unavailable("the connection to PostgreSQL dropped: \(error)")
+                        : PostgresStoreError.unavailable("the connection to PostgreSQL dropped: \(PostgresStoreError.summary(of: error))")
                 )
             }
             _ = try? connection.execute("ROLLBACK")
@@ -180,17 +180,23 @@ public final class PostgresWriter: Sendable {
                 link.backoff = .milliseconds(50)
                 return connection
             } catch {
-                link.lastError = "\(error)"
+                link.lastError = PostgresStoreError.summary(of: error)
                 link.nextAttempt = .now + link.backoff
                 link.backoff = min(link.backoff * 2, .seconds(5))
-                self.logger.warning("PostgreSQL unreachable", metadata: ["database": "\(self.location)", "error": "\(error)"])
-                throw PostgresStoreError.unavailable("PostgreSQL is unreachable: \(error)")
+                self.logger.warning(
+                    "PostgreSQL unreachable",
+                    metadata: ["database": "\(self.location)", "error": "\(PostgresStoreError.summary(of: error))"]
+                )
+                throw PostgresStoreError.unavailable("PostgreSQL is unreachable: \(PostgresStoreError.summary(of: error))")
             }
         }
     }
 
     private func dropConnection(_ error: any Error) {
-        self.logger.warning("PostgreSQL connection lost", metadata: ["database": "\(self.location)", "error": "\(error)"])
+        self.logger.warning(
+            "PostgreSQL connection lost",
+            metadata: ["database": "\(self.location)", "error": "\(PostgresStoreError.summary(of: error))"]
+        )
         self.link.withLock { $0.connection = nil }
     }
 }
