@@ -3,13 +3,13 @@ import Foundation
 import GuildProtocol
 
 /// Writes or checks the files generated from the wire contract's Swift declarations: `protocol/openrpc.json`
-/// (the daemon's `Sources/GuildServer/Resources/openrpc.json`), `protocol/errors.md` and the Python client's
-/// error constants.
+/// (the daemon's `Sources/GuildServer/Resources/openrpc.json`), `protocol/errors.md`, the Python client's
+/// error constants, and the Swift reason constants and domain error codes, from the error catalog.
 @main
 struct GuildContract: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "guild-contract",
-        abstract: "Generates protocol/openrpc.json, protocol/errors.md and the Python error constants.",
+        abstract: "Generates protocol/openrpc.json, protocol/errors.md and the error constants (Python and Swift).",
         subcommands: [Write.self, Check.self, Print.self]
     )
 

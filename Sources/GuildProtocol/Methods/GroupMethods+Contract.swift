@@ -80,7 +80,7 @@ extension GroupMethods.Create {
         ),
         errors: [
             ErrorReason.unauthorized, ErrorReason.invalidInputData, ErrorReason.groupAlreadyExists, ErrorReason.userNotFound,
-            ErrorReason.permissionDenied, ErrorReason.imInvalidParameters, ErrorReason.invalidGroupID, ErrorReason.groupIDInUse,
+            ErrorReason.permissionDenied, ErrorReason.invalidParameters, ErrorReason.invalidGroupID, ErrorReason.groupIDInUse,
             ErrorReason.groupFull, ErrorReason.unsupportedForType,
         ],
         writes: true,

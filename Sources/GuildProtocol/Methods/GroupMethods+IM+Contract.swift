@@ -131,7 +131,7 @@ extension GroupMethods.GetInfo {
                 "dismissed": JSONSchema.array(of: JSONSchema.string),
             ]
         ),
-        errors: [ErrorReason.unauthorized, ErrorReason.imInvalidParameters],
+        errors: [ErrorReason.unauthorized, ErrorReason.invalidParameters],
         example: .init(
             params: ["groupIDs": ["@TGS#2C5SZEAEF", "nope"]],
             result: ["groups": [ContractExamples.groupProfile], "notFound": ["nope"], "dismissed": []]
@@ -223,7 +223,7 @@ extension GroupMethods.MembersInfo {
         result: "members",
         JSONSchema.object(required: ["members"], ["members": JSONSchema.array(of: JSONSchema.ref("GroupMemberDetail"))]),
         errors: [
-            ErrorReason.unauthorized, ErrorReason.groupNotFound, ErrorReason.groupDismissed, ErrorReason.notAMember, ErrorReason.imInvalidParameters,
+            ErrorReason.unauthorized, ErrorReason.groupNotFound, ErrorReason.groupDismissed, ErrorReason.notAMember, ErrorReason.invalidParameters,
         ],
         example: .init(
             params: ["groupID": "@TGS#2C5SZEAEF", "userIDs": ["4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00"]],
@@ -247,7 +247,7 @@ extension GroupMethods.MuteMember {
         JSONSchema.object(required: ["muteUntil"], ["muteUntil": JSONSchema.integer]),
         errors: [
             ErrorReason.unauthorized, ErrorReason.groupNotFound, ErrorReason.groupDismissed, ErrorReason.notAMember, ErrorReason.notAllowed,
-            ErrorReason.unsupportedForType, ErrorReason.imInvalidParameters,
+            ErrorReason.unsupportedForType, ErrorReason.invalidParameters,
         ],
         writes: true,
         example: .init(
@@ -311,7 +311,7 @@ extension GroupMethods.SetInfo {
         JSONSchema.ref("GroupProfile"),
         errors: [
             ErrorReason.unauthorized, ErrorReason.groupNotFound, ErrorReason.groupDismissed, ErrorReason.notAllowed, ErrorReason.notAMember,
-            ErrorReason.unsupportedForType, ErrorReason.imInvalidParameters, ErrorReason.permissionDenied, ErrorReason.invalidInputData,
+            ErrorReason.unsupportedForType, ErrorReason.invalidParameters, ErrorReason.permissionDenied, ErrorReason.invalidInputData,
         ],
         writes: true,
         example: .init(
@@ -339,7 +339,7 @@ extension GroupMethods.SetMemberInfo {
         JSONSchema.boolean,
         errors: [
             ErrorReason.unauthorized, ErrorReason.groupNotFound, ErrorReason.groupDismissed, ErrorReason.notAMember, ErrorReason.notAllowed,
-            ErrorReason.unsupportedForType, ErrorReason.imInvalidParameters,
+            ErrorReason.unsupportedForType, ErrorReason.invalidParameters,
         ],
         writes: true,
         example: .init(params: ["groupID": "@TGS#2C5SZEAEF", "userID": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f02", "nameCard": "Bobby"], result: true)
@@ -361,7 +361,7 @@ extension GroupMethods.SetMemberRole {
         JSONSchema.boolean,
         errors: [
             ErrorReason.unauthorized, ErrorReason.groupNotFound, ErrorReason.groupDismissed, ErrorReason.notAMember, ErrorReason.notAllowed,
-            ErrorReason.unsupportedForType, ErrorReason.imInvalidParameters,
+            ErrorReason.unsupportedForType, ErrorReason.invalidParameters,
         ],
         writes: true,
         example: .init(params: ["groupID": "@TGS#2C5SZEAEF", "userID": "4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f02", "role": "admin"], result: true)
@@ -471,7 +471,7 @@ extension MethodContract {
             errors: [
                 ErrorReason.unauthorized, ErrorReason.groupNotFound, ErrorReason.groupDismissed, ErrorReason.notAMember,
                 ErrorReason.unsupportedForType,
-                ErrorReason.imInvalidParameters, ErrorReason.attributeConflict, ErrorReason.attributeRateLimited,
+                ErrorReason.invalidParameters, ErrorReason.attributeConflict, ErrorReason.attributeRateLimited,
             ],
             writes: true,
             example: .init(
@@ -498,7 +498,7 @@ extension MethodContract {
             JSONSchema.boolean,
             errors: [
                 ErrorReason.unauthorized, ErrorReason.groupNotFound, ErrorReason.groupDismissed, ErrorReason.alreadyProcessed,
-                ErrorReason.imInvalidParameters, ErrorReason.notAllowed, ErrorReason.notAMember, ErrorReason.unsupportedForType,
+                ErrorReason.invalidParameters, ErrorReason.notAllowed, ErrorReason.notAMember, ErrorReason.unsupportedForType,
                 ErrorReason.groupFull,
             ],
             example: .init(params: ["groupID": "@TGS#2C5SZEAEF", "applicationID": 7, "message": "Welcome"], result: true)

@@ -21,7 +21,7 @@ extension GroupMethods.SendMessage {
         ),
         errors: [
             ErrorReason.unauthorized, ErrorReason.groupNotFound, ErrorReason.groupDismissed, ErrorReason.notAMember, ErrorReason.muted,
-            ErrorReason.imInvalidParameters, ErrorReason.unsupportedForType, ErrorReason.sendRateLimited, ErrorReason.messageTooLong,
+            ErrorReason.invalidParameters, ErrorReason.unsupportedForType, ErrorReason.sendRateLimited, ErrorReason.messageTooLong,
         ],
         writes: true,
         example: .init(
@@ -50,7 +50,7 @@ extension GroupMethods.History {
         ),
         errors: [
             ErrorReason.unauthorized, ErrorReason.groupNotFound, ErrorReason.groupDismissed, ErrorReason.notAMember,
-            ErrorReason.unsupportedForType, ErrorReason.imInvalidParameters,
+            ErrorReason.unsupportedForType, ErrorReason.invalidParameters,
         ],
         writes: false,
         example: .init(params: ["groupID": "@TGS#2C5SZEAEF", "count": 20], result: ["messages": [], "nextSeq": 0, "isFinished": true])
@@ -92,7 +92,7 @@ extension GroupMethods.MarkRead {
         ),
         errors: [
             ErrorReason.unauthorized, ErrorReason.groupNotFound, ErrorReason.groupDismissed, ErrorReason.notAMember,
-            ErrorReason.imInvalidParameters,
+            ErrorReason.invalidParameters,
         ],
         writes: true,
         example: .init(

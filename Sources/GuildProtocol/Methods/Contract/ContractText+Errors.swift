@@ -49,6 +49,69 @@ extension ContractText {
         return lines.joined(separator: "\n")
     }
 
+    /// `Sources/GuildProtocol/JSONRPC/ErrorReason.swift`: a constant per reason of the catalog, named by
+    /// ``ErrorEntry/name``, for method declarations and the transport to name reasons by.
+    public static func errorReasonSwift(_ sections: [ErrorSection] = ErrorReason.sections) -> String {
+        var lines = [
+            "// Generated from the error catalog (Sources/GuildProtocol/Methods/Contract/ErrorReason+Catalog.swift)",
+            "// by `scripts/gen-contract`. Do not edit: change the catalog, then run that script again.",
+            "",
+            "/// The stable `data.reason` strings Guild puts in every error it sends (see `protocol/errors.md`).",
+            "public enum ErrorReason: Sendable {",
+        ]
+        for section in sections {
+            for entry in section.entries {
+                lines.append("    /// Code \(entry.code.rawValue), in \"\(section.title)\" of `protocol/errors.md`.")
+                lines.append("    public static let \(entry.name) = \"\(entry.reason)\"")
+            }
+        }
+        lines += ["}", ""]
+        return lines.joined(separator: "\n")
+    }
+
+    /// `Sources/GuildCore/Errors/GuildError+Code.swift`: the domain's closed set of failures, a case per catalog
+    /// entry with a ``ErrorEntry/domain``. The rules module names its failures by these cases without knowing
+    /// their wire form; the server maps each back to its entry.
+    public static func domainCodesSwift(_ sections: [ErrorSection] = ErrorReason.sections) -> String {
+        var lines = [
+            "// Generated from the error catalog (Sources/GuildProtocol/Methods/Contract/ErrorReason+Catalog.swift)",
+            "// by `scripts/gen-contract`. Do not edit: change the catalog, then run that script again.",
+            "",
+            "extension GuildError {",
+            "    /// The kind of failure: a closed set, one case per domain error of the catalog, which gives each its",
+            "    /// JSON-RPC code and `data.reason`.",
+            "    public enum Code: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {",
+        ]
+        for entry in sections.flatMap(\.entries) {
+            guard let domain = entry.domain, let name = entry.domainCase else { continue }
+            lines += Self.wrappedComment(domain.meaning, indent: "        ")
+            lines.append("        case \(name)")
+        }
+        lines += [
+            "",
+            "        public var description: String { self.rawValue }",
+            "    }",
+            "}",
+            "",
+        ]
+        return lines.joined(separator: "\n")
+    }
+
+    /// `text` as `///` lines of at most 120 characters.
+    private static func wrappedComment(_ text: String, indent: String) -> [String] {
+        var lines: [String] = []
+        var line = indent + "///"
+        for word in text.split(separator: " ") {
+            if line.count + 1 + word.count > 120 && line != indent + "///" {
+                lines.append(line)
+                line = indent + "///"
+            }
+            line += " " + word
+        }
+        lines.append(line)
+        return lines
+    }
+
     /// A generated file: its path in the repository and its text.
     public struct GeneratedFile: Sendable {
         /// The path, relative to the repository's root.
@@ -66,6 +129,8 @@ extension ContractText {
             ),
             GeneratedFile(path: "protocol/errors.md", text: Self.errorsMarkdown()),
             GeneratedFile(path: "clients/python/guild_client/error_codes.py", text: Self.pythonErrorConstants()),
+            GeneratedFile(path: "Sources/GuildProtocol/JSONRPC/ErrorReason.swift", text: Self.errorReasonSwift()),
+            GeneratedFile(path: "Sources/GuildCore/Errors/GuildError+Code.swift", text: Self.domainCodesSwift()),
         ]
     }
 }
