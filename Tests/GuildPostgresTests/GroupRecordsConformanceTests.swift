@@ -10,7 +10,7 @@ import Testing
 /// What a group conformance test sees inside one transaction: the records of the users, groups, IM groups and
 /// messages areas, and the event log to append group events to.
 struct GroupTestTransaction {
-    let records: any UserRecords & GroupRecords & IMGroupRecords
+    let records: any Transaction
     let appendEvent: (GroupEvent) throws -> Int64
 }
 
@@ -92,7 +92,7 @@ struct GroupRecordsConformanceTests {
                     expiresAt: nil,
                     family: UUID().uuidString
                 )
-                try tx.records.insertUser(user, passwordHash: nil, session: session)
+                try tx.records.users.insertUser(user, passwordHash: nil, session: session)
             }
         }
     }
@@ -108,10 +108,10 @@ struct GroupRecordsConformanceTests {
         into store: any GroupRecordsStore
     ) async throws -> Int64 {
         try await store.write { tx throws in
-            try tx.records.insertGroup(id: id, name: "Group \(id)", type: type, now: 100)
-            try tx.records.insertMember(groupID: id, userID: owner, role: .owner, now: 100)
+            try tx.records.groups.insertGroup(id: id, name: "Group \(id)", type: type, now: 100)
+            try tx.records.groups.insertMember(groupID: id, userID: owner, role: .owner, now: 100)
             for member in members {
-                try tx.records.insertMember(groupID: id, userID: member, role: .member, now: 101)
+                try tx.records.groups.insertMember(groupID: id, userID: member, role: .member, now: 101)
             }
             return try tx.appendEvent(
                 GroupEvent(
@@ -155,35 +155,35 @@ struct GroupRecordsConformanceTests {
             try await Self.group("g1", type: .public, owner: "u1", members: ["u2", "u3"], into: store)
             try await Self.group("g2", owner: "u2", members: ["u1"], into: store)
             try await store.read { tx throws in
-                let group = try #require(try tx.records.group("g1"))
+                let group = try #require(try tx.records.groups.group("g1"))
                 #expect(group.name == "Group g1")
                 #expect(group.type == .public)
                 #expect(group.ownerID == "u1")
                 #expect(group.memberCount == 3)
                 #expect(group.createdAt == 100 && group.modifiedAt == 100)
                 #expect(group.addOption == .forbid && !group.allMuted && group.custom.isEmpty)
-                #expect(try tx.records.group("nope") == nil)
-                #expect(try tx.records.group("g1\u{0}x") == nil)
-                #expect(try tx.records.groupOwnership("g2") == GroupOwnership(ownerID: "u2"))
-                #expect(try tx.records.groupOwnership("nope") == nil)
-                let member = try #require(try tx.records.membership(groupID: "g1", userID: "u2"))
+                #expect(try tx.records.groups.group("nope") == nil)
+                #expect(try tx.records.groups.group("g1\u{0}x") == nil)
+                #expect(try tx.records.groups.groupOwnership("g2") == GroupOwnership(ownerID: "u2"))
+                #expect(try tx.records.groups.groupOwnership("nope") == nil)
+                let member = try #require(try tx.records.groups.membership(groupID: "g1", userID: "u2"))
                 #expect(member.role == .member && member.joinedAt == 101 && member.groupID == "g1")
-                #expect(try tx.records.membership(groupID: "g2", userID: "u3") == nil)
-                #expect(try tx.records.userExists("u3"))
-                #expect(try !tx.records.userExists("u9"))
-                #expect(try tx.records.memberIDs(groupID: "g1") == ["u1", "u2", "u3"])
-                let first = try tx.records.memberPage(groupID: "g1", after: 0, limit: 2)
+                #expect(try tx.records.groups.membership(groupID: "g2", userID: "u3") == nil)
+                #expect(try tx.records.groups.userExists("u3"))
+                #expect(try !tx.records.groups.userExists("u9"))
+                #expect(try tx.records.groups.memberIDs(groupID: "g1") == ["u1", "u2", "u3"])
+                let first = try tx.records.groups.memberPage(groupID: "g1", after: 0, limit: 2)
                 #expect(first.map(\.userID) == ["u1", "u2"])
                 #expect(first.map(\.role) == [.owner, .member])
-                let rest = try tx.records.memberPage(groupID: "g1", after: try #require(first.last).joinSeq, limit: 2)
+                let rest = try tx.records.groups.memberPage(groupID: "g1", after: try #require(first.last).joinSeq, limit: 2)
                 #expect(rest.map(\.userID) == ["u3"])
-                #expect(try tx.records.memberships(userID: "u1").map(\.groupID) == ["g1", "g2"])
-                #expect(try tx.records.groups(memberOf: "u1").map(\.id) == ["g1", "g2"])
-                #expect(try tx.records.groups(memberOf: "u1").map(\.ownerID) == ["u1", "u2"])
-                #expect(try tx.records.groups(ownedBy: "u1").map(\.id) == ["g1"])
-                #expect(try tx.records.groupIDs(of: "u2", ownedOnly: false) == ["g1", "g2"])
-                #expect(try tx.records.groupIDs(of: "u2", ownedOnly: true) == ["g2"])
-                #expect(try tx.records.groupInvariantViolations() == [])
+                #expect(try tx.records.groups.memberships(userID: "u1").map(\.groupID) == ["g1", "g2"])
+                #expect(try tx.records.groups.groups(memberOf: "u1").map(\.id) == ["g1", "g2"])
+                #expect(try tx.records.groups.groups(memberOf: "u1").map(\.ownerID) == ["u1", "u2"])
+                #expect(try tx.records.groups.groups(ownedBy: "u1").map(\.id) == ["g1"])
+                #expect(try tx.records.groups.groupIDs(of: "u2", ownedOnly: false) == ["g1", "g2"])
+                #expect(try tx.records.groups.groupIDs(of: "u2", ownedOnly: true) == ["g2"])
+                #expect(try tx.records.groups.groupInvariantViolations() == [])
             }
         }
     }
@@ -194,9 +194,9 @@ struct GroupRecordsConformanceTests {
             try await Self.users(["u1"], into: store)
             try await Self.group("g1", owner: "u1", into: store)
             await Self.expectError(.groupAlreadyExists, "a group with id g1 already exists", field: "groupID") {
-                try await store.write { try $0.records.insertGroup(id: "g1", name: "Again", type: .basic, now: 5) }
+                try await store.write { try $0.records.groups.insertGroup(id: "g1", name: "Again", type: .basic, now: 5) }
             }
-            #expect(try await store.read { try $0.records.group("g1")?.name } == "Group g1")
+            #expect(try await store.read { try $0.records.groups.group("g1")?.name } == "Group g1")
         }
     }
 
@@ -207,49 +207,49 @@ struct GroupRecordsConformanceTests {
             try await Self.group("g1", owner: "u1", members: ["u2", "u3"], into: store)
             // An owner transfer: the old owner steps down first (one owner at a time), then the new one steps up.
             try await store.write { tx throws in
-                try tx.records.setRole(groupID: "g1", userID: "u1", role: .member)
-                try tx.records.setRole(groupID: "g1", userID: "u2", role: .owner)
-                try tx.records.setRole(groupID: "g1", userID: "u3", role: .admin)
-                try tx.records.touchGroup(id: "g1", now: 200)
+                try tx.records.groups.setRole(groupID: "g1", userID: "u1", role: .member)
+                try tx.records.groups.setRole(groupID: "g1", userID: "u2", role: .owner)
+                try tx.records.groups.setRole(groupID: "g1", userID: "u3", role: .admin)
+                try tx.records.groups.touchGroup(id: "g1", now: 200)
             }
             try await store.read { tx throws in
-                let group = try #require(try tx.records.group("g1"))
+                let group = try #require(try tx.records.groups.group("g1"))
                 #expect(group.ownerID == "u2" && group.modifiedAt == 200)
-                #expect(try tx.records.membership(groupID: "g1", userID: "u3")?.role == .admin)
-                #expect(try tx.records.groupInvariantViolations() == [])
+                #expect(try tx.records.groups.membership(groupID: "g1", userID: "u3")?.role == .admin)
+                #expect(try tx.records.groups.groupInvariantViolations() == [])
             }
             // A second owner breaks the one-owner index.
             await #expect(throws: (any Error).self) {
-                try await store.write { try $0.records.setRole(groupID: "g1", userID: "u1", role: .owner) }
+                try await store.write { try $0.records.groups.setRole(groupID: "g1", userID: "u1", role: .owner) }
             }
             // Removing the owner leaves the group ownerless; removing a non-member changes nothing.
             try await store.write { tx throws in
-                try tx.records.deleteMember(groupID: "g1", userID: "u2")
-                try tx.records.deleteMember(groupID: "g1", userID: "u2")
+                try tx.records.groups.deleteMember(groupID: "g1", userID: "u2")
+                try tx.records.groups.deleteMember(groupID: "g1", userID: "u2")
                 let event = GroupEvent(kind: .memberLeave, groupID: "g1", actor: "u2", time: 201, left: ["u2"])
                 _ = try tx.appendEvent(event)
             }
             try await store.read { tx throws in
-                let group = try #require(try tx.records.group("g1"))
+                let group = try #require(try tx.records.groups.group("g1"))
                 #expect(group.ownerID == nil)
                 #expect(group.memberCount == 2)
-                #expect(try tx.records.memberIDs(groupID: "g1") == ["u1", "u3"])
-                #expect(try tx.records.groupInvariantViolations() == [])
+                #expect(try tx.records.groups.memberIDs(groupID: "g1") == ["u1", "u3"])
+                #expect(try tx.records.groups.groupInvariantViolations() == [])
             }
             // A new owner joins as owner; the group row names them.
             try await store.write { tx throws in
-                try tx.records.insertMember(groupID: "g1", userID: "u2", role: .owner, now: 300)
+                try tx.records.groups.insertMember(groupID: "g1", userID: "u2", role: .owner, now: 300)
                 let event = GroupEvent(kind: .memberEnter, groupID: "g1", actor: "u2", time: 300, joined: ["u2"])
                 _ = try tx.appendEvent(event)
             }
-            #expect(try await store.read { try $0.records.group("g1")?.ownerID } == "u2")
-            #expect(try await store.read { try $0.records.groupInvariantViolations() } == [])
+            #expect(try await store.read { try $0.records.groups.group("g1")?.ownerID } == "u2")
+            #expect(try await store.read { try $0.records.groups.groupInvariantViolations() } == [])
             // Deleting the group deletes its memberships.
-            try await store.write { try $0.records.deleteGroup(id: "g1") }
+            try await store.write { try $0.records.groups.deleteGroup(id: "g1") }
             try await store.read { tx throws in
-                #expect(try tx.records.group("g1") == nil)
-                #expect(try tx.records.memberships(userID: "u1") == [])
-                #expect(try tx.records.groups(memberOf: "u2") == [])
+                #expect(try tx.records.groups.group("g1") == nil)
+                #expect(try tx.records.groups.memberships(userID: "u1") == [])
+                #expect(try tx.records.groups.groups(memberOf: "u2") == [])
             }
         }
     }
@@ -259,7 +259,7 @@ struct GroupRecordsConformanceTests {
         try await engine.withGroupStore { store in
             try await Self.users(["u1"], into: store)
             try await Self.group("g1", owner: "u1", into: store)
-            var group = try #require(try await store.read { try $0.records.group("g1") })
+            var group = try #require(try await store.read { try $0.records.groups.group("g1") })
             group.name = "New\u{0}name"
             group.introduction = "Intro ✓"
             group.notification = "Note"
@@ -268,8 +268,8 @@ struct GroupRecordsConformanceTests {
             group.allMuted = true
             group.custom = ["b": "2", "a": "1/x"]
             group.modifiedAt = 500
-            try await store.write { [group] in try $0.records.saveProfile(group) }
-            #expect(try await store.read { try $0.records.group("g1") } == group)
+            try await store.write { [group] in try $0.records.groups.saveProfile(group) }
+            #expect(try await store.read { try $0.records.groups.group("g1") } == group)
         }
     }
 
@@ -283,7 +283,7 @@ struct GroupRecordsConformanceTests {
             try await Self.users(["u1", "u2", "u3", "u4"], into: store)
             let created = try await Self.group("g1", owner: "u1", members: ["u2"], into: store)
             let left = try await store.write { tx throws in
-                try tx.records.deleteMember(groupID: "g1", userID: "u2")
+                try tx.records.groups.deleteMember(groupID: "g1", userID: "u2")
                 return try tx.appendEvent(
                     GroupEvent(kind: .quitFromGroup, groupID: "g1", actor: "u2", users: ["u2"], time: 101, left: ["u2"])
                 )
@@ -319,7 +319,7 @@ struct GroupRecordsConformanceTests {
                 )
             }
             let joined = try await store.write { tx throws in
-                try tx.records.insertMember(groupID: "g1", userID: "u4", role: .member, now: 105)
+                try tx.records.groups.insertMember(groupID: "g1", userID: "u4", role: .member, now: 105)
                 return try tx.appendEvent(
                     GroupEvent(kind: .memberEnter, groupID: "g1", actor: "u4", users: ["u4"], time: 105, joined: ["u4"])
                 )
@@ -329,7 +329,7 @@ struct GroupRecordsConformanceTests {
             #expect(try await store.replayable(by: "u3") == [named])
             #expect(try await store.replayable(by: "u4") == [joined])
             #expect(message > named && admins > message)
-            #expect(try await store.read { try $0.records.groupInvariantViolations() } == [])
+            #expect(try await store.read { try $0.records.groups.groupInvariantViolations() } == [])
         }
     }
 
@@ -342,43 +342,43 @@ struct GroupRecordsConformanceTests {
             try await Self.group("g1", owner: "u1", members: ["u2", "u3"], into: store)
             try await Self.group("g2", owner: "u2", into: store)
             try await store.write { tx throws in
-                try tx.records.setRole(groupID: "g1", userID: "u3", role: .admin)
-                try tx.records.updateMember(
+                try tx.records.groups.setRole(groupID: "g1", userID: "u3", role: .admin)
+                try tx.records.imGroups.updateMember(
                     groupID: "g1",
                     userID: "u2",
                     nameCard: "Card\u{0}2",
                     custom: ["k": "v"],
                     receiveOption: .notReceive
                 )
-                try tx.records.updateMember(groupID: "g1", userID: "u3", nameCard: nil, custom: nil, receiveOption: nil)
-                try tx.records.setMute(groupID: "g1", userID: "u2", until: 900)
-                try tx.records.setMute(groupID: "g1", userID: "u2", until: 950)
-                try tx.records.setMute(groupID: "g1", userID: "u3", until: 900)
-                try tx.records.setMute(groupID: "g1", userID: "u3", until: 0)
-                try tx.records.insertTombstone(id: "old", type: .public, now: 10)
-                try tx.records.insertTombstone(id: "old", type: .meeting, now: 11)
+                try tx.records.imGroups.updateMember(groupID: "g1", userID: "u3", nameCard: nil, custom: nil, receiveOption: nil)
+                try tx.records.imGroups.setMute(groupID: "g1", userID: "u2", until: 900)
+                try tx.records.imGroups.setMute(groupID: "g1", userID: "u2", until: 950)
+                try tx.records.imGroups.setMute(groupID: "g1", userID: "u3", until: 900)
+                try tx.records.imGroups.setMute(groupID: "g1", userID: "u3", until: 0)
+                try tx.records.imGroups.insertTombstone(id: "old", type: .public, now: 10)
+                try tx.records.imGroups.insertTombstone(id: "old", type: .meeting, now: 11)
             }
             try await store.read { tx throws in
-                #expect(try tx.records.dismissedType("old") == .meeting)
-                #expect(try tx.records.dismissedType("g1") == nil)
-                #expect(try tx.records.membershipCount(userID: "u2") == 2)
-                #expect(try tx.records.membershipCount(userID: "u4") == 0)
-                #expect(try tx.records.managerIDs(groupID: "g1") == ["u1", "u3"])
-                #expect(try tx.records.longestStandingMember(groupID: "g1", excluding: "u1") == "u2")
-                #expect(try tx.records.longestStandingMember(groupID: "g2", excluding: "u2") == nil)
-                #expect(try tx.records.membersNotReceiving(groupID: "g1") == ["u2"])
-                #expect(try tx.records.muteUntil(groupID: "g1", userID: "u2") == 950)
-                #expect(try tx.records.muteUntil(groupID: "g1", userID: "u3") == 0)
-                let page = try tx.records.memberInfos(groupID: "g1", roles: [.member, .admin], after: 0, limit: 1)
+                #expect(try tx.records.imGroups.dismissedType("old") == .meeting)
+                #expect(try tx.records.imGroups.dismissedType("g1") == nil)
+                #expect(try tx.records.imGroups.membershipCount(userID: "u2") == 2)
+                #expect(try tx.records.imGroups.membershipCount(userID: "u4") == 0)
+                #expect(try tx.records.imGroups.managerIDs(groupID: "g1") == ["u1", "u3"])
+                #expect(try tx.records.imGroups.longestStandingMember(groupID: "g1", excluding: "u1") == "u2")
+                #expect(try tx.records.imGroups.longestStandingMember(groupID: "g2", excluding: "u2") == nil)
+                #expect(try tx.records.imGroups.membersNotReceiving(groupID: "g1") == ["u2"])
+                #expect(try tx.records.imGroups.muteUntil(groupID: "g1", userID: "u2") == 950)
+                #expect(try tx.records.imGroups.muteUntil(groupID: "g1", userID: "u3") == 0)
+                let page = try tx.records.imGroups.memberInfos(groupID: "g1", roles: [.member, .admin], after: 0, limit: 1)
                 #expect(page.map(\.info.userID) == ["u2"])
-                let second = try tx.records.memberInfos(
+                let second = try tx.records.imGroups.memberInfos(
                     groupID: "g1",
                     roles: [.member, .admin],
                     after: try #require(page.first).cursor,
                     limit: 5
                 )
                 #expect(second.map(\.info.userID) == ["u3"])
-                let infos = try tx.records.memberInfos(groupID: "g1", userIDs: ["u3", "u2", "u4"])
+                let infos = try tx.records.imGroups.memberInfos(groupID: "g1", userIDs: ["u3", "u2", "u4"])
                 #expect(
                     infos == [
                         MemberInfo(
@@ -403,7 +403,7 @@ struct GroupRecordsConformanceTests {
                         ),
                     ]
                 )
-                #expect(try tx.records.memberInfos(groupID: "g1", userIDs: []) == [])
+                #expect(try tx.records.imGroups.memberInfos(groupID: "g1", userIDs: []) == [])
             }
         }
     }
@@ -415,48 +415,48 @@ struct GroupRecordsConformanceTests {
             try await Self.group("g1", owner: "u1", into: store)
             let (first, second) = try await store.write { tx throws in
                 (
-                    try tx.records.insertApplication(groupID: "g1", fromUser: "u2", message: "let me in", now: 10),
-                    try tx.records.insertApplication(groupID: "g1", fromUser: "u3", message: "me too", now: 11)
+                    try tx.records.imGroups.insertApplication(groupID: "g1", fromUser: "u2", message: "let me in", now: 10),
+                    try tx.records.imGroups.insertApplication(groupID: "g1", fromUser: "u3", message: "me too", now: 11)
                 )
             }
             #expect(first.status == .pending && first.message == "let me in" && second.id > first.id)
             // One pending application per user and group.
             await #expect(throws: (any Error).self) {
                 _ = try await store.write {
-                    try $0.records.insertApplication(groupID: "g1", fromUser: "u2", message: "", now: 12)
+                    try $0.records.imGroups.insertApplication(groupID: "g1", fromUser: "u2", message: "", now: 12)
                 }
             }
             try await store.write { tx throws in
-                try tx.records.handleApplication(id: first.id, status: .refused, by: "u1", message: "no", now: 20)
+                try tx.records.imGroups.handleApplication(id: first.id, status: .refused, by: "u1", message: "no", now: 20)
             }
             try await store.read { tx throws in
-                let handled = try #require(try tx.records.application(id: first.id))
+                let handled = try #require(try tx.records.imGroups.application(id: first.id))
                 #expect(handled.status == .refused && handled.handledBy == "u1" && handled.handledMessage == "no")
                 #expect(handled.handledAt == 20 && handled.createdAt == 10 && handled.fromUser == "u2")
-                #expect(try tx.records.application(id: 9999) == nil)
-                #expect(try tx.records.pendingApplication(groupID: "g1", fromUser: "u2") == nil)
-                #expect(try tx.records.pendingApplication(groupID: "g1", fromUser: "u3") == second)
-                let page = try tx.records.applications(groupID: "g1", before: 0, limit: 1)
+                #expect(try tx.records.imGroups.application(id: 9999) == nil)
+                #expect(try tx.records.imGroups.pendingApplication(groupID: "g1", fromUser: "u2") == nil)
+                #expect(try tx.records.imGroups.pendingApplication(groupID: "g1", fromUser: "u3") == second)
+                let page = try tx.records.imGroups.applications(groupID: "g1", before: 0, limit: 1)
                 #expect(page.applications.map(\.id) == [second.id] && page.pending == 1)
-                let next = try tx.records.applications(groupID: "g1", before: second.id, limit: 5)
+                let next = try tx.records.imGroups.applications(groupID: "g1", before: second.id, limit: 5)
                 #expect(next.applications.map(\.id) == [first.id])
-                #expect(try tx.records.attributes(groupID: "g1") == GroupAttributes(values: [:], version: 0))
-                #expect(try tx.records.attributes(groupID: "nope") == GroupAttributes(values: [:], version: 0))
+                #expect(try tx.records.imGroups.attributes(groupID: "g1") == GroupAttributes(values: [:], version: 0))
+                #expect(try tx.records.imGroups.attributes(groupID: "nope") == GroupAttributes(values: [:], version: 0))
             }
             let versions = try await store.write { tx throws in
                 [
-                    try tx.records.saveAttributes(groupID: "g1", values: ["a": "1"]),
-                    try tx.records.saveAttributes(groupID: "g1", values: ["b": "2", "a": "3"]),
-                    try tx.records.saveAttributes(groupID: "nope", values: ["a": "1"]),
-                    try tx.records.nextMessageSeq(groupID: "g1"),
-                    try tx.records.nextMessageSeq(groupID: "g1"),
-                    try tx.records.nextMessageSeq(groupID: "nope"),
+                    try tx.records.imGroups.saveAttributes(groupID: "g1", values: ["a": "1"]),
+                    try tx.records.imGroups.saveAttributes(groupID: "g1", values: ["b": "2", "a": "3"]),
+                    try tx.records.imGroups.saveAttributes(groupID: "nope", values: ["a": "1"]),
+                    try tx.records.imGroups.nextMessageSeq(groupID: "g1"),
+                    try tx.records.imGroups.nextMessageSeq(groupID: "g1"),
+                    try tx.records.imGroups.nextMessageSeq(groupID: "nope"),
                 ]
             }
             #expect(versions == [1, 2, 0, 1, 2, 0])
-            let attributes = try await store.read { try $0.records.attributes(groupID: "g1") }
+            let attributes = try await store.read { try $0.records.imGroups.attributes(groupID: "g1") }
             #expect(attributes == GroupAttributes(values: ["a": "3", "b": "2"], version: 2))
-            #expect(try await store.read { try $0.records.lastMessageSeq(groupID: "g1") } == 2)
+            #expect(try await store.read { try $0.records.messages.lastMessageSeq(groupID: "g1") } == 2)
         }
     }
 
@@ -477,9 +477,9 @@ struct GroupRecordsConformanceTests {
 
     /// Sends message `seq` the way the service does: numbers it, stores it, and notes it as the sender's own.
     static func send(_ seq: Int64, from sender: String, time: Int64, in tx: GroupTestTransaction) throws {
-        #expect(try tx.records.nextMessageSeq(groupID: "g1") == seq)
-        try tx.records.insertMessage(Self.message(seq, from: sender, time: time))
-        try tx.records.noteOwnMessage(groupID: "g1", userID: sender, seq: seq)
+        #expect(try tx.records.imGroups.nextMessageSeq(groupID: "g1") == seq)
+        try tx.records.messages.insertMessage(Self.message(seq, from: sender, time: time))
+        try tx.records.messages.noteOwnMessage(groupID: "g1", userID: sender, seq: seq)
     }
 
     @Test(arguments: Engine.available)
@@ -491,15 +491,15 @@ struct GroupRecordsConformanceTests {
                 for seq in Int64(1)...4 { try Self.send(seq, from: seq == 3 ? "u2" : "u1", time: 1000 * seq, in: tx) }
             }
             try await store.read { tx throws in
-                let ascending = try tx.records.messages(groupID: "g1", in: 2...3, descending: false, limit: 10)
+                let ascending = try tx.records.messages.messages(groupID: "g1", in: 2...3, descending: false, limit: 10)
                 #expect(ascending.map(\.seq) == [2, 3])
-                let descending = try tx.records.messages(groupID: "g1", in: 1...4, descending: true, limit: 2)
+                let descending = try tx.records.messages.messages(groupID: "g1", in: 1...4, descending: true, limit: 2)
                 #expect(descending.map(\.seq) == [4, 3])
-                #expect(try tx.records.message(groupID: "g1", msgID: "m3") == Self.message(3, from: "u2", time: 3000))
-                #expect(try tx.records.message(groupID: "g1", msgID: "m9") == nil)
+                #expect(try tx.records.messages.message(groupID: "g1", msgID: "m3") == Self.message(3, from: "u2", time: 3000))
+                #expect(try tx.records.messages.message(groupID: "g1", msgID: "m9") == nil)
             }
             try await store.write { tx throws in
-                try tx.records.revokeMessage(
+                try tx.records.messages.revokeMessage(
                     groupID: "g1",
                     seq: 2,
                     by: "u1",
@@ -507,14 +507,14 @@ struct GroupRecordsConformanceTests {
                     eventBody: Array("{}".utf8)
                 )
             }
-            let revoked = try await store.read { try $0.records.message(groupID: "g1", msgID: "m2") }
+            let revoked = try await store.read { try $0.records.messages.message(groupID: "g1", msgID: "m2") }
             #expect(revoked?.body == nil && revoked?.sender == "u1")
-            #expect(try await store.write { try $0.records.deleteMessages(before: 2500) } == 2)
+            #expect(try await store.write { try $0.records.messages.deleteMessages(before: 2500) } == 2)
             let kept = try await store.read {
-                try $0.records.messages(groupID: "g1", in: 1...9, descending: false, limit: 9)
+                try $0.records.messages.messages(groupID: "g1", in: 1...9, descending: false, limit: 9)
             }
             #expect(kept.map(\.seq) == [3, 4])
-            #expect(try await store.read { try $0.records.lastMessageSeq(groupID: "g1") } == 4)
+            #expect(try await store.read { try $0.records.messages.lastMessageSeq(groupID: "g1") } == 4)
         }
     }
 
@@ -527,17 +527,17 @@ struct GroupRecordsConformanceTests {
                 try Self.send(1, from: "u1", time: 10, in: tx)
                 try Self.send(2, from: "u2", time: 20, in: tx)
                 try Self.send(3, from: "u1", time: 30, in: tx)
-                try tx.records.noteMentions(groupID: "g1", userIDs: ["u2"], all: false, seq: 3)
-                try tx.records.insertMember(groupID: "g1", userID: "u3", role: .member, now: 40)
+                try tx.records.messages.noteMentions(groupID: "g1", userIDs: ["u2"], all: false, seq: 3)
+                try tx.records.groups.insertMember(groupID: "g1", userID: "u3", role: .member, now: 40)
                 let event = GroupEvent(kind: .memberEnter, groupID: "g1", actor: "u3", time: 40, joined: ["u3"])
                 _ = try tx.appendEvent(event)
                 try Self.send(4, from: "u2", time: 50, in: tx)
-                try tx.records.noteMentions(groupID: "g1", userIDs: [], all: true, seq: 4)
+                try tx.records.messages.noteMentions(groupID: "g1", userIDs: [], all: true, seq: 4)
             }
             try await store.read { tx throws in
                 // u1 was caught up when sending 1, then 2 came from u2: 3 is an own unread one.
                 #expect(
-                    try tx.records.readMark(groupID: "g1", userID: "u1")
+                    try tx.records.messages.readMark(groupID: "g1", userID: "u1")
                         == ReadMark(
                             groupID: "g1",
                             type: .public,
@@ -550,20 +550,20 @@ struct GroupRecordsConformanceTests {
                             ownUnread: 1
                         )
                 )
-                let u2 = try #require(try tx.records.readMark(groupID: "g1", userID: "u2"))
+                let u2 = try #require(try tx.records.messages.readMark(groupID: "g1", userID: "u2"))
                 #expect(u2.readSeq == 0 && u2.ownUnread == 2 && u2.mentionSeq == 3)
-                let u3 = try #require(try tx.records.readMark(groupID: "g1", userID: "u3"))
+                let u3 = try #require(try tx.records.messages.readMark(groupID: "g1", userID: "u3"))
                 #expect(u3.baseSeq == 3 && u3.readSeq == 3)
-                #expect(try tx.records.readMark(groupID: "g1", userID: "nobody") == nil)
-                #expect(try tx.records.readMarks(userID: "u2").map(\.groupID) == ["g1"])
-                #expect(try tx.records.membersJoined(groupID: "g1", after: 3) == ["u3"])
-                #expect(try tx.records.membersJoined(groupID: "g1", after: 4) == [])
+                #expect(try tx.records.messages.readMark(groupID: "g1", userID: "nobody") == nil)
+                #expect(try tx.records.messages.readMarks(userID: "u2").map(\.groupID) == ["g1"])
+                #expect(try tx.records.messages.membersJoined(groupID: "g1", after: 3) == ["u3"])
+                #expect(try tx.records.messages.membersJoined(groupID: "g1", after: 4) == [])
             }
-            try await store.write { try $0.records.setReadSeq(groupID: "g1", userID: "u2", seq: 1) }
-            let u2 = try await store.read { try $0.records.readMark(groupID: "g1", userID: "u2") }
+            try await store.write { try $0.records.messages.setReadSeq(groupID: "g1", userID: "u2", seq: 1) }
+            let u2 = try await store.read { try $0.records.messages.readMark(groupID: "g1", userID: "u2") }
             #expect(u2?.readSeq == 1 && u2?.ownUnread == 2)
-            try await store.write { try $0.records.setReadSeq(groupID: "g1", userID: "u2", seq: 3) }
-            let later = try await store.read { try $0.records.readMark(groupID: "g1", userID: "u2") }
+            try await store.write { try $0.records.messages.setReadSeq(groupID: "g1", userID: "u2", seq: 3) }
+            let later = try await store.read { try $0.records.messages.readMark(groupID: "g1", userID: "u2") }
             #expect(later?.readSeq == 3 && later?.ownUnread == 1)
         }
     }
@@ -586,10 +586,10 @@ struct GroupRecordsConformanceTests {
                     group.addTask {
                         try await hosts[index % 2].write { context in
                             let tx = PostgresTransaction(context)
-                            guard let found = try tx.group("g1"), found.memberCount < limit else { return false }
+                            guard let found = try tx.groups.group("g1"), found.memberCount < limit else { return false }
                             // Hold the transaction a moment, so the other host's check meets it uncommitted.
                             usleep(2000)
-                            try tx.insertMember(groupID: "g1", userID: user, role: .member, now: 1)
+                            try tx.groups.insertMember(groupID: "g1", userID: user, role: .member, now: 1)
                             return true
                         }
                     }
@@ -598,8 +598,8 @@ struct GroupRecordsConformanceTests {
             }
             #expect(added == limit - 1)
             try await store.read { tx throws in
-                #expect(try tx.records.group("g1")?.memberCount == limit)
-                #expect(try tx.records.memberIDs(groupID: "g1").count == limit)
+                #expect(try tx.records.groups.group("g1")?.memberCount == limit)
+                #expect(try tx.records.groups.memberIDs(groupID: "g1").count == limit)
             }
             for host in hosts { try await host.close() }
             try await TestPostgres.blocking { reader.close() }

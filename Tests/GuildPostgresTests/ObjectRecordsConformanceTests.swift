@@ -10,7 +10,7 @@ import Testing
 /// What an objects conformance test sees inside one transaction: the records of the users, groups and objects
 /// areas, and the event log to append object and group events to.
 struct ObjectTestTransaction {
-    let records: any UserRecords & GroupRecords & ObjectRecords
+    let records: any Transaction
     let appendObjectEvent: (ObjectEvent) throws -> Int64
     let appendGroupEvent: (GroupEvent) throws -> Int64
 }
@@ -118,9 +118,9 @@ struct ObjectRecordsConformanceTests {
     {
         try await store.write { tx in
             let bucket =
-                try tx.records.bucket(scope: scope, name: name)
-                ?? tx.records.insertBucket(scope: scope, name: name, creator: nil, now: 5)
-            return (bucket, try objects.map { try tx.records.insertObject($0, in: bucket) })
+                try tx.records.objects.bucket(scope: scope, name: name)
+                ?? tx.records.objects.insertBucket(scope: scope, name: name, creator: nil, now: 5)
+            return (bucket, try objects.map { try tx.records.objects.insertObject($0, in: bucket) })
         }
     }
 
@@ -139,7 +139,7 @@ struct ObjectRecordsConformanceTests {
         for _ in 0..<100 {
             let start = cursor
             let page = try await store.read { tx in
-                try tx.records.objects(in: bucket, walk: walk, after: start, limit: limit)
+                try tx.records.objects.objects(in: bucket, walk: walk, after: start, limit: limit)
             }
             all += page.map { ($0.object.objectID, $0.cursor) }
             if page.count < limit { return all }
@@ -150,7 +150,7 @@ struct ObjectRecordsConformanceTests {
     }
 
     static func insertUser(_ id: String, _ tx: ObjectTestTransaction) throws {
-        try tx.records.insertUser(
+        try tx.records.users.insertUser(
             UserRecordsConformanceTests.user(id, pseudo: true),
             passwordHash: nil,
             session: UserRecordsConformanceTests.session(refresh: false)
@@ -169,9 +169,9 @@ struct ObjectRecordsConformanceTests {
             )
             let created = try await store.write { tx in
                 (
-                    try tx.records.insertBucket(scope: Self.app, name: "beta", creator: "u1", now: 7),
-                    try tx.records.insertBucket(scope: Self.app, name: "Alpha", creator: nil, now: 8),
-                    try tx.records.insertBucket(scope: .group("g1"), name: "beta", creator: nil, now: 9)
+                    try tx.records.objects.insertBucket(scope: Self.app, name: "beta", creator: "u1", now: 7),
+                    try tx.records.objects.insertBucket(scope: Self.app, name: "Alpha", creator: nil, now: 8),
+                    try tx.records.objects.insertBucket(scope: .group("g1"), name: "beta", creator: nil, now: 9)
                 )
             }
             #expect(created.0.rowID > zeta.rowID && created.1.rowID > created.0.rowID)
@@ -180,10 +180,10 @@ struct ObjectRecordsConformanceTests {
             )
             let (found, missing, otherScope, listed) = try await store.read { tx in
                 (
-                    try tx.records.bucket(scope: Self.app, name: "beta"),
-                    try tx.records.bucket(scope: Self.app, name: "gamma"),
-                    try tx.records.bucket(scope: .group("g1"), name: "beta"),
-                    try tx.records.buckets(scope: Self.app)
+                    try tx.records.objects.bucket(scope: Self.app, name: "beta"),
+                    try tx.records.objects.bucket(scope: Self.app, name: "gamma"),
+                    try tx.records.objects.bucket(scope: .group("g1"), name: "beta"),
+                    try tx.records.objects.buckets(scope: Self.app)
                 )
             }
             #expect(found == created.0)
@@ -195,7 +195,7 @@ struct ObjectRecordsConformanceTests {
             // A scope and name are unique.
             await #expect(throws: (any Error).self) {
                 try await store.write { tx in
-                    _ = try tx.records.insertBucket(scope: Self.app, name: "beta", creator: nil, now: 9)
+                    _ = try tx.records.objects.insertBucket(scope: Self.app, name: "beta", creator: nil, now: 9)
                 }
             }
         }
@@ -209,26 +209,26 @@ struct ObjectRecordsConformanceTests {
             let entry = ACLEntry(.readExistingObject, .anonymous)
             try await store.write { tx in
                 for bucket in [doomed, kept] {
-                    _ = try tx.records.insertACLEntry(entry, scope: Self.app, bucket: bucket.rowID, objectID: "")
-                    _ = try tx.records.insertACLEntry(entry, scope: Self.app, bucket: bucket.rowID, objectID: "o1")
+                    _ = try tx.records.objects.insertACLEntry(entry, scope: Self.app, bucket: bucket.rowID, objectID: "")
+                    _ = try tx.records.objects.insertACLEntry(entry, scope: Self.app, bucket: bucket.rowID, objectID: "o1")
                 }
-                try tx.records.deleteBucket(doomed)
+                try tx.records.objects.deleteBucket(doomed)
             }
             let after = try await store.read { tx in
                 (
-                    try tx.records.bucket(scope: Self.app, name: "doomed"),
-                    try tx.records.object(in: doomed, id: "o1"),
-                    try tx.records.aclEntries(scope: Self.app, bucket: doomed.rowID, objectID: "", action: nil),
-                    try tx.records.aclEntries(scope: Self.app, bucket: doomed.rowID, objectID: "o1", action: nil),
-                    try tx.records.objects(
+                    try tx.records.objects.bucket(scope: Self.app, name: "doomed"),
+                    try tx.records.objects.object(in: doomed, id: "o1"),
+                    try tx.records.objects.aclEntries(scope: Self.app, bucket: doomed.rowID, objectID: "", action: nil),
+                    try tx.records.objects.aclEntries(scope: Self.app, bucket: doomed.rowID, objectID: "o1", action: nil),
+                    try tx.records.objects.objects(
                         in: doomed,
                         walk: .holding(try FieldPath("a", field: "f"), [.int(1)]),
                         after: nil,
                         limit: 10
                     ),
-                    try tx.records.aclEntries(scope: Self.app, bucket: kept.rowID, objectID: "o1", action: nil),
-                    try tx.records.buckets(scope: Self.app).map(\.bucket.name),
-                    try tx.records.objectInvariantViolations()
+                    try tx.records.objects.aclEntries(scope: Self.app, bucket: kept.rowID, objectID: "o1", action: nil),
+                    try tx.records.objects.buckets(scope: Self.app).map(\.bucket.name),
+                    try tx.records.objects.objectInvariantViolations()
                 )
             }
             #expect(objects.count == 1)
@@ -267,13 +267,13 @@ struct ObjectRecordsConformanceTests {
                     )
             )
             let read = try await store.read { tx in
-                (try tx.records.object(in: bucket, id: "o1"), try tx.records.object(in: bucket, id: "o3"))
+                (try tx.records.objects.object(in: bucket, id: "o1"), try tx.records.objects.object(in: bucket, id: "o3"))
             }
             #expect(read.0 == stored[0])
             #expect(read.1 == nil)
             // An object id is unique in its bucket.
             await #expect(throws: (any Error).self) {
-                try await store.write { tx in _ = try tx.records.insertObject(Self.object("o1", [:]), in: bucket) }
+                try await store.write { tx in _ = try tx.records.objects.insertObject(Self.object("o1", [:]), in: bucket) }
             }
 
             var changed = stored[0]
@@ -283,22 +283,22 @@ struct ObjectRecordsConformanceTests {
             let name = try FieldPath("name", field: "f")
             let update = changed
             let updated = try await store.write { tx in
-                try tx.records.updateObject(update, in: bucket)
-                try tx.records.markObjectACLWritten(update, in: bucket)
-                return try tx.records.object(in: bucket, id: "o1")
+                try tx.records.objects.updateObject(update, in: bucket)
+                try tx.records.objects.markObjectACLWritten(update, in: bucket)
+                return try tx.records.objects.object(in: bucket, id: "o1")
             }
             changed.aclWritten = true
             #expect(updated == changed)
             // The field index follows the update: the old value is gone, the new one found.
             let (old, new) = try await store.read { tx in
                 (
-                    try tx.records.objects(
+                    try tx.records.objects.objects(
                         in: bucket,
                         walk: .holding(name, [.string("Zoë \u{0}nul")]),
                         after: nil,
                         limit: 10
                     ),
-                    try tx.records.objects(in: bucket, walk: .holding(name, [.string("new")]), after: nil, limit: 10)
+                    try tx.records.objects.objects(in: bucket, walk: .holding(name, [.string("new")]), after: nil, limit: 10)
                 )
             }
             #expect(old.isEmpty)
@@ -307,15 +307,15 @@ struct ObjectRecordsConformanceTests {
             let entry = ACLEntry(.writeExistingObject, .user("u2"))
             let doomed = changed
             let remaining = try await store.write { tx in
-                _ = try tx.records.insertACLEntry(entry, scope: Self.app, bucket: bucket.rowID, objectID: "o1")
-                _ = try tx.records.insertACLEntry(entry, scope: Self.app, bucket: bucket.rowID, objectID: "o2")
-                try tx.records.deleteObject(doomed, in: bucket)
+                _ = try tx.records.objects.insertACLEntry(entry, scope: Self.app, bucket: bucket.rowID, objectID: "o1")
+                _ = try tx.records.objects.insertACLEntry(entry, scope: Self.app, bucket: bucket.rowID, objectID: "o2")
+                try tx.records.objects.deleteObject(doomed, in: bucket)
                 return (
-                    try tx.records.object(in: bucket, id: "o1"),
-                    try tx.records.aclEntries(scope: Self.app, bucket: bucket.rowID, objectID: "o1", action: nil),
-                    try tx.records.aclEntries(scope: Self.app, bucket: bucket.rowID, objectID: "o2", action: nil),
-                    try tx.records.objects(in: bucket, walk: .all, after: nil, limit: 10).map(\.object.objectID),
-                    try tx.records.buckets(scope: Self.app).map(\.count)
+                    try tx.records.objects.object(in: bucket, id: "o1"),
+                    try tx.records.objects.aclEntries(scope: Self.app, bucket: bucket.rowID, objectID: "o1", action: nil),
+                    try tx.records.objects.aclEntries(scope: Self.app, bucket: bucket.rowID, objectID: "o2", action: nil),
+                    try tx.records.objects.objects(in: bucket, walk: .all, after: nil, limit: 10).map(\.object.objectID),
+                    try tx.records.objects.buckets(scope: Self.app).map(\.count)
                 )
             }
             #expect(remaining.0 == nil)
@@ -343,7 +343,7 @@ struct ObjectRecordsConformanceTests {
             }
             // A cursor of another walk starts from the beginning, as in SQLite.
             let restarted = try await store.read { tx in
-                try tx.records.objects(in: bucket, walk: .all, after: .afterValue(.int(1), objects[3].rowID), limit: 2)
+                try tx.records.objects.objects(in: bucket, walk: .all, after: .afterValue(.int(1), objects[3].rowID), limit: 2)
             }
             #expect(restarted.map(\.object.objectID) == ["o1", "o2"])
         }
@@ -384,7 +384,7 @@ struct ObjectRecordsConformanceTests {
             let all = try await Self.walk(store, bucket, .holding(k, [.int(1), .int(2)]), limit: 1)
             #expect(all.map(\.id) == ["n-1", "n-1.0", "n-2"])
             let rows = try await store.read { tx in
-                try ["n-1", "n-1.0", "n-2"].map { try tx.records.object(in: bucket, id: $0)!.rowID }
+                try ["n-1", "n-1.0", "n-2"].map { try tx.records.objects.object(in: bucket, id: $0)!.rowID }
             }
             #expect(all.map(\.cursor) == rows.map { .after($0) })
         }
@@ -431,19 +431,19 @@ struct ObjectRecordsConformanceTests {
             // A cursor into the objects lacking the field continues there; one past a value continues after it.
             let tail = try await store.read { tx in
                 (
-                    try tx.records.objects(
+                    try tx.records.objects.objects(
                         in: bucket,
                         walk: .ordered(k, descending: false),
                         after: .after(row["none-1"]!),
                         limit: 5
                     ),
-                    try tx.records.objects(
+                    try tx.records.objects.objects(
                         in: bucket,
                         walk: .ordered(k, descending: false),
                         after: .afterValue(.double(1), row["n-1"]!),
                         limit: 2
                     ),
-                    try tx.records.objects(
+                    try tx.records.objects.objects(
                         in: bucket,
                         walk: .ordered(k, descending: false),
                         after: .afterValue(.string("a"), 0),
@@ -466,8 +466,8 @@ struct ObjectRecordsConformanceTests {
             let (bucket, _) = try await Self.fill(store, scope: scope, with: [Self.object("o1", [:])])
             let unwritten = try await store.read { tx in
                 (
-                    try tx.records.aclEntries(scope: scope, bucket: 0, objectID: "", action: nil),
-                    try tx.records.aclEntries(scope: scope, bucket: bucket.rowID, objectID: "", action: nil)
+                    try tx.records.objects.aclEntries(scope: scope, bucket: 0, objectID: "", action: nil),
+                    try tx.records.objects.aclEntries(scope: scope, bucket: bucket.rowID, objectID: "", action: nil)
                 )
             }
             #expect(unwritten.0 == nil)
@@ -484,25 +484,25 @@ struct ObjectRecordsConformanceTests {
                 ACLEntry(.writeExistingObject, .user("u1")), ACLEntry(.readExistingObject, .group("g1")),
             ]
             let inserted = try await store.write { tx in
-                try tx.records.markScopeACLWritten(scope)
-                try tx.records.markScopeACLWritten(scope)
+                try tx.records.objects.markScopeACLWritten(scope)
+                try tx.records.objects.markScopeACLWritten(scope)
                 var inserted: [Bool] = []
                 for entry in scopeEntries {
-                    inserted.append(try tx.records.insertACLEntry(entry, scope: scope, bucket: 0, objectID: ""))
+                    inserted.append(try tx.records.objects.insertACLEntry(entry, scope: scope, bucket: 0, objectID: ""))
                 }
                 for entry in bucketEntries {
                     inserted.append(
-                        try tx.records.insertACLEntry(entry, scope: scope, bucket: bucket.rowID, objectID: "")
+                        try tx.records.objects.insertACLEntry(entry, scope: scope, bucket: bucket.rowID, objectID: "")
                     )
                 }
                 for entry in objectEntries {
                     inserted.append(
-                        try tx.records.insertACLEntry(entry, scope: scope, bucket: bucket.rowID, objectID: "o1")
+                        try tx.records.objects.insertACLEntry(entry, scope: scope, bucket: bucket.rowID, objectID: "o1")
                     )
                 }
                 // Again, and with another `fixed`: the entry is there already.
                 inserted.append(
-                    try tx.records.insertACLEntry(
+                    try tx.records.objects.insertACLEntry(
                         ACLEntry(.createNewBucket, .user("owner")),
                         scope: scope,
                         bucket: 0,
@@ -514,21 +514,21 @@ struct ObjectRecordsConformanceTests {
             #expect(inserted == Array(repeating: true, count: 9) + [false])
             let read = try await store.read { tx in
                 (
-                    try tx.records.aclEntries(scope: scope, bucket: 0, objectID: "", action: nil),
-                    try tx.records.aclEntries(scope: scope, bucket: bucket.rowID, objectID: "", action: nil),
-                    try tx.records.aclEntries(
+                    try tx.records.objects.aclEntries(scope: scope, bucket: 0, objectID: "", action: nil),
+                    try tx.records.objects.aclEntries(scope: scope, bucket: bucket.rowID, objectID: "", action: nil),
+                    try tx.records.objects.aclEntries(
                         scope: scope,
                         bucket: bucket.rowID,
                         objectID: "",
                         action: .createObjectsInBucket
                     ),
-                    try tx.records.aclEntries(
+                    try tx.records.objects.aclEntries(
                         scope: scope,
                         bucket: bucket.rowID,
                         objectID: "o1",
                         action: .readExistingObject
                     ),
-                    try tx.records.aclEntries(scope: .user("other"), bucket: bucket.rowID, objectID: "o1", action: nil)
+                    try tx.records.objects.aclEntries(scope: .user("other"), bucket: bucket.rowID, objectID: "o1", action: nil)
                 )
             }
             // By action, then subject, as bytes.
@@ -550,19 +550,19 @@ struct ObjectRecordsConformanceTests {
 
             let deleted = try await store.write { tx in
                 [
-                    try tx.records.deleteACLEntry(
+                    try tx.records.objects.deleteACLEntry(
                         ACLEntry(.createNewBucket, .anyAuthenticated),
                         scope: scope,
                         bucket: 0,
                         objectID: ""
                     ),
-                    try tx.records.deleteACLEntry(
+                    try tx.records.objects.deleteACLEntry(
                         ACLEntry(.createNewBucket, .anyAuthenticated),
                         scope: scope,
                         bucket: 0,
                         objectID: ""
                     ),
-                    try tx.records.deleteACLEntry(
+                    try tx.records.objects.deleteACLEntry(
                         ACLEntry(.createNewBucket, .group("g1")),
                         scope: scope,
                         bucket: bucket.rowID,
@@ -573,10 +573,10 @@ struct ObjectRecordsConformanceTests {
             #expect(deleted == [true, false, false])
             // A deleted group's entries go everywhere.
             let afterGroup = try await store.write { tx in
-                try tx.records.deleteACLEntries(naming: .group("g1"))
+                try tx.records.objects.deleteACLEntries(naming: .group("g1"))
                 return (
-                    try tx.records.aclEntries(scope: scope, bucket: 0, objectID: "", action: nil),
-                    try tx.records.aclEntries(scope: scope, bucket: bucket.rowID, objectID: "o1", action: nil)
+                    try tx.records.objects.aclEntries(scope: scope, bucket: 0, objectID: "", action: nil),
+                    try tx.records.objects.aclEntries(scope: scope, bucket: bucket.rowID, objectID: "o1", action: nil)
                 )
             }
             #expect(afterGroup.0 == [ACLEntry(.createNewBucket, .user("owner"), fixed: true)])
@@ -594,23 +594,23 @@ struct ObjectRecordsConformanceTests {
             let entry = ACLEntry(.readExistingObject, .anonymous)
             let after = try await store.write { tx in
                 for (scope, bucket) in [(doomed, bucket), (kept, keptBucket)] {
-                    try tx.records.markScopeACLWritten(scope)
-                    _ = try tx.records.insertACLEntry(
+                    try tx.records.objects.markScopeACLWritten(scope)
+                    _ = try tx.records.objects.insertACLEntry(
                         ACLEntry(.createNewBucket, .anonymous),
                         scope: scope,
                         bucket: 0,
                         objectID: ""
                     )
-                    _ = try tx.records.insertACLEntry(entry, scope: scope, bucket: bucket.rowID, objectID: "o1")
+                    _ = try tx.records.objects.insertACLEntry(entry, scope: scope, bucket: bucket.rowID, objectID: "o1")
                 }
-                try tx.records.deleteScope(doomed)
+                try tx.records.objects.deleteScope(doomed)
                 return (
-                    try tx.records.buckets(scope: doomed).count,
-                    try tx.records.aclEntries(scope: doomed, bucket: 0, objectID: "", action: nil),
-                    try tx.records.aclEntries(scope: doomed, bucket: bucket.rowID, objectID: "o1", action: nil),
-                    try tx.records.buckets(scope: kept).map(\.count),
-                    try tx.records.aclEntries(scope: kept, bucket: 0, objectID: "", action: nil),
-                    try tx.records.aclEntries(scope: kept, bucket: keptBucket.rowID, objectID: "o1", action: nil)
+                    try tx.records.objects.buckets(scope: doomed).count,
+                    try tx.records.objects.aclEntries(scope: doomed, bucket: 0, objectID: "", action: nil),
+                    try tx.records.objects.aclEntries(scope: doomed, bucket: bucket.rowID, objectID: "o1", action: nil),
+                    try tx.records.objects.buckets(scope: kept).map(\.count),
+                    try tx.records.objects.aclEntries(scope: kept, bucket: 0, objectID: "", action: nil),
+                    try tx.records.objects.aclEntries(scope: kept, bucket: keptBucket.rowID, objectID: "o1", action: nil)
                 )
             }
             #expect(after.0 == 0)
@@ -629,52 +629,52 @@ struct ObjectRecordsConformanceTests {
         try await engine.withObjectStore { store in
             let violations = try await store.write { tx in
                 try Self.insertUser("u1", tx)
-                try tx.records.insertGroup(id: "g1", name: "G", type: .basic, now: 1)
-                try tx.records.insertMember(groupID: "g1", userID: "u1", role: .owner, now: 1)
+                try tx.records.groups.insertGroup(id: "g1", name: "G", type: .basic, now: 1)
+                try tx.records.groups.insertMember(groupID: "g1", userID: "u1", role: .owner, now: 1)
                 var found: [[String]] = []
-                let userBucket = try tx.records.insertBucket(scope: .user("u1"), name: "b1", creator: "u1", now: 1)
-                let groupBucket = try tx.records.insertBucket(scope: .group("g1"), name: "b1", creator: nil, now: 1)
-                _ = try tx.records.insertObject(Self.object("o1", ["a": 1]), in: userBucket)
+                let userBucket = try tx.records.objects.insertBucket(scope: .user("u1"), name: "b1", creator: "u1", now: 1)
+                let groupBucket = try tx.records.objects.insertBucket(scope: .group("g1"), name: "b1", creator: nil, now: 1)
+                _ = try tx.records.objects.insertObject(Self.object("o1", ["a": 1]), in: userBucket)
                 for subject in [ACLSubject.user("u1"), .group("g1"), .anyAuthenticated, .anonymous, .thing("t9")] {
-                    _ = try tx.records.insertACLEntry(
+                    _ = try tx.records.objects.insertACLEntry(
                         ACLEntry(.readExistingObject, subject),
                         scope: .user("u1"),
                         bucket: userBucket.rowID,
                         objectID: "o1"
                     )
                 }
-                _ = try tx.records.insertACLEntry(
+                _ = try tx.records.objects.insertACLEntry(
                     ACLEntry(.readObjectsInBucket, .user("u1")),
                     scope: .group("g1"),
                     bucket: groupBucket.rowID,
                     objectID: ""
                 )
-                found.append(try tx.records.objectInvariantViolations())
-                _ = try tx.records.insertBucket(scope: .user("ghost"), name: "b1", creator: nil, now: 1)
-                _ = try tx.records.insertBucket(scope: .group("ghost"), name: "b1", creator: nil, now: 1)
-                _ = try tx.records.insertBucket(scope: .group("ghost2"), name: "b1", creator: nil, now: 1)
-                found.append(try tx.records.objectInvariantViolations())
+                found.append(try tx.records.objects.objectInvariantViolations())
+                _ = try tx.records.objects.insertBucket(scope: .user("ghost"), name: "b1", creator: nil, now: 1)
+                _ = try tx.records.objects.insertBucket(scope: .group("ghost"), name: "b1", creator: nil, now: 1)
+                _ = try tx.records.objects.insertBucket(scope: .group("ghost2"), name: "b1", creator: nil, now: 1)
+                found.append(try tx.records.objects.objectInvariantViolations())
                 for subject in [ACLSubject.user("ghost"), .group("ghost")] {
-                    _ = try tx.records.insertACLEntry(
+                    _ = try tx.records.objects.insertACLEntry(
                         ACLEntry(.createNewBucket, subject),
                         scope: .app,
                         bucket: 0,
                         objectID: ""
                     )
                 }
-                _ = try tx.records.insertACLEntry(
+                _ = try tx.records.objects.insertACLEntry(
                     ACLEntry(.readObjectsInBucket, .anonymous),
                     scope: .app,
                     bucket: 99_999,
                     objectID: ""
                 )
-                _ = try tx.records.insertACLEntry(
+                _ = try tx.records.objects.insertACLEntry(
                     ACLEntry(.readExistingObject, .anonymous),
                     scope: .user("u1"),
                     bucket: userBucket.rowID,
                     objectID: "gone"
                 )
-                found.append(try tx.records.objectInvariantViolations())
+                found.append(try tx.records.objects.objectInvariantViolations())
                 return found
             }
             #expect(violations[0] == [])
@@ -709,7 +709,7 @@ struct ObjectRecordsConformanceTests {
             }
             let seqs = try await store.write { tx in
                 for user in ["u1", "u2", "u3"] { try Self.insertUser(user, tx) }
-                try tx.records.insertGroup(id: "g1", name: "G", type: .basic, now: 1)
+                try tx.records.groups.insertGroup(id: "g1", name: "G", type: .basic, now: 1)
                 var seqs: [Int64] = []
                 seqs.append(try tx.appendObjectEvent(event(ObjectReaders(users: ["u1", "u1"]), time: 1)))
                 seqs.append(try tx.appendObjectEvent(event(ObjectReaders(groups: ["g1"]), time: 2)))
@@ -749,7 +749,7 @@ struct ObjectRecordsConformanceTests {
                 for case .failure(let error) in outcomes {
                     #expect((error as? GuildError)?.code == .objectVersionIsStale, "\(error)")
                 }
-                let stored = try await store.read { tx in try tx.records.object(in: bucket, id: "o1") }
+                let stored = try await store.read { tx in try tx.records.objects.object(in: bucket, id: "o1") }
                 #expect(stored?.version == 2)
                 #expect(stored?.fields == ["n": .int(winners.first ?? 0)])
                 for host in hosts { try await host.close() }
@@ -768,7 +768,7 @@ struct ObjectRecordsConformanceTests {
             return .success(
                 try await writer.write { context in
                     let tx = PostgresTransaction(context)
-                    guard var object = try tx.object(in: bucket, id: "o1") else {
+                    guard var object = try tx.objects.object(in: bucket, id: "o1") else {
                         throw GuildError(.objectNotFound, "no object o1")
                     }
                     guard object.version == 1 else {
@@ -783,7 +783,7 @@ struct ObjectRecordsConformanceTests {
                     object.fields = ["n": .int(host)]
                     object.version += 1
                     object.modified = 20
-                    try tx.updateObject(object, in: bucket)
+                    try tx.objects.updateObject(object, in: bucket)
                     return host
                 }
             )

@@ -169,7 +169,7 @@ struct PostgresStoreTests {
                 try await tasks.waitForAll()
             }
             let sent = Int64(4 * perTask)
-            let messages = try await b.read { tx in try tx.messages(groupID: group.id, in: 1...(2 * sent), descending: false, limit: 1000) }
+            let messages = try await b.read { tx in try tx.messages.messages(groupID: group.id, in: 1...(2 * sent), descending: false, limit: 1000) }
             #expect(messages.map(\.seq) == Array(1...sent))
             for (session, user) in [(s1, u1), (s2, u2)] {
                 let count = try #require(try await hosts[1].unreadCounts(caller: caller(session, user), groupID: group.id).first)

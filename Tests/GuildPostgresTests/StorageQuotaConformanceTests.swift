@@ -12,11 +12,11 @@ struct StorageQuotaConformanceTests {
     typealias World = EventRepositoryConformanceTests.World
 
     static func usage(_ world: World, _ owner: StorageOwner) async throws -> Int64 {
-        try await world.store.read { try $0.storageUsage(owner: owner) }
+        try await world.store.read { try $0.storage.storageUsage(owner: owner) }
     }
 
     static func violations(_ world: World) async throws -> [String] {
-        try await world.store.read { try $0.storageInvariantViolations() }
+        try await world.store.read { try $0.storage.storageInvariantViolations() }
     }
 
     /// The refusal of `write`, which must fail with `quotaExceeded`.
@@ -98,7 +98,7 @@ struct StorageQuotaConformanceTests {
             // Bob's scope went with him; his object in the app scope stays, still his.
             #expect(try await Self.usage(world, .user(bob.id)) == one)
             #expect(try await Self.violations(world) == [])
-            let areas = try await world.store.read { try $0.storageUsageByArea() }
+            let areas = try await world.store.read { try $0.storage.storageUsageByArea() }
             #expect(areas == [.objects: 2 * one])
         }
     }
@@ -124,13 +124,13 @@ struct StorageQuotaConformanceTests {
             }
             let states = try await Self.usage(world, .thing(thingID))
             #expect(states > 3_000)
-            #expect(try await world.store.read { try $0.storageUsageByArea() }[.states] == states)
+            #expect(try await world.store.read { try $0.storage.storageUsageByArea() }[.states] == states)
 
             // A command past the quota is refused and stores nothing.
             let refused = try await Self.refusal { _ = try await things.send(caller: alice.caller, thingID: thingID, request: request) }
             #expect(refused.code == .quotaExceeded)
             #expect(refused.details == ["limit": 3_000, "usage": states])
-            #expect(try await world.store.read { try $0.pendingCommandCount(thingID: thingID) } == 0)
+            #expect(try await world.store.read { try $0.things.pendingCommandCount(thingID: thingID) } == 0)
 
             // A trigger firing past it is skipped, for the quota, and recorded.
             let skip = try await things.putState(caller: thingCaller, thingID: thingID, state: ["on": true], timestamp: nil).skipped
@@ -169,7 +169,7 @@ struct StorageQuotaConformanceTests {
             #expect(one > 5)
             _ = try await world.groups.sendMessage(caller: alice.caller, groupID: "work", text: "hello")
             #expect(try await Self.usage(world, .user(alice.id)) == 2 * one)
-            #expect(try await world.store.read { try $0.storageUsageByArea() } == [.messages: 2 * one])
+            #expect(try await world.store.read { try $0.storage.storageUsageByArea() } == [.messages: 2 * one])
             try await world.groups.delete(caller: alice.caller, groupID: "work")
             #expect(try await Self.usage(world, .user(alice.id)) == 0)
             #expect(try await Self.violations(world) == [])

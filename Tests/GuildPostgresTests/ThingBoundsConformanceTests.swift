@@ -31,7 +31,7 @@ struct ThingBoundsConformanceTests {
                 return try await world.things.putState(caller: thingCaller, thingID: thingID, state: ["on": true], timestamp: nil).skipped
             }
             func pending() async throws -> Int {
-                try await world.store.read { try $0.pendingCommandCount(thingID: thingID) }
+                try await world.store.read { try $0.things.pendingCommandCount(thingID: thingID) }
             }
 
             // 10 fire, 10 are skipped; in the same second all 20; a second later 10 again.

@@ -6,7 +6,7 @@ import PostgresNIO
 import Testing
 
 /// The records a things test works with: the things area's, and the users area's to make owners exist.
-typealias ThingTestRecords = ThingRecords & UserRecords
+typealias ThingTestRecords = Transaction
 
 /// A store seen through its things area's records, on the engine stores ``Engine/withStore(_:)`` opens.
 struct ThingRecordsStore: Sendable {
@@ -107,16 +107,16 @@ struct ThingRecordsConformanceTests {
     /// `ThingService.putResults`'s checks and write, over the records: `thingNotFound`, `commandNotFound`,
     /// `commandAlreadyDone`, or the command's new state.
     static func putResults(
-        _ tx: any ThingRecords,
+        _ tx: any Transaction,
         thingID: String,
         commandID: String,
         succeeded: Bool,
         now: Int64
     ) throws -> ThingCommand {
-        guard try tx.thingHasState(id: thingID) != nil else {
+        guard try tx.things.thingHasState(id: thingID) != nil else {
             throw GuildError(.thingNotFound, "no thing with id \(thingID)", field: "thingID")
         }
-        guard var command = try tx.command(thingID: thingID, commandID: commandID) else {
+        guard var command = try tx.things.command(thingID: thingID, commandID: commandID) else {
             throw GuildError(.commandNotFound, "no command \(commandID) on thing \(thingID)", field: "commandID")
         }
         guard !command.state.isFinished else {
@@ -128,7 +128,7 @@ struct ThingRecordsConformanceTests {
         )
         command.state = succeeded ? .done : .incomplete
         command.modified = now
-        try tx.updateCommand(command)
+        try tx.things.updateCommand(command)
         return command
     }
 
@@ -154,21 +154,21 @@ struct ThingRecordsConformanceTests {
     func aThingIsFoundByIdAndVendorIDAndUpdated(engine: Engine) async throws {
         try await engine.withThingStore { store in
             let thing = try Self.thing("th.1")
-            try await store.write { try $0.insertThing(thing) }
-            #expect(try await store.read { try $0.thing(id: "th.1") } == thing)
-            #expect(try await store.read { try $0.thing(vendorThingID: "vendor-th.1") } == thing)
-            #expect(try await store.write { try $0.thing(vendorThingID: "vendor-th.1") } == thing)
+            try await store.write { try $0.things.insertThing(thing) }
+            #expect(try await store.read { try $0.things.thing(id: "th.1") } == thing)
+            #expect(try await store.read { try $0.things.thing(vendorThingID: "vendor-th.1") } == thing)
+            #expect(try await store.write { try $0.things.thing(vendorThingID: "vendor-th.1") } == thing)
             for missing in ["th.2", "th.1\u{0}", ""] {
-                #expect(try await store.read { try $0.thing(id: missing) } == nil)
-                #expect(try await store.read { try $0.thing(vendorThingID: "vendor-" + missing) } == nil)
-                #expect(try await store.read { try $0.thingHasState(id: missing) } == nil)
+                #expect(try await store.read { try $0.things.thing(id: missing) } == nil)
+                #expect(try await store.read { try $0.things.thing(vendorThingID: "vendor-" + missing) } == nil)
+                #expect(try await store.read { try $0.things.thingHasState(id: missing) } == nil)
             }
-            #expect(try await store.read { try $0.thingHasState(id: "th.1") } == false)
-            try await store.write { try $0.markThingHasState(id: "th.1") }
-            #expect(try await store.read { try $0.thingHasState(id: "th.1") } == true)
-            #expect(try await store.read { try $0.onlineThingIDs() } == [])
+            #expect(try await store.read { try $0.things.thingHasState(id: "th.1") } == false)
+            try await store.write { try $0.things.markThingHasState(id: "th.1") }
+            #expect(try await store.read { try $0.things.thingHasState(id: "th.1") } == true)
+            #expect(try await store.read { try $0.things.onlineThingIDs() } == [])
 
-            var updated = try #require(try await store.write { try $0.thing(id: "th.1") })
+            var updated = try #require(try await store.write { try $0.things.thing(id: "th.1") })
             updated.passwordHash = "new-hash"
             updated.thingType = nil
             updated.firmwareVersion = "1.2"
@@ -179,40 +179,40 @@ struct ThingRecordsConformanceTests {
             // The vendor's id and the creation time are not written.
             updated.vendorThingID = "changed"
             updated.created = 99
-            try await store.write { [updated] in try $0.updateThing(updated) }
+            try await store.write { [updated] in try $0.things.updateThing(updated) }
             var expected = updated
             expected.vendorThingID = "vendor-th.1"
             expected.created = 10
-            #expect(try await store.read { try $0.thing(id: "th.1") } == expected)
-            #expect(try await store.read { try $0.onlineThingIDs() } == ["th.1"])
+            #expect(try await store.read { try $0.things.thing(id: "th.1") } == expected)
+            #expect(try await store.read { try $0.things.onlineThingIDs() } == ["th.1"])
             updated.online = false
-            try await store.write { [updated] in try $0.updateThing(updated) }
-            #expect(try await store.read { try $0.onlineThingIDs() } == [])
+            try await store.write { [updated] in try $0.things.updateThing(updated) }
+            #expect(try await store.read { try $0.things.onlineThingIDs() } == [])
         }
     }
 
     @Test(arguments: Engine.available)
     func aTakenThingIDOrVendorIDIsRefused(engine: Engine) async throws {
         try await engine.withThingStore { store in
-            try await store.write { try $0.insertThing(try Self.thing("th.1")) }
+            try await store.write { try $0.things.insertThing(try Self.thing("th.1")) }
             let sameID = try Self.thing("th.1", vendor: "other")
-            await #expect(throws: (any Error).self) { try await store.write { try $0.insertThing(sameID) } }
+            await #expect(throws: (any Error).self) { try await store.write { try $0.things.insertThing(sameID) } }
             let sameVendor = try Self.thing("th.2", vendor: "vendor-th.1")
-            await #expect(throws: (any Error).self) { try await store.write { try $0.insertThing(sameVendor) } }
-            #expect(try await store.read { try $0.thing(id: "th.2") } == nil)
-            #expect(try await store.read { try $0.thing(vendorThingID: "other") } == nil)
+            await #expect(throws: (any Error).self) { try await store.write { try $0.things.insertThing(sameVendor) } }
+            #expect(try await store.read { try $0.things.thing(id: "th.2") } == nil)
+            #expect(try await store.read { try $0.things.thing(vendorThingID: "other") } == nil)
             // A token needs its thing, and a hash is stored once.
             let hash = Token.generate().hash
-            try await store.write { try $0.insertThingToken(hash: hash, thingID: "th.1", now: 20) }
+            try await store.write { try $0.things.insertThingToken(hash: hash, thingID: "th.1", now: 20) }
             await #expect(throws: (any Error).self) {
-                try await store.write { try $0.insertThingToken(hash: hash, thingID: "th.1", now: 21) }
+                try await store.write { try $0.things.insertThingToken(hash: hash, thingID: "th.1", now: 21) }
             }
             await #expect(throws: (any Error).self) {
-                try await store.write { try $0.insertThingToken(hash: Token.generate().hash, thingID: "th.9", now: 21) }
+                try await store.write { try $0.things.insertThingToken(hash: Token.generate().hash, thingID: "th.9", now: 21) }
             }
             // The store goes on writing after a refusal.
-            try await store.write { try $0.insertThing(try Self.thing("th.3")) }
-            #expect(try await store.read { try $0.thing(id: "th.3") } != nil)
+            try await store.write { try $0.things.insertThing(try Self.thing("th.3")) }
+            #expect(try await store.read { try $0.things.thing(id: "th.3") } != nil)
         }
     }
 
@@ -221,30 +221,30 @@ struct ThingRecordsConformanceTests {
         try await engine.withThingStore { store in
             for id in ["th.1", "th.2"] {
                 try await store.write { tx in
-                    try tx.insertThing(try Self.thing(id))
-                    try tx.insertThingToken(hash: Token.generate().hash, thingID: id, now: 20)
-                    _ = try tx.insertThingOwner(thingID: id, owner: .user("u1"), now: 20)
-                    try tx.insertCommand(try Self.command("c-" + id, thingID: id))
-                    try tx.insertState(thingID: id, state: try Self.state(#"{"power": true}"#, at: 5), uploaded: 1)
-                    try tx.insertTrigger(try Self.trigger("tr-" + id, thingID: id))
+                    try tx.things.insertThing(try Self.thing(id))
+                    try tx.things.insertThingToken(hash: Token.generate().hash, thingID: id, now: 20)
+                    _ = try tx.things.insertThingOwner(thingID: id, owner: .user("u1"), now: 20)
+                    try tx.things.insertCommand(try Self.command("c-" + id, thingID: id))
+                    try tx.things.insertState(thingID: id, state: try Self.state(#"{"power": true}"#, at: 5), uploaded: 1)
+                    try tx.things.insertTrigger(try Self.trigger("tr-" + id, thingID: id))
                 }
             }
-            try await store.write { try $0.deleteThing(id: "th.1") }
-            try await store.write { try $0.deleteThing(id: "th.9") }
+            try await store.write { try $0.things.deleteThing(id: "th.1") }
+            try await store.write { try $0.things.deleteThing(id: "th.9") }
             try await store.read { tx throws in
-                #expect(try tx.thing(id: "th.1") == nil)
-                #expect(try tx.thingOwners(thingID: "th.1") == [])
-                #expect(try tx.command(thingID: "th.1", commandID: "c-th.1") == nil)
-                #expect(try tx.commands(thingID: "th.1", before: nil, limit: 10).isEmpty)
-                #expect(try tx.latestState(thingID: "th.1") == nil)
-                #expect(try tx.triggers(thingID: "th.1") == [])
-                #expect(try tx.things(ownedBy: [.user("u1")]).map(\.thingID) == ["th.2"])
-                #expect(try tx.command(thingID: "th.2", commandID: "c-th.2") != nil)
-                #expect(try tx.latestState(thingID: "th.2") != nil)
-                #expect(try tx.triggers(thingID: "th.2").count == 1)
+                #expect(try tx.things.thing(id: "th.1") == nil)
+                #expect(try tx.things.thingOwners(thingID: "th.1") == [])
+                #expect(try tx.things.command(thingID: "th.1", commandID: "c-th.1") == nil)
+                #expect(try tx.things.commands(thingID: "th.1", before: nil, limit: 10).isEmpty)
+                #expect(try tx.things.latestState(thingID: "th.1") == nil)
+                #expect(try tx.things.triggers(thingID: "th.1") == [])
+                #expect(try tx.things.things(ownedBy: [.user("u1")]).map(\.thingID) == ["th.2"])
+                #expect(try tx.things.command(thingID: "th.2", commandID: "c-th.2") != nil)
+                #expect(try tx.things.latestState(thingID: "th.2") != nil)
+                #expect(try tx.things.triggers(thingID: "th.2").count == 1)
             }
             // The vendor's id is free again.
-            try await store.write { try $0.insertThing(try Self.thing("th.3", vendor: "vendor-th.1")) }
+            try await store.write { try $0.things.insertThing(try Self.thing("th.3", vendor: "vendor-th.1")) }
         }
     }
 
@@ -253,36 +253,36 @@ struct ThingRecordsConformanceTests {
     @Test(arguments: Engine.available)
     func ownersAreAddedOnceInOrderAndRemoved(engine: Engine) async throws {
         try await engine.withThingStore { store in
-            for id in ["th.b", "th.a", "th.c"] { try await store.write { try $0.insertThing(try Self.thing(id)) } }
+            for id in ["th.b", "th.a", "th.c"] { try await store.write { try $0.things.insertThing(try Self.thing(id)) } }
             let owners: [ThingOwner] = [.user("u2"), .group("g1"), .user("u1"), .group("u1")]
             for (index, owner) in owners.enumerated() {
-                #expect(try await store.write { try $0.insertThingOwner(thingID: "th.b", owner: owner, now: 20) })
+                #expect(try await store.write { try $0.things.insertThingOwner(thingID: "th.b", owner: owner, now: 20) })
                 // Ownership exists: added once.
                 #expect(
-                    try await store.write { try $0.insertThingOwner(thingID: "th.b", owner: owner, now: 21) } == false,
+                    try await store.write { try $0.things.insertThingOwner(thingID: "th.b", owner: owner, now: 21) } == false,
                     "\(index)"
                 )
             }
-            #expect(try await store.read { try $0.thingOwners(thingID: "th.b") } == owners)
-            #expect(try await store.read { try $0.thingOwners(thingID: "th.a") } == [])
-            #expect(try await store.read { try $0.thingOwners(thingID: "th.x\u{0}") } == [])
+            #expect(try await store.read { try $0.things.thingOwners(thingID: "th.b") } == owners)
+            #expect(try await store.read { try $0.things.thingOwners(thingID: "th.a") } == [])
+            #expect(try await store.read { try $0.things.thingOwners(thingID: "th.x\u{0}") } == [])
             // An owner of a thing that does not exist is refused.
             await #expect(throws: (any Error).self) {
-                try await store.write { try $0.insertThingOwner(thingID: "th.none", owner: .user("u1"), now: 20) }
+                try await store.write { try $0.things.insertThingOwner(thingID: "th.none", owner: .user("u1"), now: 20) }
             }
 
             // Ownership not found: false.
-            #expect(try await store.write { try $0.deleteThingOwner(thingID: "th.b", owner: .user("g1")) } == false)
-            #expect(try await store.write { try $0.deleteThingOwner(thingID: "th.a", owner: .user("u1")) } == false)
-            #expect(try await store.write { try $0.deleteThingOwner(thingID: "th.b", owner: .user("u\u{0}")) } == false)
-            #expect(try await store.write { try $0.deleteThingOwner(thingID: "th.b", owner: .group("g1")) })
-            #expect(try await store.write { try $0.deleteThingOwner(thingID: "th.b", owner: .group("g1")) } == false)
+            #expect(try await store.write { try $0.things.deleteThingOwner(thingID: "th.b", owner: .user("g1")) } == false)
+            #expect(try await store.write { try $0.things.deleteThingOwner(thingID: "th.a", owner: .user("u1")) } == false)
+            #expect(try await store.write { try $0.things.deleteThingOwner(thingID: "th.b", owner: .user("u\u{0}")) } == false)
+            #expect(try await store.write { try $0.things.deleteThingOwner(thingID: "th.b", owner: .group("g1")) })
+            #expect(try await store.write { try $0.things.deleteThingOwner(thingID: "th.b", owner: .group("g1")) } == false)
             #expect(
-                try await store.read { try $0.thingOwners(thingID: "th.b") } == [.user("u2"), .user("u1"), .group("u1")]
+                try await store.read { try $0.things.thingOwners(thingID: "th.b") } == [.user("u2"), .user("u1"), .group("u1")]
             )
             // Re-added, it comes last.
-            #expect(try await store.write { try $0.insertThingOwner(thingID: "th.b", owner: .group("g1"), now: 30) })
-            #expect(try await store.read { try $0.thingOwners(thingID: "th.b") }.last == .group("g1"))
+            #expect(try await store.write { try $0.things.insertThingOwner(thingID: "th.b", owner: .group("g1"), now: 30) })
+            #expect(try await store.read { try $0.things.thingOwners(thingID: "th.b") }.last == .group("g1"))
         }
     }
 
@@ -290,35 +290,35 @@ struct ThingRecordsConformanceTests {
     func thingsOwnedByAndOwnershipsOfADeletedOwner(engine: Engine) async throws {
         try await engine.withThingStore { store in
             for id in ["th.c", "th.a", "th.b", "th.d"] {
-                try await store.write { try $0.insertThing(try Self.thing(id)) }
+                try await store.write { try $0.things.insertThing(try Self.thing(id)) }
             }
             try await store.write { tx in
                 for (thing, owner) in [
                     ("th.c", ThingOwner.user("u1")), ("th.a", .user("u1")), ("th.b", .group("g1")),
                     ("th.a", .group("g1")), ("th.d", .user("u2")), ("th.b", .user("u1")),
                 ] {
-                    _ = try tx.insertThingOwner(thingID: thing, owner: owner, now: 20)
+                    _ = try tx.things.insertThingOwner(thingID: thing, owner: owner, now: 20)
                 }
             }
             let ids = { @Sendable (owners: [ThingOwner]) in
-                try await store.read { try $0.things(ownedBy: owners).map(\.thingID) }
+                try await store.read { try $0.things.things(ownedBy: owners).map(\.thingID) }
             }
             #expect(try await ids([.user("u1")]) == ["th.a", "th.b", "th.c"])
             #expect(try await ids([.group("g1")]) == ["th.a", "th.b"])
             #expect(try await ids([.user("u1"), .group("g1"), .user("u2")]) == ["th.a", "th.b", "th.c", "th.d"])
             #expect(try await ids([.user("g1"), .group("u1"), .user("u1\u{0}")]) == [])
             #expect(try await ids([]) == [])
-            let full = try await store.read { try $0.things(ownedBy: [.user("u2")]) }
+            let full = try await store.read { try $0.things.things(ownedBy: [.user("u2")]) }
             #expect(full == [try Self.thing("th.d")])
 
             // The things a deleted owner had, in the order it got them.
-            #expect(try await store.write { try $0.deleteThingOwnerships(of: .user("u1")) } == ["th.c", "th.a", "th.b"])
-            #expect(try await store.write { try $0.deleteThingOwnerships(of: .user("u1")) } == [])
-            #expect(try await store.write { try $0.deleteThingOwnerships(of: .user("g1")) } == [])
+            #expect(try await store.write { try $0.things.deleteThingOwnerships(of: .user("u1")) } == ["th.c", "th.a", "th.b"])
+            #expect(try await store.write { try $0.things.deleteThingOwnerships(of: .user("u1")) } == [])
+            #expect(try await store.write { try $0.things.deleteThingOwnerships(of: .user("g1")) } == [])
             #expect(try await ids([.user("u1")]) == [])
-            #expect(try await store.read { try $0.thingOwners(thingID: "th.a") } == [.group("g1")])
-            #expect(try await store.write { try $0.deleteThingOwnerships(of: .group("g1")) } == ["th.b", "th.a"])
-            #expect(try await store.read { try $0.thingOwners(thingID: "th.d") } == [.user("u2")])
+            #expect(try await store.read { try $0.things.thingOwners(thingID: "th.a") } == [.group("g1")])
+            #expect(try await store.write { try $0.things.deleteThingOwnerships(of: .group("g1")) } == ["th.b", "th.a"])
+            #expect(try await store.read { try $0.things.thingOwners(thingID: "th.d") } == [.user("u2")])
         }
     }
 
@@ -327,107 +327,107 @@ struct ThingRecordsConformanceTests {
     @Test(arguments: Engine.available)
     func commandsAreStoredPagedNewestFirstAndDelivered(engine: Engine) async throws {
         try await engine.withThingStore { store in
-            try await store.write { try $0.insertThing(try Self.thing("th.1")) }
-            try await store.write { try $0.insertThing(try Self.thing("th.2")) }
+            try await store.write { try $0.things.insertThing(try Self.thing("th.1")) }
+            try await store.write { try $0.things.insertThing(try Self.thing("th.2")) }
             let full = try Self.command("c1", full: true)
-            try await store.write { try $0.insertCommand(full) }
-            #expect(try await store.read { try $0.command(thingID: "th.1", commandID: "c1") } == full)
-            #expect(try await store.write { try $0.command(thingID: "th.1", commandID: "c1") } == full)
+            try await store.write { try $0.things.insertCommand(full) }
+            #expect(try await store.read { try $0.things.command(thingID: "th.1", commandID: "c1") } == full)
+            #expect(try await store.write { try $0.things.command(thingID: "th.1", commandID: "c1") } == full)
             // Not found: another thing's, unknown, or a key no row can hold.
-            #expect(try await store.read { try $0.command(thingID: "th.2", commandID: "c1") } == nil)
-            #expect(try await store.read { try $0.command(thingID: "th.1", commandID: "c9") } == nil)
-            #expect(try await store.read { try $0.command(thingID: "th.1", commandID: "c1\u{0}") } == nil)
+            #expect(try await store.read { try $0.things.command(thingID: "th.2", commandID: "c1") } == nil)
+            #expect(try await store.read { try $0.things.command(thingID: "th.1", commandID: "c9") } == nil)
+            #expect(try await store.read { try $0.things.command(thingID: "th.1", commandID: "c1\u{0}") } == nil)
             // A taken command id, or a thing that does not exist, is refused.
             let sameID = try Self.command("c1", thingID: "th.2")
-            await #expect(throws: (any Error).self) { try await store.write { try $0.insertCommand(sameID) } }
+            await #expect(throws: (any Error).self) { try await store.write { try $0.things.insertCommand(sameID) } }
             let noThing = try Self.command("c0", thingID: "th.9")
-            await #expect(throws: (any Error).self) { try await store.write { try $0.insertCommand(noThing) } }
+            await #expect(throws: (any Error).self) { try await store.write { try $0.things.insertCommand(noThing) } }
 
             for index in 2...5 {
                 let command = try Self.command("c\(index)", at: Int64(20 + index))
-                try await store.write { try $0.insertCommand(command) }
+                try await store.write { try $0.things.insertCommand(command) }
             }
-            try await store.write { try $0.insertCommand(try Self.command("other", thingID: "th.2")) }
-            let page = try await store.read { try $0.commands(thingID: "th.1", before: nil, limit: 3) }
+            try await store.write { try $0.things.insertCommand(try Self.command("other", thingID: "th.2")) }
+            let page = try await store.read { try $0.things.commands(thingID: "th.1", before: nil, limit: 3) }
             #expect(page.map(\.command.commandID) == ["c5", "c4", "c3"])
             #expect(page.map(\.position) == page.map(\.position).sorted(by: >))
             let rest = try await store.read { [page] in
-                try $0.commands(thingID: "th.1", before: page[2].position, limit: 3)
+                try $0.things.commands(thingID: "th.1", before: page[2].position, limit: 3)
             }
             #expect(rest.map(\.command.commandID) == ["c2", "c1"])
             #expect(rest.last?.command == full)
-            #expect(try await store.read { try $0.commands(thingID: "th.1", before: 0, limit: 3) }.isEmpty)
-            #expect(try await store.read { try $0.commands(thingID: "th.9", before: nil, limit: 3) }.isEmpty)
+            #expect(try await store.read { try $0.things.commands(thingID: "th.1", before: 0, limit: 3) }.isEmpty)
+            #expect(try await store.read { try $0.things.commands(thingID: "th.9", before: nil, limit: 3) }.isEmpty)
 
             // Only SENDING commands of that thing move, each once.
             let moved = try await store.write {
-                try $0.markCommandsDelivered(thingID: "th.1", commandIDs: ["c2", "c3", "c3", "other", "c9"], now: 40)
+                try $0.things.markCommandsDelivered(thingID: "th.1", commandIDs: ["c2", "c3", "c3", "other", "c9"], now: 40)
             }
             #expect(moved == 2)
             let again = try await store.write {
-                try $0.markCommandsDelivered(thingID: "th.1", commandIDs: ["c2"], now: 41)
+                try $0.things.markCommandsDelivered(thingID: "th.1", commandIDs: ["c2"], now: 41)
             }
             #expect(again == 0)
-            let noIDs = try await store.write { try $0.markCommandsDelivered(thingID: "th.1", commandIDs: [], now: 41) }
+            let noIDs = try await store.write { try $0.things.markCommandsDelivered(thingID: "th.1", commandIDs: [], now: 41) }
             #expect(noIDs == 0)
-            let c3 = try #require(try await store.read { try $0.command(thingID: "th.1", commandID: "c3") })
+            let c3 = try #require(try await store.read { try $0.things.command(thingID: "th.1", commandID: "c3") })
             #expect(c3.state == .delivered)
             #expect(c3.modified == 40)
-            #expect(try await store.read { try $0.command(thingID: "th.2", commandID: "other") }?.state == .sending)
-            #expect(try await store.read { try $0.command(thingID: "th.1", commandID: "c4") }?.state == .sending)
+            #expect(try await store.read { try $0.things.command(thingID: "th.2", commandID: "other") }?.state == .sending)
+            #expect(try await store.read { try $0.things.command(thingID: "th.1", commandID: "c4") }?.state == .sending)
         }
     }
 
     @Test(arguments: Engine.available)
     func pendingAndFiredCommandsAreCountedAlike(engine: Engine) async throws {
         try await engine.withThingStore { store in
-            try await store.write { try $0.insertThing(try Self.thing("th.1")) }
-            try await store.write { try $0.insertThing(try Self.thing("th.2")) }
+            try await store.write { try $0.things.insertThing(try Self.thing("th.1")) }
+            try await store.write { try $0.things.insertThing(try Self.thing("th.2")) }
             // th.1: sent ones at 20-22 (one DONE), fired ones (`full`) at 30-33 (one INCOMPLETE); th.2: one of each.
             for (id, state, full, time) in [
                 ("s1", CommandState.sending, false, Int64(20)), ("s2", .delivered, false, 21), ("s3", .done, false, 22),
                 ("f1", .sending, true, 30), ("f2", .delivered, true, 31), ("f3", .incomplete, true, 32), ("f4", .sending, true, 33),
             ] {
                 let command = try Self.command(id, state: state, full: full, at: time)
-                try await store.write { try $0.insertCommand(command) }
+                try await store.write { try $0.things.insertCommand(command) }
             }
             for (id, full) in [("o1", false), ("o2", true)] {
                 let command = try Self.command(id, thingID: "th.2", full: full, at: 40)
-                try await store.write { try $0.insertCommand(command) }
+                try await store.write { try $0.things.insertCommand(command) }
             }
-            #expect(try await store.read { try $0.pendingCommandCount(thingID: "th.1") } == 5)
-            #expect(try await store.write { try $0.pendingCommandCount(thingID: "th.1") } == 5)
-            #expect(try await store.read { try $0.pendingCommandCount(thingID: "th.2") } == 2)
-            #expect(try await store.read { try $0.pendingCommandCount(thingID: "th.9") } == 0)
-            #expect(try await store.read { try $0.pendingCommandCount(thingID: "th.1\u{0}") } == 0)
+            #expect(try await store.read { try $0.things.pendingCommandCount(thingID: "th.1") } == 5)
+            #expect(try await store.write { try $0.things.pendingCommandCount(thingID: "th.1") } == 5)
+            #expect(try await store.read { try $0.things.pendingCommandCount(thingID: "th.2") } == 2)
+            #expect(try await store.read { try $0.things.pendingCommandCount(thingID: "th.9") } == 0)
+            #expect(try await store.read { try $0.things.pendingCommandCount(thingID: "th.1\u{0}") } == 0)
             // Fired ones (finished or not) created at `since` or later.
-            #expect(try await store.read { try $0.triggerFiringCount(thingID: "th.1", since: 0) } == 4)
-            #expect(try await store.read { try $0.triggerFiringCount(thingID: "th.1", since: 31) } == 3)
-            #expect(try await store.write { try $0.triggerFiringCount(thingID: "th.1", since: 33) } == 1)
-            #expect(try await store.read { try $0.triggerFiringCount(thingID: "th.1", since: 34) } == 0)
-            #expect(try await store.read { try $0.triggerFiringCount(thingID: "th.2", since: 0) } == 1)
-            #expect(try await store.read { try $0.triggerFiringCount(thingID: "th.1\u{0}", since: 0) } == 0)
+            #expect(try await store.read { try $0.things.triggerFiringCount(thingID: "th.1", since: 0) } == 4)
+            #expect(try await store.read { try $0.things.triggerFiringCount(thingID: "th.1", since: 31) } == 3)
+            #expect(try await store.write { try $0.things.triggerFiringCount(thingID: "th.1", since: 33) } == 1)
+            #expect(try await store.read { try $0.things.triggerFiringCount(thingID: "th.1", since: 34) } == 0)
+            #expect(try await store.read { try $0.things.triggerFiringCount(thingID: "th.2", since: 0) } == 1)
+            #expect(try await store.read { try $0.things.triggerFiringCount(thingID: "th.1\u{0}", since: 0) } == 0)
             // Posting results frees a pending one.
             _ = try await store.write { try Self.putResults($0, thingID: "th.1", commandID: "s1", succeeded: true, now: 50) }
-            #expect(try await store.read { try $0.pendingCommandCount(thingID: "th.1") } == 4)
+            #expect(try await store.read { try $0.things.pendingCommandCount(thingID: "th.1") } == 4)
         }
     }
 
     @Test(arguments: Engine.available)
     func resultsArePostedOnceAndMissingOnesAreErrors(engine: Engine) async throws {
         try await engine.withThingStore { store in
-            try await store.write { try $0.insertThing(try Self.thing("th.1")) }
-            try await store.write { try $0.insertCommand(try Self.command("c1", state: .delivered, full: true)) }
-            try await store.write { try $0.insertCommand(try Self.command("c2")) }
+            try await store.write { try $0.things.insertThing(try Self.thing("th.1")) }
+            try await store.write { try $0.things.insertCommand(try Self.command("c1", state: .delivered, full: true)) }
+            try await store.write { try $0.things.insertCommand(try Self.command("c2")) }
             let done = try await store.write {
                 try Self.putResults($0, thingID: "th.1", commandID: "c1", succeeded: true, now: 50)
             }
             #expect(done.state == .done)
-            #expect(try await store.read { try $0.command(thingID: "th.1", commandID: "c1") } == done)
+            #expect(try await store.read { try $0.things.command(thingID: "th.1", commandID: "c1") } == done)
             let incomplete = try await store.write {
                 try Self.putResults($0, thingID: "th.1", commandID: "c2", succeeded: false, now: 51)
             }
-            let stored = try await store.read { try $0.command(thingID: "th.1", commandID: "c2") }
+            let stored = try await store.read { try $0.things.command(thingID: "th.1", commandID: "c2") }
             #expect(stored == incomplete)
             #expect(stored?.state == .incomplete)
             #expect(stored?.actionResults?.count == 2)
@@ -448,7 +448,7 @@ struct ThingRecordsConformanceTests {
                 }
             }
             // The refused posts changed nothing.
-            #expect(try await store.read { try $0.command(thingID: "th.1", commandID: "c1") } == done)
+            #expect(try await store.read { try $0.things.command(thingID: "th.1", commandID: "c1") } == done)
         }
     }
 
@@ -457,11 +457,11 @@ struct ThingRecordsConformanceTests {
     @Test(arguments: Engine.available)
     func statesAreKeptInOrderAndPagedByTime(engine: Engine) async throws {
         try await engine.withThingStore { store in
-            try await store.write { try $0.insertThing(try Self.thing("th.1")) }
-            try await store.write { try $0.insertThing(try Self.thing("th.2")) }
+            try await store.write { try $0.things.insertThing(try Self.thing("th.1")) }
+            try await store.write { try $0.things.insertThing(try Self.thing("th.2")) }
             // No state yet (the service's stateNotFound).
-            #expect(try await store.read { try $0.latestState(thingID: "th.1") } == nil)
-            let none = try await store.read { try $0.states(thingID: "th.1", from: 0, to: 100, after: nil, limit: 9) }
+            #expect(try await store.read { try $0.things.latestState(thingID: "th.1") } == nil)
+            let none = try await store.read { try $0.things.states(thingID: "th.1", from: 0, to: 100, after: nil, limit: 9) }
             #expect(none.isEmpty)
             let states = try [
                 Self.state(#"{"power": true, "b": 1}"#, at: 30),
@@ -469,27 +469,27 @@ struct ThingRecordsConformanceTests {
                 Self.state(#"{"power": true, "nested": {"a": [1, 2]}}"#, at: 20),
                 Self.state(#"{}"#, at: 40),
             ]
-            for state in states { _ = try await store.write { try $0.insertState(thingID: "th.1", state: state, uploaded: 1) } }
-            _ = try await store.write { try $0.insertState(thingID: "th.2", state: try Self.state(#"{"o": 1}"#, at: 25), uploaded: 1) }
+            for state in states { _ = try await store.write { try $0.things.insertState(thingID: "th.1", state: state, uploaded: 1) } }
+            _ = try await store.write { try $0.things.insertState(thingID: "th.2", state: try Self.state(#"{"o": 1}"#, at: 25), uploaded: 1) }
             await #expect(throws: (any Error).self) {
-                try await store.write { try $0.insertState(thingID: "th.9", state: try Self.state("{}", at: 1), uploaded: 1) }
+                try await store.write { try $0.things.insertState(thingID: "th.9", state: try Self.state("{}", at: 1), uploaded: 1) }
             }
             // The latest is the last stored, whatever its timestamp.
-            #expect(try await store.read { try $0.latestState(thingID: "th.1") } == states[3])
-            #expect(try await store.read { try $0.latestState(thingID: "th.2") }?.timestamp == 25)
+            #expect(try await store.read { try $0.things.latestState(thingID: "th.1") } == states[3])
+            #expect(try await store.read { try $0.things.latestState(thingID: "th.2") }?.timestamp == 25)
 
             let inRange = try await store.read {
-                try $0.states(thingID: "th.1", from: 15, to: 35, after: nil, limit: 5)
+                try $0.things.states(thingID: "th.1", from: 15, to: 35, after: nil, limit: 5)
             }
             #expect(inRange.map(\.state) == [states[0], states[2]])
-            let all = try await store.read { try $0.states(thingID: "th.1", from: 0, to: 100, after: nil, limit: 3) }
+            let all = try await store.read { try $0.things.states(thingID: "th.1", from: 0, to: 100, after: nil, limit: 3) }
             #expect(all.map(\.state) == Array(states.prefix(3)))
             #expect(all.map(\.position) == all.map(\.position).sorted())
             let next = try await store.read { [all] in
-                try $0.states(thingID: "th.1", from: 0, to: 100, after: all[2].position, limit: 3)
+                try $0.things.states(thingID: "th.1", from: 0, to: 100, after: all[2].position, limit: 3)
             }
             #expect(next.map(\.state) == [states[3]])
-            let exact = try await store.read { try $0.states(thingID: "th.1", from: 10, to: 10, after: nil, limit: 5) }
+            let exact = try await store.read { try $0.things.states(thingID: "th.1", from: 10, to: 10, after: nil, limit: 5) }
             #expect(exact.map(\.state.timestamp) == [10])
             #expect(exact.first?.state == states[1])
         }
@@ -498,32 +498,32 @@ struct ThingRecordsConformanceTests {
     @Test(arguments: Engine.available)
     func statesArePrunedByCountAndAgeButTheLatestStays(engine: Engine) async throws {
         try await engine.withThingStore { store in
-            try await store.write { try $0.insertThing(try Self.thing("th.1")) }
-            try await store.write { try $0.insertThing(try Self.thing("th.2")) }
+            try await store.write { try $0.things.insertThing(try Self.thing("th.1")) }
+            try await store.write { try $0.things.insertThing(try Self.thing("th.2")) }
             var inserted: [Int64] = []
             for time in Int64(1)...10 {
                 let state = try Self.state(#"{"n": \#(time)}"#, at: time * 100)
-                inserted.append(try await store.write { try $0.insertState(thingID: "th.1", state: state, uploaded: time * 100) })
+                inserted.append(try await store.write { try $0.things.insertState(thingID: "th.1", state: state, uploaded: time * 100) })
             }
             let ids = inserted
-            _ = try await store.write { try $0.insertState(thingID: "th.2", state: try Self.state(#"{"o": 1}"#, at: 1), uploaded: 1) }
+            _ = try await store.write { try $0.things.insertState(thingID: "th.2", state: try Self.state(#"{"o": 1}"#, at: 1), uploaded: 1) }
             #expect(ids == ids.sorted() && Set(ids).count == 10)
-            #expect(try await store.read { try $0.state(id: ids[4], thingID: "th.1") } == (try Self.json(#"{"n": 5}"#)))
+            #expect(try await store.read { try $0.things.state(id: ids[4], thingID: "th.1") } == (try Self.json(#"{"n": 5}"#)))
 
             // By count: the newest 6 stay.
-            #expect(try await store.write { try $0.pruneStates(thingID: "th.1", keepCount: 6, before: 0) } == 4)
-            let kept = try await store.read { try $0.states(thingID: "th.1", from: 0, to: .max, after: nil, limit: 99) }
+            #expect(try await store.write { try $0.things.pruneStates(thingID: "th.1", keepCount: 6, before: 0) } == 4)
+            let kept = try await store.read { try $0.things.states(thingID: "th.1", from: 0, to: .max, after: nil, limit: 99) }
             #expect(kept.map(\.position) == Array(ids.suffix(6)))
-            #expect(try await store.read { try $0.state(id: ids[0], thingID: "th.1") } == nil)
-            #expect(try await store.read { try $0.state(id: ids[9], thingID: "th.2") } == nil, "another thing's row")
+            #expect(try await store.read { try $0.things.state(id: ids[0], thingID: "th.1") } == nil)
+            #expect(try await store.read { try $0.things.state(id: ids[9], thingID: "th.2") } == nil, "another thing's row")
             // By age: timestamps before 800 go (500, 600, 700).
-            #expect(try await store.write { try $0.pruneStates(thingID: "th.1", keepCount: 100, before: 800) } == 3)
+            #expect(try await store.write { try $0.things.pruneStates(thingID: "th.1", keepCount: 100, before: 800) } == 3)
             // The latest stays whatever its age; another thing's states are untouched.
-            #expect(try await store.write { try $0.pruneStates(thingID: "th.1", keepCount: 1, before: .max) } == 2)
-            let last = try await store.read { try $0.states(thingID: "th.1", from: 0, to: .max, after: nil, limit: 99) }
+            #expect(try await store.write { try $0.things.pruneStates(thingID: "th.1", keepCount: 1, before: .max) } == 2)
+            let last = try await store.read { try $0.things.states(thingID: "th.1", from: 0, to: .max, after: nil, limit: 99) }
             #expect(last.map(\.position) == [ids[9]])
-            #expect(try await store.read { try $0.latestState(thingID: "th.1") }?.timestamp == 1000)
-            #expect(try await store.read { try $0.latestState(thingID: "th.2") }?.timestamp == 1)
+            #expect(try await store.read { try $0.things.latestState(thingID: "th.1") }?.timestamp == 1000)
+            #expect(try await store.read { try $0.things.latestState(thingID: "th.2") }?.timestamp == 1)
         }
     }
 
@@ -566,21 +566,21 @@ struct ThingRecordsConformanceTests {
                     created: 5
                 ),
             ]
-            for installation in installations { try await store.write { try $0.insertInstallation(installation) } }
+            for installation in installations { try await store.write { try $0.things.insertInstallation(installation) } }
             let taken = installations[0]
-            await #expect(throws: (any Error).self) { try await store.write { try $0.insertInstallation(taken) } }
-            #expect(try await store.read { try $0.installation(id: "in.b") } == installations[0])
-            #expect(try await store.read { try $0.installation(id: "in.0") } == installations[2])
-            #expect(try await store.read { try $0.installation(id: "in.x") } == nil)
-            #expect(try await store.read { try $0.installation(id: "in.b\u{0}") } == nil)
+            await #expect(throws: (any Error).self) { try await store.write { try $0.things.insertInstallation(taken) } }
+            #expect(try await store.read { try $0.things.installation(id: "in.b") } == installations[0])
+            #expect(try await store.read { try $0.things.installation(id: "in.0") } == installations[2])
+            #expect(try await store.read { try $0.things.installation(id: "in.x") } == nil)
+            #expect(try await store.read { try $0.things.installation(id: "in.b\u{0}") } == nil)
             #expect(
                 try await store.read {
-                    try $0.installation(userID: "u1", deviceType: "ANDROID", registrationID: "reg\u{0}1")
+                    try $0.things.installation(userID: "u1", deviceType: "ANDROID", registrationID: "reg\u{0}1")
                 } == installations[0]
             )
             #expect(
                 try await store.read {
-                    try $0.installation(userID: "u2", deviceType: "ANDROID", registrationID: "reg\u{0}1")
+                    try $0.things.installation(userID: "u2", deviceType: "ANDROID", registrationID: "reg\u{0}1")
                 } == installations[3]
             )
             for (user, type, registration) in [
@@ -588,23 +588,23 @@ struct ThingRecordsConformanceTests {
             ] {
                 #expect(
                     try await store.read {
-                        try $0.installation(userID: user, deviceType: type, registrationID: registration)
+                        try $0.things.installation(userID: user, deviceType: type, registrationID: registration)
                     } == nil
                 )
             }
             // Oldest first, then by id.
             #expect(
-                try await store.read { try $0.installations(userID: "u1") }.map(\.installationID)
+                try await store.read { try $0.things.installations(userID: "u1") }.map(\.installationID)
                     == ["in.0", "in.a", "in.b"]
             )
-            #expect(try await store.read { try $0.installations(userID: "u9") } == [])
-            #expect(try await store.write { try $0.deleteInstallation(id: "in.a") })
-            #expect(try await store.write { try $0.deleteInstallation(id: "in.a") } == false)
-            #expect(try await store.write { try $0.deleteInstallation(id: "in.\u{0}") } == false)
-            try await store.write { try $0.deleteInstallations(userID: "u1") }
-            try await store.write { try $0.deleteInstallations(userID: "u9") }
-            #expect(try await store.read { try $0.installations(userID: "u1") } == [])
-            #expect(try await store.read { try $0.installations(userID: "u2") } == [installations[3]])
+            #expect(try await store.read { try $0.things.installations(userID: "u9") } == [])
+            #expect(try await store.write { try $0.things.deleteInstallation(id: "in.a") })
+            #expect(try await store.write { try $0.things.deleteInstallation(id: "in.a") } == false)
+            #expect(try await store.write { try $0.things.deleteInstallation(id: "in.\u{0}") } == false)
+            try await store.write { try $0.things.deleteInstallations(userID: "u1") }
+            try await store.write { try $0.things.deleteInstallations(userID: "u9") }
+            #expect(try await store.read { try $0.things.installations(userID: "u1") } == [])
+            #expect(try await store.read { try $0.things.installations(userID: "u2") } == [installations[3]])
         }
     }
 
@@ -616,7 +616,7 @@ struct ThingRecordsConformanceTests {
         ]
         for (id, user, created) in rows {
             try await store.write {
-                try $0.insertInstallation(
+                try $0.things.insertInstallation(
                     Installation(installationID: id, userID: user, deviceType: "IOS", registrationID: nil, development: false, created: created)
                 )
             }
@@ -627,10 +627,10 @@ struct ThingRecordsConformanceTests {
     func installationsAreCounted(engine: Engine) async throws {
         try await engine.withThingStore { store in
             try await Self.insertFiveInstallations(store)
-            #expect(try await store.write { try $0.installationCount(userID: "u1") } == 4)
-            #expect(try await store.read { try $0.installationCount(userID: "u2") } == 1)
-            #expect(try await store.read { try $0.installationCount(userID: "u9") } == 0)
-            #expect(try await store.read { try $0.installationCount(userID: "u1\u{0}") } == 0)
+            #expect(try await store.write { try $0.things.installationCount(userID: "u1") } == 4)
+            #expect(try await store.read { try $0.things.installationCount(userID: "u2") } == 1)
+            #expect(try await store.read { try $0.things.installationCount(userID: "u9") } == 0)
+            #expect(try await store.read { try $0.things.installationCount(userID: "u1\u{0}") } == 0)
         }
     }
 
@@ -638,21 +638,27 @@ struct ThingRecordsConformanceTests {
     func installationsArePaged(engine: Engine) async throws {
         try await engine.withThingStore { store in
             try await Self.insertFiveInstallations(store)
-            let all = try await store.read { try $0.installations(userID: "u1", after: nil, limit: 10) }.map(\.installationID)
+            let all = try await store.read { try $0.things.installations(userID: "u1", after: nil, limit: 10) }.map(\.installationID)
             #expect(all == ["in.z", "in.B", "in.a", "in.c"])
-            #expect(all == (try await store.read { try $0.installations(userID: "u1") }.map(\.installationID)))
-            #expect(try await store.read { try $0.installations(userID: "u1", after: nil, limit: 2) }.map(\.installationID) == ["in.z", "in.B"])
-            let afterB = try await store.read { try $0.installations(userID: "u1", after: (20, "in.B"), limit: 10) }
+            #expect(all == (try await store.read { try $0.things.installations(userID: "u1") }.map(\.installationID)))
+            #expect(
+                try await store.read { try $0.things.installations(userID: "u1", after: nil, limit: 2) }.map(\.installationID) == ["in.z", "in.B"]
+            )
+            let afterB = try await store.read { try $0.things.installations(userID: "u1", after: (20, "in.B"), limit: 10) }
             #expect(afterB.map(\.installationID) == ["in.a", "in.c"])
             // A position that is no installation (deleted, or another user's) still pages by time, then id.
             #expect(
-                try await store.read { try $0.installations(userID: "u1", after: (15, "in.d"), limit: 10) }.map(\.installationID) == [
+                try await store.read { try $0.things.installations(userID: "u1", after: (15, "in.d"), limit: 10) }.map(\.installationID) == [
                     "in.B", "in.a", "in.c",
                 ]
             )
-            #expect(try await store.read { try $0.installations(userID: "u1", after: (30, "in.c"), limit: 10) }.isEmpty)
-            #expect(try await store.read { try $0.installations(userID: "u1", after: (20, "in.\u{0}"), limit: 10) }.allSatisfy { $0.userID == "u1" })
-            #expect(try await store.read { try $0.installations(userID: "u2", after: nil, limit: 10) }.map(\.installationID) == ["in.d"])
+            #expect(try await store.read { try $0.things.installations(userID: "u1", after: (30, "in.c"), limit: 10) }.isEmpty)
+            #expect(
+                try await store.read { try $0.things.installations(userID: "u1", after: (20, "in.\u{0}"), limit: 10) }.allSatisfy {
+                    $0.userID == "u1"
+                }
+            )
+            #expect(try await store.read { try $0.things.installations(userID: "u2", after: nil, limit: 10) }.map(\.installationID) == ["in.d"])
         }
     }
 
@@ -674,34 +680,34 @@ struct ThingRecordsConformanceTests {
     @Test(arguments: Engine.available)
     func triggersAreListedInOrderUpdatedAndDeleted(engine: Engine) async throws {
         try await engine.withThingStore { store in
-            try await store.write { try $0.insertThing(try Self.thing("th.1")) }
-            try await store.write { try $0.insertThing(try Self.thing("th.2")) }
+            try await store.write { try $0.things.insertThing(try Self.thing("th.1")) }
+            try await store.write { try $0.things.insertThing(try Self.thing("th.2")) }
             var triggers = [try Self.trigger("tr.b", at: 30), try Self.trigger("tr.a", at: 10)]
             triggers[1].creator = nil
             triggers[1].command = try Self.request(issuer: .user("u1"))
-            for trigger in triggers { try await store.write { try $0.insertTrigger(trigger) } }
+            for trigger in triggers { try await store.write { try $0.things.insertTrigger(trigger) } }
             let other = try Self.trigger("tr.c", thingID: "th.2")
-            try await store.write { try $0.insertTrigger(other) }
+            try await store.write { try $0.things.insertTrigger(other) }
             let taken = try Self.trigger("tr.b", thingID: "th.2")
-            await #expect(throws: (any Error).self) { try await store.write { try $0.insertTrigger(taken) } }
-            #expect(try await store.read { try $0.triggers(thingID: "th.1") } == triggers)
-            #expect(try await store.read { try $0.triggers(thingID: "th.9") } == [])
+            await #expect(throws: (any Error).self) { try await store.write { try $0.things.insertTrigger(taken) } }
+            #expect(try await store.read { try $0.things.triggers(thingID: "th.1") } == triggers)
+            #expect(try await store.read { try $0.things.triggers(thingID: "th.9") } == [])
 
             var changed = triggers[0]
             changed.enabled = false
             changed.lastValue = true
             changed.creator = "someone else"
-            try await store.write { [changed] in try $0.updateTrigger(changed) }
+            try await store.write { [changed] in try $0.things.updateTrigger(changed) }
             var expected = triggers[0]
             expected.enabled = false
             expected.lastValue = true
-            #expect(try await store.read { try $0.triggers(thingID: "th.1") }.first == expected)
+            #expect(try await store.read { try $0.things.triggers(thingID: "th.1") }.first == expected)
 
-            #expect(try await store.write { try $0.deleteTrigger(thingID: "th.2", triggerID: "tr.b") } == false)
-            #expect(try await store.write { try $0.deleteTrigger(thingID: "th.1", triggerID: "tr.b") })
-            #expect(try await store.write { try $0.deleteTrigger(thingID: "th.1", triggerID: "tr.b") } == false)
-            #expect(try await store.read { try $0.triggers(thingID: "th.1") } == [triggers[1]])
-            #expect(try await store.read { try $0.triggers(thingID: "th.2") } == [other])
+            #expect(try await store.write { try $0.things.deleteTrigger(thingID: "th.2", triggerID: "tr.b") } == false)
+            #expect(try await store.write { try $0.things.deleteTrigger(thingID: "th.1", triggerID: "tr.b") })
+            #expect(try await store.write { try $0.things.deleteTrigger(thingID: "th.1", triggerID: "tr.b") } == false)
+            #expect(try await store.read { try $0.things.triggers(thingID: "th.1") } == [triggers[1]])
+            #expect(try await store.read { try $0.things.triggers(thingID: "th.2") } == [other])
         }
     }
 
@@ -710,37 +716,37 @@ struct ThingRecordsConformanceTests {
     @Test(arguments: Engine.available)
     func invariantViolationsAreFoundAndTheSame(engine: Engine) async throws {
         try await engine.withThingStore { store in
-            #expect(try await store.read { try $0.thingInvariantViolations() } == [])
+            #expect(try await store.read { try $0.things.thingInvariantViolations() } == [])
             let user = UserRecordsConformanceTests.user("u1", username: "alice")
             let session = UserRecordsConformanceTests.session()
             try await store.write { tx in
-                try tx.insertUser(user, passwordHash: "h", session: session)
-                try tx.insertThing(try Self.thing("th.1"))
-                _ = try tx.insertThingOwner(thingID: "th.1", owner: .user("u1"), now: 20)
+                try tx.users.insertUser(user, passwordHash: "h", session: session)
+                try tx.things.insertThing(try Self.thing("th.1"))
+                _ = try tx.things.insertThingOwner(thingID: "th.1", owner: .user("u1"), now: 20)
             }
-            #expect(try await store.read { try $0.thingInvariantViolations() } == [])
+            #expect(try await store.read { try $0.things.thingInvariantViolations() } == [])
             try await store.write { tx in
-                _ = try tx.insertThingOwner(thingID: "th.1", owner: .user("ghost"), now: 20)
-                _ = try tx.insertThingOwner(thingID: "th.1", owner: .group("no-group"), now: 20)
-                try tx.insertCommand(try Self.command("c1", state: .done))
-                try tx.insertState(thingID: "th.1", state: try Self.state("{}", at: 1), uploaded: 1)
+                _ = try tx.things.insertThingOwner(thingID: "th.1", owner: .user("ghost"), now: 20)
+                _ = try tx.things.insertThingOwner(thingID: "th.1", owner: .group("no-group"), now: 20)
+                try tx.things.insertCommand(try Self.command("c1", state: .done))
+                try tx.things.insertState(thingID: "th.1", state: try Self.state("{}", at: 1), uploaded: 1)
             }
             #expect(
-                try await store.read { try $0.thingInvariantViolations() } == [
+                try await store.read { try $0.things.thingInvariantViolations() } == [
                     "2 thing ownerships name a user or group that does not exist",
                     "1 finished commands have no results",
                     "1 things have states but are marked as having none",
                 ]
             )
             try await store.write { tx in
-                _ = try tx.deleteThingOwnerships(of: .user("ghost"))
-                _ = try tx.deleteThingOwnerships(of: .group("no-group"))
-                try tx.markThingHasState(id: "th.1")
-                var command = try #require(try tx.command(thingID: "th.1", commandID: "c1"))
+                _ = try tx.things.deleteThingOwnerships(of: .user("ghost"))
+                _ = try tx.things.deleteThingOwnerships(of: .group("no-group"))
+                try tx.things.markThingHasState(id: "th.1")
+                var command = try #require(try tx.things.command(thingID: "th.1", commandID: "c1"))
                 command.actionResults = []
-                try tx.updateCommand(command)
+                try tx.things.updateCommand(command)
             }
-            #expect(try await store.read { try $0.thingInvariantViolations() } == [])
+            #expect(try await store.read { try $0.things.thingInvariantViolations() } == [])
         }
     }
 
@@ -784,12 +790,12 @@ struct ThingRecordsConformanceTests {
         try await Self.withTwoHosts { hosts, reader in
             let store = PostgresUserRecordsStore(writer: hosts[0], reader: reader)
             let things = ThingRecordsStore(base: store)
-            try await things.write { try $0.insertThing(try Self.thing("th.1")) }
+            try await things.write { try $0.things.insertThing(try Self.thing("th.1")) }
             for round in 0..<20 {
                 let commandID = "c\(round)"
-                try await things.write { try $0.insertCommand(try Self.command(commandID, state: .delivered)) }
+                try await things.write { try $0.things.insertCommand(try Self.command(commandID, state: .delivered)) }
                 let outcomes = await Self.race(hosts) { host, tx in
-                    guard var command = try tx.command(thingID: "th.1", commandID: commandID) else {
+                    guard var command = try tx.things.command(thingID: "th.1", commandID: commandID) else {
                         throw GuildError(.commandNotFound, "no command \(commandID)")
                     }
                     try tx.connection.execute("SELECT pg_sleep(0.02)")
@@ -799,14 +805,14 @@ struct ThingRecordsConformanceTests {
                     command.actionResults = try Self.json(#"[{"host": {"succeeded": true, "data": \#(host)}}]"#)
                     command.state = host == 0 ? .done : .incomplete
                     command.modified = Int64(100 + host)
-                    try tx.updateCommand(command)
+                    try tx.things.updateCommand(command)
                     return command
                 }
                 let winners = outcomes.indices.filter { (try? outcomes[$0].get()) != nil }
                 try #require(winners.count == 1, "round \(round): \(outcomes)")
                 let winner = winners[0]
                 #expect(throws: GuildError(.commandAlreadyDone, "")) { try outcomes[1 - winner].get() }
-                let stored = try await things.read { try $0.command(thingID: "th.1", commandID: commandID) }
+                let stored = try await things.read { try $0.things.command(thingID: "th.1", commandID: commandID) }
                 #expect(stored == (try outcomes[winner].get()), "round \(round)")
             }
         }
@@ -826,7 +832,7 @@ struct ThingRecordsConformanceTests {
                 let outcomes = await Self.race(hosts) { host, tx in
                     let hash = sameHash ? "hash" : "hash-\(host)"
                     var thing: Thing
-                    if let known = try tx.thing(vendorThingID: vendor) {
+                    if let known = try tx.things.thing(vendorThingID: vendor) {
                         guard known.passwordHash == hash else {
                             throw GuildError(.invalidCredentials, "wrong vendorThingID or thing password")
                         }
@@ -834,19 +840,19 @@ struct ThingRecordsConformanceTests {
                     } else {
                         thing = try Self.thing("th.\(round).\(host)", vendor: vendor)
                         thing.passwordHash = hash
-                        try tx.insertThing(thing)
+                        try tx.things.insertThing(thing)
                         try tx.connection.execute("SELECT pg_sleep(0.02)")
                     }
-                    try tx.insertThingToken(hash: Token.generate().hash, thingID: thing.thingID, now: 20)
-                    _ = try tx.insertThingOwner(thingID: thing.thingID, owner: .user("u\(host)"), now: 20)
+                    try tx.things.insertThingToken(hash: Token.generate().hash, thingID: thing.thingID, now: 20)
+                    _ = try tx.things.insertThingOwner(thingID: thing.thingID, owner: .user("u\(host)"), now: 20)
                     return thing.thingID
                 }
                 let stored = try #require(
-                    try await things.read { try $0.thing(vendorThingID: vendor) },
+                    try await things.read { try $0.things.thing(vendorThingID: vendor) },
                     "round \(round): \(outcomes)"
                 )
                 let ids = outcomes.compactMap { try? $0.get() }
-                let owners = try await things.read { try $0.thingOwners(thingID: stored.thingID) }
+                let owners = try await things.read { try $0.things.thingOwners(thingID: stored.thingID) }
                 if sameHash {
                     #expect(ids == [stored.thingID, stored.thingID], "round \(round): \(outcomes)")
                     #expect(Set(owners) == [.user("u0"), .user("u1")], "round \(round)")

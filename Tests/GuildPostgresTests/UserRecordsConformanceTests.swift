@@ -36,11 +36,11 @@ struct SQLiteUserRecordsStore: UserRecordsStore {
     let store: SQLiteStore
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any UserRecords) throws -> T) async throws -> T {
-        try await self.store.write { transaction in try body(transaction) }
+        try await self.store.write { transaction in try body(transaction.users) }
     }
 
     func read<T: Sendable>(_ body: @escaping @Sendable (any UserRecords) throws -> T) async throws -> T {
-        try await self.store.read { transaction in try body(transaction) }
+        try await self.store.read { transaction in try body(transaction.users) }
     }
 }
 
@@ -49,12 +49,12 @@ struct PostgresUserRecordsStore: UserRecordsStore {
     let reader: BlockingConnection
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any UserRecords) throws -> T) async throws -> T {
-        try await self.writer.write { context in try body(PostgresTransaction(context)) }
+        try await self.writer.write { context in try body(PostgresTransaction(context).users) }
     }
 
     func read<T: Sendable>(_ body: @escaping @Sendable (any UserRecords) throws -> T) async throws -> T {
         let reader = self.reader
-        return try await TestPostgres.blocking { try body(PostgresTransaction(reading: reader)) }
+        return try await TestPostgres.blocking { try body(PostgresTransaction(reading: reader).users) }
     }
 }
 
@@ -492,7 +492,7 @@ struct UserRecordsConformanceTests {
                             do {
                                 let user = try await hosts[host].write { context in
                                     let transaction = PostgresTransaction(context)
-                                    let user = try transaction.rotateRefreshToken(
+                                    let user = try transaction.users.rotateRefreshToken(
                                         hash: refresh.hash,
                                         to: next[host],
                                         now: 30

@@ -136,7 +136,7 @@ struct GroupServiceTests {
         _ = try await world.groups.get(caller: bob, groupID: "g")
         let page = try await world.groups.members(caller: bob, groupID: "g", cursor: 0, limit: 10)
         #expect(Set(page.members.map(\.userID)) == [alice.session!.user.id, carolID])
-        #expect(try await world.temp.store.read { try $0.groupInvariantViolations() } == [])
+        #expect(try await world.temp.store.read { try $0.groups.groupInvariantViolations() } == [])
     }
 
     @Test func ownerChangeToANonMemberMakesThemAMemberAndKeepsTheOldOwner() async throws {
@@ -158,7 +158,7 @@ struct GroupServiceTests {
         let info = world.events.all.last
         #expect(info?.event.kind == .groupInfoChanged)
         #expect(info?.event.changes?["owner"] == .string(bobID))
-        #expect(try await world.temp.store.read { try $0.groupInvariantViolations() } == [])
+        #expect(try await world.temp.store.read { try $0.groups.groupInvariantViolations() } == [])
     }
 
     @Test func deletingTheSoleOwnerLeavesAnOwnerlessEmptyGroupOnlyAnAdminCanFix() async throws {
@@ -189,7 +189,7 @@ struct GroupServiceTests {
         )
         let kinds = world.events.all.suffix(4).map(\.event.kind)
         #expect(kinds.contains(.memberLeave))
-        #expect(try await world.temp.store.read { try $0.groupInvariantViolations() } == [])
+        #expect(try await world.temp.store.read { try $0.groups.groupInvariantViolations() } == [])
     }
 
     @Test func eventsAreGapFreeAndRolledBackOperationsLeaveNoTrace() async throws {
@@ -253,7 +253,7 @@ struct GroupServiceTests {
                 for index in 8..<12 { _ = try? await world.users.delete(caller: snapshot[index], userID: nil) }
             }
         }
-        #expect(try await world.temp.store.read { try $0.groupInvariantViolations() } == [])
+        #expect(try await world.temp.store.read { try $0.groups.groupInvariantViolations() } == [])
         #expect(try await world.temp.store.integrityCheck() == ["ok"])
         for caller in callers.prefix(8) {
             let member = Set(try await world.groups.memberOf(caller: caller, userID: nil).map(\.id))

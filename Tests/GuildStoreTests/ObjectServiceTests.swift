@@ -78,7 +78,7 @@ struct ObjectServiceTests {
         }
 
         func violations() async throws -> [String] {
-            try await self.temp.store.read { try $0.objectInvariantViolations() }
+            try await self.temp.store.read { try $0.objects.objectInvariantViolations() }
         }
     }
 
@@ -282,8 +282,13 @@ struct ObjectServiceTests {
         try await world.groups.delete(caller: member.caller, groupID: group.id)
         let left = try await world.temp.store.read { tx in
             (
-                try tx.buckets(scope: scope).count,
-                try tx.aclEntries(scope: .app, bucket: tx.bucket(scope: .app, name: "box2")!.rowID, objectID: "", action: .readObjectsInBucket)!
+                try tx.objects.buckets(scope: scope).count,
+                try tx.objects.aclEntries(
+                    scope: .app,
+                    bucket: tx.objects.bucket(scope: .app, name: "box2")!.rowID,
+                    objectID: "",
+                    action: .readObjectsInBucket
+                )!
             )
         }
         #expect(left.0 == 0)
@@ -305,7 +310,7 @@ struct ObjectServiceTests {
         _ = try await world.users.delete(caller: alice.caller, userID: nil)
         let entries = try await world.objects.acl(caller: bob.caller, target: ACLTarget(scope: .app, bucket: "stuff", objectID: shared.objectID))
         #expect(!entries.contains { $0.subject == .user(alice.id) })
-        let buckets = try await world.temp.store.read { try $0.buckets(scope: .user(alice.id)).count }
+        let buckets = try await world.temp.store.read { try $0.objects.buckets(scope: .user(alice.id)).count }
         #expect(buckets == 0)
         #expect(try await world.violations() == [])
     }

@@ -51,7 +51,7 @@ struct SQLiteStoreTests {
         let (user, _) = try await users.register(identity: .init(username: "kim"), password: "pass", displayName: nil, fields: nil)
         try temp.store.close()
         let reopened = try SQLiteStore(configuration: temp.store.configuration)
-        #expect(try await reopened.read { try $0.user(id: user.id) }?.username == "kim")
+        #expect(try await reopened.read { try $0.users.user(id: user.id) }?.username == "kim")
         try reopened.close()
     }
 

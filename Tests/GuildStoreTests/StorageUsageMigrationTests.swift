@@ -27,8 +27,8 @@ struct StorageUsageMigrationTests {
 
         func snapshot(_ store: SQLiteStore) async throws -> [String] {
             try await store.read { tx in
-                try tx.storageUsageByArea().map { "\($0.key.rawValue) \($0.value)" }.sorted()
-                    + tx.largestStorageOwners(limit: 10).map { "\($0.owner) \($0.bytes)" }
+                try tx.storage.storageUsageByArea().map { "\($0.key.rawValue) \($0.value)" }.sorted()
+                    + tx.storage.largestStorageOwners(limit: 10).map { "\($0.owner) \($0.bytes)" }
             }
         }
         let kept = try await snapshot(world.temp.store)
@@ -52,6 +52,6 @@ struct StorageUsageMigrationTests {
         let store = try SQLiteStore(configuration: .init(path: path))
         defer { try? store.close() }
         #expect(try await snapshot(store) == kept)
-        #expect(try await store.read { try $0.storageInvariantViolations() } == [])
+        #expect(try await store.read { try $0.storage.storageInvariantViolations() } == [])
     }
 }

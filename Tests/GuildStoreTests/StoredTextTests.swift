@@ -27,19 +27,19 @@ struct StoredTextTests {
         let users = try await makeService(temp.store)
         let fields: [String: JSONValue] = ["k\u{0}ey": .string(text), "n": .array([.string(text)])]
         let (user, _) = try await users.registerPseudo(displayName: text, fields: fields)
-        let stored = try #require(try await temp.store.read { try $0.user(id: user.id) })
+        let stored = try #require(try await temp.store.read { try $0.users.user(id: user.id) })
         #expect(Array(stored.displayName?.utf8 ?? "".utf8) == Array(text.utf8))
         #expect(stored.fields == fields)
 
         let changed = "x" + text + "\u{0}y"
         _ = try await temp.store.write { tx in
-            var user = try #require(try tx.user(id: user.id))
+            var user = try #require(try tx.users.user(id: user.id))
             let old = user
             user.displayName = changed
             user.modifiedAt = 2
-            try tx.saveUser(user, old: old)
+            try tx.users.saveUser(user, old: old)
         }
-        let updated = try #require(try await temp.store.read { try $0.user(id: user.id) })
+        let updated = try #require(try await temp.store.read { try $0.users.user(id: user.id) })
         #expect(Array(updated.displayName?.utf8 ?? "".utf8) == Array(changed.utf8))
         // The raw column holds every byte (as a BLOB when there is a NUL).
         let raw = try await temp.store.pool.read { db in
@@ -56,22 +56,22 @@ struct StoredTextTests {
         let (user, _) = try await users.registerPseudo(displayName: "nick\u{0}name" + text, fields: nil)
         let name = "g" + text
         let application = try await temp.store.write { tx in
-            try tx.insertGroup(id: "g1", name: name, type: .work, now: 1)
-            try tx.insertMember(groupID: "g1", userID: user.id, role: .owner, now: 1)
-            var group = try #require(try tx.group("g1"))
+            try tx.groups.insertGroup(id: "g1", name: name, type: .work, now: 1)
+            try tx.groups.insertMember(groupID: "g1", userID: user.id, role: .owner, now: 1)
+            var group = try #require(try tx.groups.group("g1"))
             group.introduction = "intro" + text
             group.notification = text + "note"
             group.faceURL = "https://x/\(text)"
             group.custom = ["c\u{0}": text]
-            try tx.saveProfile(group)
-            _ = try tx.saveAttributes(groupID: "g1", values: ["a": text, "b\u{0}": "v"])
-            try tx.updateMember(groupID: "g1", userID: user.id, nameCard: "card" + text, custom: ["m": text], receiveOption: nil)
-            return try tx.insertApplication(groupID: "g1", fromUser: user.id, message: "hello" + text, now: 2)
+            try tx.groups.saveProfile(group)
+            _ = try tx.imGroups.saveAttributes(groupID: "g1", values: ["a": text, "b\u{0}": "v"])
+            try tx.imGroups.updateMember(groupID: "g1", userID: user.id, nameCard: "card" + text, custom: ["m": text], receiveOption: nil)
+            return try tx.imGroups.insertApplication(groupID: "g1", fromUser: user.id, message: "hello" + text, now: 2)
         }
         let (group, attributes, member, stored) = try await temp.store.read { tx in
             (
-                try tx.group("g1"), try tx.attributes(groupID: "g1"), try tx.memberInfos(groupID: "g1", userIDs: [user.id]),
-                try tx.application(id: application.id)
+                try tx.groups.group("g1"), try tx.imGroups.attributes(groupID: "g1"), try tx.imGroups.memberInfos(groupID: "g1", userIDs: [user.id]),
+                try tx.imGroups.application(id: application.id)
             )
         }
         #expect(group?.name.utf8.elementsEqual(name.utf8) == true)
@@ -87,8 +87,8 @@ struct StoredTextTests {
         // A key with a NUL names nothing: not the group or user its first bytes name.
         let (prefixGroup, prefixMember, prefixUser) = try await temp.store.read { tx in
             (
-                try tx.group("g1\u{0}x"), try tx.membership(groupID: "g1\u{0}", userID: user.id),
-                try tx.userExists(user.id + "\u{0}x")
+                try tx.groups.group("g1\u{0}x"), try tx.groups.membership(groupID: "g1\u{0}", userID: user.id),
+                try tx.groups.userExists(user.id + "\u{0}x")
             )
         }
         #expect(prefixGroup == nil)
@@ -121,9 +121,9 @@ struct StoredTextTests {
         defer { temp.remove() }
         let users = try await makeService(temp.store)
         let (user, session) = try await users.registerPseudo(displayName: nil, fields: nil)
-        #expect(try await temp.store.write { try $0.deleteUserRecord(id: user.id) })
+        #expect(try await temp.store.write { try $0.users.deleteUserRecord(id: user.id) })
         await #expect(throws: GuildError(.userNotFound, "")) {
-            try await temp.store.write { try $0.insertSession(session, userID: user.id, now: 2) }
+            try await temp.store.write { try $0.users.insertSession(session, userID: user.id, now: 2) }
         }
     }
 }

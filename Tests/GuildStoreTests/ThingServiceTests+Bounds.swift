@@ -49,7 +49,7 @@ extension ThingServiceTests {
 
     /// The thing's commands, oldest first.
     static func commands(_ world: World, _ thingID: String) async throws -> [ThingCommand] {
-        try await world.temp.store.read { try $0.commands(thingID: thingID, before: nil, limit: 100_000) }.map(\.command).reversed()
+        try await world.temp.store.read { try $0.things.commands(thingID: thingID, before: nil, limit: 100_000) }.map(\.command).reversed()
     }
 
     /// Uploads `{on: false}` then `{on: true}`; returns what the second upload skipped.
@@ -99,7 +99,7 @@ extension ThingServiceTests {
         }
         #expect(skippedIDs.count + commands.count == 3 * triggers.count)
         #expect(try await world.replayedKinds(thing.id).contains("triggerSkipped") == false)
-        #expect(try await world.temp.store.read { try $0.thingInvariantViolations() }.isEmpty)
+        #expect(try await world.temp.store.read { try $0.things.thingInvariantViolations() }.isEmpty)
     }
 
     @Test func aThingHasAtMostAThousandCommandsPendingFromSendersAndTriggers() async throws {
@@ -161,7 +161,7 @@ extension ThingServiceTests {
             results: [["turnPower": ["succeeded": true]]]
         )
         _ = try await things.send(caller: alice.caller, thingID: thing.id, request: world.request(.user(alice.id)))
-        #expect(try await world.temp.store.read { try $0.pendingCommandCount(thingID: thing.id) } == limit)
-        #expect(try await world.temp.store.read { try $0.thingInvariantViolations() }.isEmpty)
+        #expect(try await world.temp.store.read { try $0.things.pendingCommandCount(thingID: thing.id) } == limit)
+        #expect(try await world.temp.store.read { try $0.things.thingInvariantViolations() }.isEmpty)
     }
 }

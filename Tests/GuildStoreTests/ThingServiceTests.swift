@@ -449,7 +449,7 @@ struct ThingServiceTests {
         )
         // Its token no longer resolves.
         await #expect(throws: GuildError(.invalidToken, "")) { _ = try await world.users.resolve(accessToken: "gt_none") }
-        #expect(try await world.temp.store.read { try $0.thingInvariantViolations() }.isEmpty)
+        #expect(try await world.temp.store.read { try $0.things.thingInvariantViolations() }.isEmpty)
     }
 
     @Test func deletingAUserOrGroupEndsTheirOwnerships() async throws {
@@ -465,8 +465,8 @@ struct ThingServiceTests {
         _ = try await world.users.delete(caller: bob.caller, userID: nil)
         try await world.groups.delete(caller: alice.caller, groupID: "home")
         #expect(try await world.things.owners(caller: alice.caller, thingID: thing.id) == [.user(alice.id)])
-        #expect(try await world.temp.store.read { try $0.installations(userID: bob.id) }.isEmpty)
-        #expect(try await world.temp.store.read { try $0.thingInvariantViolations() }.isEmpty)
+        #expect(try await world.temp.store.read { try $0.things.installations(userID: bob.id) }.isEmpty)
+        #expect(try await world.temp.store.read { try $0.things.thingInvariantViolations() }.isEmpty)
         #expect(try await world.replayedKinds(alice.id).contains("thingOwnerRemoved"))
     }
 
@@ -549,7 +549,7 @@ struct ThingServiceTests {
         let known = try await world.things.registerInstallation(caller: alice.caller, deviceType: "IOS", registrationID: "r3", development: false)
         #expect(known.installationID == ids[3])
         _ = try await world.things.registerInstallation(caller: bob.caller, deviceType: "IOS", registrationID: "r0", development: false)
-        #expect(try await world.temp.store.read { try $0.installationCount(userID: alice.id) } == cap)
+        #expect(try await world.temp.store.read { try $0.things.installationCount(userID: alice.id) } == cap)
     }
 
     /// `installation.list` pages the caller's own installations; a key the daemon did not make is refused.

@@ -114,6 +114,21 @@ public struct JoinApplication: Sendable, Hashable {
     public var createdAt: Int64
     public var handledAt: Int64?
 
+    /// A new application, pending since `now`, as the store just numbered it.
+    public static func pending(id: Int64, groupID: String, fromUser: String, message: String, now: Int64) -> JoinApplication {
+        JoinApplication(
+            id: id,
+            groupID: groupID,
+            fromUser: fromUser,
+            message: message,
+            status: .pending,
+            handledBy: nil,
+            handledMessage: "",
+            createdAt: now,
+            handledAt: nil
+        )
+    }
+
     /// Creates an application.
     public init(
         id: Int64,

@@ -1,4 +1,4 @@
-/// The groups area's records and queries, on the store's one ``Transaction`` type: groups, memberships and
+/// The groups area's records and queries, handed out as ``Transaction/groups``: groups, memberships and
 /// the Kii operations on them. Everything done through it commits with the rest of its transaction.
 public protocol GroupRecords {
     /// A group by id.

@@ -17,7 +17,7 @@ extension GroupService {
         try await self.store.read { tx in
             let context = try self.load(tx, caller, groupID)
             try self.requireAttributes(context)
-            var attributes = try tx.attributes(groupID: groupID)
+            var attributes = try tx.imGroups.attributes(groupID: groupID)
             if let keys {
                 let wanted = Set(keys)
                 attributes.values = attributes.values.filter { wanted.contains($0.key) }
@@ -37,7 +37,7 @@ extension GroupService {
         return try await self.store.write { tx in
             let context = try self.load(tx, caller, groupID)
             try self.requireAttributes(context)
-            let current = try tx.attributes(groupID: groupID)
+            let current = try tx.imGroups.attributes(groupID: groupID)
             if let version, version != current.version {
                 throw GuildError(.attributeConflict, "the attributes changed: version \(current.version), not \(version)", field: "version")
             }
@@ -52,7 +52,7 @@ extension GroupService {
             case .delete(nil): values = [:]
             }
             try GroupRules.validateAttributes(values)
-            let version = try tx.saveAttributes(groupID: groupID, values: values)
+            let version = try tx.imGroups.saveAttributes(groupID: groupID, values: values)
             try tx.append(
                 context.event(
                     .groupAttributeChanged,

@@ -28,12 +28,12 @@ extension GroupService {
             let userID = caller.session?.user.id
             var floor: Int64 = 0
             if let userID, !context.byAdmin {
-                guard let mark = try tx.readMark(groupID: groupID, userID: userID) else {
+                guard let mark = try tx.messages.readMark(groupID: groupID, userID: userID) else {
                     throw GuildError(.notAMember, "the caller is not a member of \(groupID)")
                 }
                 if !context.policy.preJoinHistory { floor = mark.baseSeq }
             }
-            let last = try tx.lastMessageSeq(groupID: groupID)
+            let last = try tx.messages.lastMessageSeq(groupID: groupID)
             if let seq, last == 0 || !(1...last).contains(seq) {
                 throw GuildError(.imInvalidParameters, "seq must be 1 to the group's newest, \(last)", field: "seq")
             }
@@ -49,7 +49,7 @@ extension GroupService {
                 guard from <= last else { return .init(messages: [], nextSeq: 0, isFinished: true) }
                 range = from...last
             }
-            let found = try tx.messages(groupID: groupID, in: range, descending: older, limit: size + 1)
+            let found = try tx.messages.messages(groupID: groupID, in: range, descending: older, limit: size + 1)
             let page = found.prefix(size).map { Self.wire($0, for: userID) }
             let more = found.count > size
             let next = more ? (older ? page[page.count - 1].seq - 1 : page[page.count - 1].seq + 1) : 0
@@ -69,7 +69,7 @@ extension GroupService {
             if !context.byAdmin && context.membership == nil {
                 throw GuildError(.notAMember, "the caller is not a member of \(groupID)")
             }
-            guard let message = try tx.message(groupID: groupID, msgID: msgID), message.body != nil else {
+            guard let message = try tx.messages.message(groupID: groupID, msgID: msgID), message.body != nil else {
                 throw GuildError(.messageNotFound, "\(groupID) holds no message \(msgID) (unknown, expired or already recalled)")
             }
             let manager = context.byAdmin || context.role == .owner || context.role == .admin
@@ -88,7 +88,7 @@ extension GroupService {
             stripped.actor = message.sender
             stripped.byAdmin = false
             stripped.time = message.time
-            try tx.revokeMessage(
+            try tx.messages.revokeMessage(
                 groupID: groupID,
                 seq: message.seq,
                 by: context.actor,
@@ -96,8 +96,8 @@ extension GroupService {
                 eventBody: try stripped.encodeBody()
             )
             var event = context.event(.messageRevoked, changes: ["messageSeq": .int(message.seq), "msgID": .string(message.msgID)])
-            var excluded = try tx.membersNotReceiving(groupID: groupID)
-            if !context.policy.preJoinHistory { excluded += try tx.membersJoined(groupID: groupID, after: message.seq) }
+            var excluded = try tx.imGroups.membersNotReceiving(groupID: groupID)
+            if !context.policy.preJoinHistory { excluded += try tx.messages.membersJoined(groupID: groupID, after: message.seq) }
             event.excluded = excluded
             try tx.append(event)
         }
@@ -106,7 +106,7 @@ extension GroupService {
     /// Deletes messages older than the retention (and their `newMessage` events); returns how many.
     public func pruneMessages() async throws -> Int {
         let cutoff = self.now() - self.messageOptions.retentionMilliseconds
-        return try await self.store.write { tx in try tx.deleteMessages(before: cutoff) }
+        return try await self.store.write { tx in try tx.messages.deleteMessages(before: cutoff) }
     }
 
     /// A stored message as history returns it to `userID`.

@@ -30,16 +30,16 @@ extension GroupService {
             var added: [String] = []
             var count = context.group.memberCount
             for userID in invitees {
-                if try tx.membership(groupID: groupID, userID: userID) != nil {
+                if try tx.groups.membership(groupID: groupID, userID: userID) != nil {
                     outcomes.append(MemberOutcome(userID: userID, result: policy.addExisting))
-                } else if try !tx.userExists(userID) {
+                } else if try !tx.groups.userExists(userID) {
                     outcomes.append(MemberOutcome(userID: userID, result: .fail, reason: "USER_NOT_FOUND"))
                 } else if let limit = policy.memberLimit, count >= limit {
                     outcomes.append(MemberOutcome(userID: userID, result: .fail, reason: "GROUP_FULL"))
-                } else if !policy.kiiRules, try tx.membershipCount(userID: userID) >= self.maximumGroupsPerUser {
+                } else if !policy.kiiRules, try tx.imGroups.membershipCount(userID: userID) >= self.maximumGroupsPerUser {
                     outcomes.append(MemberOutcome(userID: userID, result: .overlimit))
                 } else {
-                    try tx.insertMember(groupID: groupID, userID: userID, role: .member, now: context.now)
+                    try tx.groups.insertMember(groupID: groupID, userID: userID, role: .member, now: context.now)
                     outcomes.append(MemberOutcome(userID: userID, result: .succ))
                     added.append(userID)
                     count += 1
@@ -69,7 +69,7 @@ extension GroupService {
             var outcomes: [MemberOutcome] = []
             var targets: [String] = []
             for userID in Self.unique(userIDs) {
-                guard let target = try tx.membership(groupID: groupID, userID: userID) else {
+                guard let target = try tx.groups.membership(groupID: groupID, userID: userID) else {
                     outcomes.append(MemberOutcome(userID: userID, result: .invalid, reason: "NOT_A_MEMBER"))
                     continue
                 }
@@ -80,7 +80,7 @@ extension GroupService {
                 targets.append(userID)
                 outcomes.append(MemberOutcome(userID: userID, result: .succ))
             }
-            for userID in targets { try tx.deleteMember(groupID: groupID, userID: userID) }
+            for userID in targets { try tx.groups.deleteMember(groupID: groupID, userID: userID) }
             if !targets.isEmpty {
                 try tx.append(context.event(.memberKicked, users: targets, audience: context.memberAudience, left: targets))
             }
@@ -93,7 +93,7 @@ extension GroupService {
         var outcomes: [MemberOutcome] = []
         var kicked: [String] = []
         for userID in userIDs {
-            guard let target = try tx.membership(groupID: groupID, userID: userID) else {
+            guard let target = try tx.groups.membership(groupID: groupID, userID: userID) else {
                 outcomes.append(MemberOutcome(userID: userID, result: .fail, reason: "NOT_A_MEMBER"))
                 continue
             }
@@ -110,7 +110,7 @@ extension GroupService {
                 outcomes.append(MemberOutcome(userID: userID, result: .fail, reason: "PERMISSION_DENIED"))
                 continue
             }
-            try tx.deleteMember(groupID: groupID, userID: userID)
+            try tx.groups.deleteMember(groupID: groupID, userID: userID)
             kicked.append(userID)
             outcomes.append(MemberOutcome(userID: userID, result: .succ))
         }
@@ -122,7 +122,7 @@ extension GroupService {
 
     /// The caller leaves: `memberLeave` to the members, `quitFromGroup` to the quitter (where the type sends it).
     private func leave(_ tx: any Transaction, _ context: Context, _ userID: String) throws {
-        try tx.deleteMember(groupID: context.group.id, userID: userID)
+        try tx.groups.deleteMember(groupID: context.group.id, userID: userID)
         try tx.append(context.event(.memberLeave, users: [userID], audience: context.memberAudience, left: [userID]))
         if context.policy.quitEvent {
             try tx.append(context.event(.quitFromGroup, users: [userID], audience: .named))
@@ -147,15 +147,15 @@ extension GroupService {
             case .forbid:
                 throw GuildError(.notAllowed, "group \(groupID) does not accept join requests (addOpt FORBID)")
             case .auth:
-                if let pending = try tx.pendingApplication(groupID: groupID, fromUser: userID) { return .pending(pending) }
-                let application = try tx.insertApplication(groupID: groupID, fromUser: userID, message: message, now: context.now)
+                if let pending = try tx.imGroups.pendingApplication(groupID: groupID, fromUser: userID) { return .pending(pending) }
+                let application = try tx.imGroups.insertApplication(groupID: groupID, fromUser: userID, message: message, now: context.now)
                 try tx.append(
                     context.event(
                         .receiveJoinApplication,
                         users: [userID],
                         changes: ["applicationID": .int(application.id), "message": .string(message)],
                         audience: .named,
-                        recipients: try tx.managerIDs(groupID: groupID)
+                        recipients: try tx.imGroups.managerIDs(groupID: groupID)
                     )
                 )
                 return .pending(application)
@@ -171,7 +171,7 @@ extension GroupService {
         if let limit = context.policy.memberLimit, context.group.memberCount >= limit {
             throw GuildError(.groupFull, "group \(context.group.id) has its \(limit) members")
         }
-        try tx.insertMember(groupID: context.group.id, userID: userID, role: .member, now: context.now)
+        try tx.groups.insertMember(groupID: context.group.id, userID: userID, role: .member, now: context.now)
         try tx.append(context.event(.memberEnter, users: [userID], audience: context.memberAudience, joined: [userID]))
     }
 
@@ -188,13 +188,13 @@ extension GroupService {
             guard context.policy.ownerMayQuit else {
                 throw GuildError(.ownerCannotQuit, "the owner may not quit a \(context.policy.type.rawValue) group: transfer it or dismiss it")
             }
-            guard let successor = try tx.longestStandingMember(groupID: groupID, excluding: userID) else {
+            guard let successor = try tx.imGroups.longestStandingMember(groupID: groupID, excluding: userID) else {
                 return try self.dismiss(tx, context)
             }
             try self.leave(tx, context, userID)
-            try tx.setRole(groupID: groupID, userID: successor, role: .owner)
-            try tx.setMute(groupID: groupID, userID: successor, until: 0)
-            try tx.touchGroup(id: groupID, now: context.now)
+            try tx.groups.setRole(groupID: groupID, userID: successor, role: .owner)
+            try tx.imGroups.setMute(groupID: groupID, userID: successor, until: 0)
+            try tx.groups.touchGroup(id: groupID, now: context.now)
             try tx.append(
                 context.event(
                     .groupInfoChanged,
@@ -216,7 +216,7 @@ extension GroupService {
         try await self.store.read { tx in
             let context = try self.load(tx, caller, groupID)
             try context.require(context.policy.approve, "handle join applications")
-            let page = try tx.applications(groupID: groupID, before: cursor, limit: Self.maximumIMPage + 1)
+            let page = try tx.imGroups.applications(groupID: groupID, before: cursor, limit: Self.maximumIMPage + 1)
             let more = page.applications.count > Self.maximumIMPage
             let applications = Array(page.applications.prefix(Self.maximumIMPage))
             return (applications, page.pending, more ? applications[applications.count - 1].id : 0)
@@ -230,15 +230,21 @@ extension GroupService {
         try await self.store.write { tx in
             let context = try self.load(tx, caller, groupID)
             try context.require(context.policy.approve, "handle join applications")
-            guard let application = try tx.application(id: applicationID), application.groupID == groupID else {
+            guard let application = try tx.imGroups.application(id: applicationID), application.groupID == groupID else {
                 throw GuildError(.imInvalidParameters, "no application \(applicationID) to group \(groupID)", field: "applicationID")
             }
             guard application.status == .pending else {
                 throw GuildError(.alreadyProcessed, "application \(applicationID) was already \(application.status.rawValue.lowercased())")
             }
-            let alreadyMember = try tx.membership(groupID: groupID, userID: application.fromUser) != nil
+            let alreadyMember = try tx.groups.membership(groupID: groupID, userID: application.fromUser) != nil
             if accept && !alreadyMember { try self.enter(tx, context, application.fromUser) }
-            try tx.handleApplication(id: applicationID, status: accept ? .accepted : .refused, by: context.actor, message: message, now: context.now)
+            try tx.imGroups.handleApplication(
+                id: applicationID,
+                status: accept ? .accepted : .refused,
+                by: context.actor,
+                message: message,
+                now: context.now
+            )
             try tx.append(
                 context.event(
                     .applicationProcessed,

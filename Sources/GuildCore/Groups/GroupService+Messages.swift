@@ -63,7 +63,7 @@ extension GroupService {
             if context.group.type == .avChatRoom && !live { throw LiveRoomSend() }
             try self.checkSender(tx, context, userID: draft.userID, mentions: draft.mentions)
             if !named.isEmpty {
-                let members = Set(try tx.memberInfos(groupID: groupID, userIDs: named).map(\.userID))
+                let members = Set(try tx.imGroups.memberInfos(groupID: groupID, userIDs: named).map(\.userID))
                 let outsiders = named.filter { !members.contains($0) }
                 if !outsiders.isEmpty {
                     throw GuildError(
@@ -73,15 +73,15 @@ extension GroupService {
                     )
                 }
             }
-            let seq = try tx.nextMessageSeq(groupID: groupID)
+            let seq = try tx.imGroups.nextMessageSeq(groupID: groupID)
             let msgID = Self.newMessageID(seq: seq, now: context.now)
             var event = context.event(.newMessage, changes: Self.eventChanges(seq: seq, msgID: msgID, priority: draft.priority, body: draft.body))
             // Members who chose NOT_RECEIVE get no copy, live or on replay.
-            event.excluded = try tx.membersNotReceiving(groupID: groupID)
+            event.excluded = try tx.imGroups.membersNotReceiving(groupID: groupID)
             event.liveOnly = live
             let eventSeq = try tx.append(event)
             if !live {
-                try tx.insertMessage(
+                try tx.messages.insertMessage(
                     StoredMessage(
                         groupID: groupID,
                         seq: seq,
@@ -93,9 +93,9 @@ extension GroupService {
                         eventSeq: eventSeq
                     )
                 )
-                try tx.noteOwnMessage(groupID: groupID, userID: draft.userID, seq: seq)
+                try tx.messages.noteOwnMessage(groupID: groupID, userID: draft.userID, seq: seq)
                 if !draft.mentions.isEmpty {
-                    try tx.noteMentions(groupID: groupID, userIDs: named, all: draft.mentions.contains(GroupMethods.mentionAll), seq: seq)
+                    try tx.messages.noteMentions(groupID: groupID, userIDs: named, all: draft.mentions.contains(GroupMethods.mentionAll), seq: seq)
                 }
             }
             return SentMessage(messageSeq: seq, msgID: msgID, time: context.now, delivered: true)
@@ -107,7 +107,7 @@ extension GroupService {
         guard let membership = context.membership else {
             throw GuildError(.notAMember, "the caller is not a member of \(context.group.id)")
         }
-        let until = try tx.muteUntil(groupID: context.group.id, userID: userID)
+        let until = try tx.imGroups.muteUntil(groupID: context.group.id, userID: userID)
         if until > context.now {
             throw GuildError(.muted, "the caller is muted in \(context.group.id) until \(until)")
         }

@@ -35,7 +35,7 @@ extension GroupService {
             let changed = change.apply(to: &group)
             guard !changed.isEmpty else { return group }
             group.modifiedAt = context.now
-            try tx.saveProfile(group)
+            try tx.groups.saveProfile(group)
             try tx.append(context.event(.groupInfoChanged, changes: ProfileChange.eventChanges(changed)))
             if let muted = changed["shutUpAll"] {
                 try tx.append(context.event(.allMembersMuted, changes: ["muted": muted]))
@@ -54,9 +54,9 @@ extension GroupService {
         return try await self.store.read { tx in
             var lookup = InfoLookup(groups: [], notFound: [], dismissed: [])
             for id in ids {
-                if let group = try tx.group(id) {
+                if let group = try tx.groups.group(id) {
                     lookup.groups.append(group)
-                } else if try tx.dismissedType(id) != nil {
+                } else if try tx.imGroups.dismissedType(id) != nil {
                     lookup.dismissed.append(id)
                 } else {
                     lookup.notFound.append(id)
@@ -70,7 +70,7 @@ extension GroupService {
     /// out of the list (AVChatRoom).
     public func joinedList(caller: Caller, userID: String?) async throws -> [Group] {
         let target = try self.listTarget(caller, userID)
-        return try await self.store.read { try $0.groups(memberOf: target) }.filter { GroupPolicy.of($0.type).inJoinedList }
+        return try await self.store.read { try $0.groups.groups(memberOf: target) }.filter { GroupPolicy.of($0.type).inJoinedList }
     }
 
     /// Sets the caller's message receive option in a group (members only).
@@ -79,7 +79,7 @@ extension GroupService {
         try await self.store.write { tx in
             let context = try self.load(tx, caller, groupID)
             guard context.membership != nil else { throw GuildError(.notAMember, "the caller is not a member of \(groupID)") }
-            try tx.updateMember(groupID: groupID, userID: userID, nameCard: nil, custom: nil, receiveOption: option)
+            try tx.imGroups.updateMember(groupID: groupID, userID: userID, nameCard: nil, custom: nil, receiveOption: option)
         }
     }
 
@@ -95,11 +95,11 @@ extension GroupService {
 
     func dismiss(_ tx: any Transaction, _ context: Context) throws {
         for step in self.deletionSteps { try step(context.group.id, tx, context.now) }
-        let members = try tx.memberIDs(groupID: context.group.id)
+        let members = try tx.groups.memberIDs(groupID: context.group.id)
         try tx.append(context.event(.groupDismissed, left: members))
-        try tx.deleteGroup(id: context.group.id)
+        try tx.groups.deleteGroup(id: context.group.id)
         if !context.policy.kiiRules {
-            try tx.insertTombstone(id: context.group.id, type: context.group.type, now: context.now)
+            try tx.imGroups.insertTombstone(id: context.group.id, type: context.group.type, now: context.now)
         }
     }
 }

@@ -46,23 +46,23 @@ extension GroupService {
         try await self.store.write { tx in
             let context = try self.load(tx, caller, groupID)
             try context.require(context.policy.transfer, "transfer ownership")
-            guard try tx.userExists(userID) else {
+            guard try tx.groups.userExists(userID) else {
                 throw GuildError(.userNotFound, "no user with id \(userID)", field: "userID")
             }
-            let target = try tx.membership(groupID: groupID, userID: userID)
+            let target = try tx.groups.membership(groupID: groupID, userID: userID)
             if target?.role == .owner { return context.group }
             if target == nil && !context.policy.kiiRules {
                 throw GuildError(.notAMember, "the new owner must be a member of the group", field: "userID")
             }
-            if let old = context.group.ownerID { try tx.setRole(groupID: groupID, userID: old, role: .member) }
+            if let old = context.group.ownerID { try tx.groups.setRole(groupID: groupID, userID: old, role: .member) }
             if target == nil {
-                try tx.insertMember(groupID: groupID, userID: userID, role: .owner, now: context.now)
+                try tx.groups.insertMember(groupID: groupID, userID: userID, role: .owner, now: context.now)
                 try tx.append(context.event(.memberEnter, users: [userID], audience: context.memberAudience, joined: [userID]))
             } else {
-                try tx.setRole(groupID: groupID, userID: userID, role: .owner)
-                try tx.setMute(groupID: groupID, userID: userID, until: 0)
+                try tx.groups.setRole(groupID: groupID, userID: userID, role: .owner)
+                try tx.imGroups.setMute(groupID: groupID, userID: userID, until: 0)
             }
-            try tx.touchGroup(id: groupID, now: context.now)
+            try tx.groups.touchGroup(id: groupID, now: context.now)
             let previous: JSONValue = context.group.ownerID.map { .string($0) } ?? .null
             try tx.append(
                 context.event(
@@ -93,7 +93,7 @@ extension GroupService {
         let target = try context.member(tx, userID)
         guard target.role != .owner else { throw context.denied("change the owner's role") }
         guard target.role != role else { return }
-        try tx.setRole(groupID: context.group.id, userID: userID, role: role)
+        try tx.groups.setRole(groupID: context.group.id, userID: userID, role: role)
         try tx.append(
             context.event(
                 role == .admin ? .grantAdministrator : .revokeAdministrator,
@@ -123,7 +123,7 @@ extension GroupService {
         let target = try context.member(tx, userID)
         try context.requireAuthority(over: target, "mute")
         let until = until > context.now ? until : 0
-        try tx.setMute(groupID: context.group.id, userID: userID, until: until)
+        try tx.imGroups.setMute(groupID: context.group.id, userID: userID, until: until)
         try tx.append(
             context.event(
                 .memberInfoChanged,
@@ -148,7 +148,7 @@ extension GroupService {
                     try context.require(.managers, "change another member's name card or fields")
                     try context.requireAuthority(over: target, "change the fields of")
                 }
-                try tx.updateMember(groupID: groupID, userID: userID, nameCard: change.nameCard, custom: change.custom, receiveOption: nil)
+                try tx.imGroups.updateMember(groupID: groupID, userID: userID, nameCard: change.nameCard, custom: change.custom, receiveOption: nil)
             }
             if let role = change.role { try self.setRole(tx, context, userID, role) }
             if let muteUntil = change.muteUntil { try self.mute(tx, context, userID, until: muteUntil) }
@@ -168,7 +168,7 @@ extension GroupService {
         return try await self.store.read { tx in
             let context = try self.load(tx, caller, groupID)
             try context.require(context.policy.readMembers, "list the members")
-            let page = try tx.memberInfos(groupID: groupID, roles: filter.roles, after: nextSeq, limit: size + 1)
+            let page = try tx.imGroups.memberInfos(groupID: groupID, roles: filter.roles, after: nextSeq, limit: size + 1)
             let members = page.prefix(size)
             let next = page.count > size ? members[members.count - 1].cursor : 0
             return (members.map(\.info), next)
@@ -184,15 +184,15 @@ extension GroupService {
         return try await self.store.read { tx in
             let context = try self.load(tx, caller, groupID)
             try context.require(context.policy.readMembers, "read members")
-            return try tx.memberInfos(groupID: groupID, userIDs: ids)
+            return try tx.imGroups.memberInfos(groupID: groupID, userIDs: ids)
         }
     }
 
     /// What deleting a user does to groups, inside the deletion's transaction: their memberships end
     /// (`memberLeave` with reason `userDeleted`), and groups they owned become ownerless (Kii).
     public static func removeDeletedUser(_ userID: String, in tx: any Transaction, now: Int64) throws {
-        for membership in try tx.memberships(userID: userID) {
-            try tx.deleteMember(groupID: membership.groupID, userID: userID)
+        for membership in try tx.groups.memberships(userID: userID) {
+            try tx.groups.deleteMember(groupID: membership.groupID, userID: userID)
             try tx.append(
                 GroupEvent(
                     kind: .memberLeave,
@@ -205,7 +205,7 @@ extension GroupService {
                 )
             )
             if membership.role == .owner {
-                try tx.touchGroup(id: membership.groupID, now: now)
+                try tx.groups.touchGroup(id: membership.groupID, now: now)
                 try tx.append(
                     GroupEvent(
                         kind: .groupInfoChanged,

@@ -8,9 +8,9 @@ extension GroupService {
     public func unreadCounts(caller: Caller, groupID: String?) async throws -> [GroupMethods.UnreadCount] {
         let userID = try caller.requireUserID()
         return try await self.store.read { tx in
-            guard let groupID else { return try tx.readMarks(userID: userID).map(Self.count) }
+            guard let groupID else { return try tx.messages.readMarks(userID: userID).map(Self.count) }
             _ = try self.load(tx, caller, groupID)
-            guard let mark = try tx.readMark(groupID: groupID, userID: userID) else {
+            guard let mark = try tx.messages.readMark(groupID: groupID, userID: userID) else {
                 throw GuildError(.notAMember, "the caller is not a member of \(groupID)")
             }
             return [Self.count(mark)]
@@ -23,7 +23,7 @@ extension GroupService {
         let userID = try caller.requireUserID()
         return try await self.store.write { tx in
             let context = try self.load(tx, caller, groupID)
-            guard var mark = try tx.readMark(groupID: groupID, userID: userID) else {
+            guard var mark = try tx.messages.readMark(groupID: groupID, userID: userID) else {
                 throw GuildError(.notAMember, "the caller is not a member of \(groupID)")
             }
             if let seq, !(0...mark.lastSeq).contains(seq) {
@@ -31,8 +31,8 @@ extension GroupService {
             }
             let target = max(seq ?? mark.lastSeq, mark.readSeq)
             if target != mark.readSeq {
-                try tx.setReadSeq(groupID: groupID, userID: userID, seq: target)
-                mark = try tx.readMark(groupID: groupID, userID: userID) ?? mark
+                try tx.messages.setReadSeq(groupID: groupID, userID: userID, seq: target)
+                mark = try tx.messages.readMark(groupID: groupID, userID: userID) ?? mark
             }
             let count = Self.count(mark)
             try tx.append(

@@ -75,7 +75,7 @@ public struct GroupService: Sendable {
         return try await self.store.read { tx in
             let context = try self.load(tx, caller, groupID)
             try context.require(context.policy.readMembers, "list the members")
-            let page = try tx.memberPage(groupID: groupID, after: cursor, limit: size + 1)
+            let page = try tx.groups.memberPage(groupID: groupID, after: cursor, limit: size + 1)
             if page.count > size {
                 return (Array(page.prefix(size)), page[size - 1].joinSeq)
             }
@@ -86,7 +86,7 @@ public struct GroupService: Sendable {
     /// The groups a user is a member of; the caller's own when `userID` is nil.
     public func memberOf(caller: Caller, userID: String?) async throws -> [Group] {
         let target = try self.listTarget(caller, userID)
-        return try await self.store.read { try $0.groups(memberOf: target) }
+        return try await self.store.read { try $0.groups.groups(memberOf: target) }
     }
 
     /// ``memberOf(caller:userID:)`` or ``ownerOf(caller:userID:)`` built by `body`, which gets the groups' ids in
@@ -99,13 +99,13 @@ public struct GroupService: Sendable {
         _ body: @escaping @Sendable (_ ids: [String], _ snapshot: any Transaction) throws -> T
     ) async throws -> T {
         let target = try self.listTarget(caller, userID)
-        return try await self.store.read { tx in try body(try tx.groupIDs(of: target, ownedOnly: ownedOnly), tx) }
+        return try await self.store.read { tx in try body(try tx.groups.groupIDs(of: target, ownedOnly: ownedOnly), tx) }
     }
 
     /// The groups a user owns; always a subset of ``memberOf(caller:userID:)``.
     public func ownerOf(caller: Caller, userID: String?) async throws -> [Group] {
         let target = try self.listTarget(caller, userID)
-        return try await self.store.read { try $0.groups(ownedBy: target) }
+        return try await self.store.read { try $0.groups.groups(ownedBy: target) }
     }
 
     // MARK: - Creation
@@ -176,36 +176,37 @@ public struct GroupService: Sendable {
         let actor = caller.session?.user.id
         let byAdmin = caller.session == nil
         return try await self.store.write { tx in
-            if let owner, try !tx.userExists(owner) {
+            if let owner, try !tx.groups.userExists(owner) {
                 throw GuildError(.userNotFound, "no user with id \(owner)", field: "owner")
             }
-            if try tx.dismissedType(id) != nil {
+            if try tx.imGroups.dismissedType(id) != nil {
                 throw Self.idTaken(id, policy)
             }
             do {
-                try tx.insertGroup(id: id, name: name, type: type, now: now)
+                try tx.groups.insertGroup(id: id, name: name, type: type, now: now)
             } catch let error as GuildError where error.code == .groupAlreadyExists {
                 throw Self.idTaken(id, policy)
             }
-            var group = try tx.group(id) ?? Group(id: id, name: name, type: type, ownerID: nil, memberCount: 0, createdAt: now, modifiedAt: now)
+            var group =
+                try tx.groups.group(id) ?? Group(id: id, name: name, type: type, ownerID: nil, memberCount: 0, createdAt: now, modifiedAt: now)
             group.addOption = policy.defaultAddOption
             _ = profile.apply(to: &group)
-            try tx.saveProfile(group)
+            try tx.groups.saveProfile(group)
             var added: [String] = []
             var notFound: [String] = []
             if let owner {
-                try tx.insertMember(groupID: id, userID: owner, role: .owner, now: now)
+                try tx.groups.insertMember(groupID: id, userID: owner, role: .owner, now: now)
                 added.append(owner)
             }
             for member in initial where member.userID != owner {
-                guard try tx.userExists(member.userID) else {
+                guard try tx.groups.userExists(member.userID) else {
                     notFound.append(member.userID)
                     continue
                 }
                 if let limit = policy.memberLimit, added.count >= limit {
                     throw GuildError(.groupFull, "\(type.rawValue) groups have at most \(limit) members", field: "members")
                 }
-                try tx.insertMember(groupID: id, userID: member.userID, role: member.role, now: now)
+                try tx.groups.insertMember(groupID: id, userID: member.userID, role: member.role, now: now)
                 added.append(member.userID)
             }
             try tx.append(
@@ -305,7 +306,7 @@ public struct GroupService: Sendable {
 
         /// A member of the group, or 10007 `NOT_A_MEMBER` naming them.
         func member(_ tx: any Transaction, _ userID: String, field: String = "userID") throws -> Membership {
-            guard let membership = try tx.membership(groupID: self.group.id, userID: userID) else {
+            guard let membership = try tx.groups.membership(groupID: self.group.id, userID: userID) else {
                 throw GuildError(.notAMember, "\(userID) is not a member of \(self.group.id)", field: field)
             }
             return membership
@@ -318,7 +319,7 @@ public struct GroupService: Sendable {
     func load(_ tx: any Transaction, _ caller: Caller, _ groupID: String) throws -> Context {
         try Self.requireReader(caller)
         let group = try Self.existing(tx, groupID)
-        let membership = try caller.session.flatMap { try tx.membership(groupID: groupID, userID: $0.user.id) }
+        let membership = try caller.session.flatMap { try tx.groups.membership(groupID: groupID, userID: $0.user.id) }
         return Context(
             group: group,
             membership: membership,
@@ -331,8 +332,8 @@ public struct GroupService: Sendable {
 
     /// The group, or `GROUP_DISMISSED` (10010) for a dismissed IM group, or `GROUP_NOT_FOUND`.
     static func existing(_ tx: any Transaction, _ groupID: String) throws -> Group {
-        if let group = try tx.group(groupID) { return group }
-        if try tx.dismissedType(groupID) != nil {
+        if let group = try tx.groups.group(groupID) { return group }
+        if try tx.imGroups.dismissedType(groupID) != nil {
             throw GuildError(.groupDismissed, "group \(groupID) was dismissed", field: "groupID")
         }
         throw Self.notFound(groupID)

@@ -1,6 +1,6 @@
 /// The IM groups area's records and queries (Tencent Cloud IM): member details, mutes, join applications,
-/// attributes, message numbers and dismissed ids, on the store's one ``Transaction`` type.
-public protocol IMGroupRecords: GroupMessageRecords {
+/// attributes, message numbers and dismissed ids, handed out as ``Transaction/imGroups``.
+public protocol IMGroupRecords {
     /// The type of a dismissed IM group, nil when the id was never dismissed.
     func dismissedType(_ id: String) throws -> GroupType?
     /// Records a dismissed IM group (its id is never reused).

@@ -15,7 +15,7 @@ final class ObjectAccess {
     /// Whether group `id` exists, and its owner (nil: no such group), read once per access.
     func group(_ id: String) throws -> GroupOwnership? {
         if let group = self.groups[id] { return group }
-        let group = try self.tx.groupOwnership(id)
+        let group = try self.tx.groups.groupOwnership(id)
         self.groups[id] = group
         return group
     }
@@ -36,7 +36,7 @@ final class ObjectAccess {
         case .user(let id): return self.userID == id
         case .group(let id):
             guard let userID = self.userID else { return false }
-            return try self.tx.membership(groupID: id, userID: userID) != nil
+            return try self.tx.groups.membership(groupID: id, userID: userID) != nil
         case .thing(let id): return self.caller.thingID == id
         }
     }
@@ -64,7 +64,7 @@ final class ObjectAccess {
         let defaults: [ACLEntry]
         if let object, !object.aclWritten {
             defaults = ACLDefaults.object(scope, creator: object.owner)
-        } else if let stored = try self.tx.aclEntries(
+        } else if let stored = try self.tx.objects.aclEntries(
             scope: scope,
             bucket: bucket?.rowID ?? 0,
             objectID: object?.objectID ?? "",
@@ -120,7 +120,7 @@ final class ObjectAccess {
         case .group(let id): if let owner = try self.groupOwner(id) { users.insert(owner) }
         case .thing(let id):
             users.insert(id)
-            for owner in try self.tx.thingOwners(thingID: id) {
+            for owner in try self.tx.things.thingOwners(thingID: id) {
                 switch owner {
                 case .user(let user): users.insert(user)
                 case .group(let group): groups.insert(group)

@@ -58,19 +58,19 @@ extension ObjectService {
             let (bucket, found) = try Self.aclTarget(access, target, creating: !revoke)
             let bucketRow = bucket?.rowID ?? 0
             let objectID = found?.objectID ?? ""
-            if bucket == nil, try tx.aclEntries(scope: target.scope, bucket: 0, objectID: "", action: nil) == nil {
+            if bucket == nil, try tx.objects.aclEntries(scope: target.scope, bucket: 0, objectID: "", action: nil) == nil {
                 // The scope's ACL is written from now on: its defaults become entries.
-                try tx.markScopeACLWritten(target.scope)
+                try tx.objects.markScopeACLWritten(target.scope)
                 for entry in ACLDefaults.scope(target.scope) {
-                    _ = try tx.insertACLEntry(entry, scope: target.scope, bucket: 0, objectID: "")
+                    _ = try tx.objects.insertACLEntry(entry, scope: target.scope, bucket: 0, objectID: "")
                 }
             }
             var object = found
             if let unwritten = object, !unwritten.aclWritten, let bucket {
                 // The object's ACL is written from now on: its defaults become entries.
-                try tx.markObjectACLWritten(unwritten, in: bucket)
+                try tx.objects.markObjectACLWritten(unwritten, in: bucket)
                 for entry in ACLDefaults.object(target.scope, creator: unwritten.owner) {
-                    _ = try tx.insertACLEntry(entry, scope: target.scope, bucket: bucket.rowID, objectID: unwritten.objectID)
+                    _ = try tx.objects.insertACLEntry(entry, scope: target.scope, bucket: bucket.rowID, objectID: unwritten.objectID)
                 }
                 object?.aclWritten = true
             }
@@ -86,7 +86,7 @@ extension ObjectService {
                     } else if present == nil {
                         failure = ensure ? nil : GuildError(.aclNotFound, "no entry \(entry.action.rawValue) for \(entry.subject)")
                     } else {
-                        _ = try tx.deleteACLEntry(entry, scope: target.scope, bucket: bucketRow, objectID: objectID)
+                        _ = try tx.objects.deleteACLEntry(entry, scope: target.scope, bucket: bucketRow, objectID: objectID)
                         failure = nil
                     }
                 } else if present != nil {
@@ -94,7 +94,7 @@ extension ObjectService {
                 } else if let missing = try Self.missingSubject(tx, entry.subject) {
                     failure = missing
                 } else {
-                    _ = try tx.insertACLEntry(entry, scope: target.scope, bucket: bucketRow, objectID: objectID)
+                    _ = try tx.objects.insertACLEntry(entry, scope: target.scope, bucket: bucketRow, objectID: objectID)
                     failure = nil
                 }
                 if let failure {
@@ -140,7 +140,7 @@ extension ObjectService {
         }
         try Self.checkBucketName(name)
         guard let objectID = target.objectID else {
-            var bucket = try access.tx.bucket(scope: target.scope, name: name)
+            var bucket = try access.tx.objects.bucket(scope: target.scope, name: name)
             if bucket == nil, creating, try access.changesACL(scope: target.scope, object: nil) {
                 bucket = try Self.createBucket(access.tx, scope: target.scope, name: name, creator: access.userID, now: 0)
             }
@@ -176,9 +176,9 @@ extension ObjectService {
     /// The error for an entry naming a user, group or thing that does not exist.
     static func missingSubject(_ tx: any Transaction, _ subject: ACLSubject) throws -> GuildError? {
         switch subject {
-        case .user(let id): try tx.userExists(id) ? nil : GuildError(.userNotFound, "no user with id \(id)")
-        case .group(let id): try tx.group(id) != nil ? nil : GuildError(.groupNotFound, "no group with id \(id)")
-        case .thing(let id): try tx.thing(id: id) != nil ? nil : GuildError(.thingNotFound, "no thing with id \(id)")
+        case .user(let id): try tx.groups.userExists(id) ? nil : GuildError(.userNotFound, "no user with id \(id)")
+        case .group(let id): try tx.groups.group(id) != nil ? nil : GuildError(.groupNotFound, "no group with id \(id)")
+        case .thing(let id): try tx.things.thing(id: id) != nil ? nil : GuildError(.thingNotFound, "no thing with id \(id)")
         case .anyAuthenticated, .anonymous: nil
         }
     }

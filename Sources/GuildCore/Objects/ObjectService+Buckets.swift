@@ -13,7 +13,7 @@ extension ObjectService {
         try await self.store.read { tx in
             let access = ObjectAccess(tx: tx, caller: caller)
             try Self.requireScope(access, scope)
-            return try tx.buckets(scope: scope).filter { try access.seesBucket($0.bucket) }.map {
+            return try tx.objects.buckets(scope: scope).filter { try access.seesBucket($0.bucket) }.map {
                 BucketSummary(name: $0.bucket.name, objectCount: $0.count, created: $0.bucket.created, creator: $0.bucket.creator)
             }
         }
@@ -36,7 +36,7 @@ extension ObjectService {
     /// Deletes a bucket, telling who could see it.
     static func drop(_ access: ObjectAccess, _ bucket: Bucket, now: Int64) throws {
         let readers = try access.bucketReaders(bucket)
-        try access.tx.deleteBucket(bucket)
+        try access.tx.objects.deleteBucket(bucket)
         try access.tx.append(
             ObjectEvent(kind: .bucketDeleted, scope: bucket.scope, bucket: bucket.name, actor: access.userID, time: now, readers: readers)
         )
@@ -45,7 +45,7 @@ extension ObjectService {
     /// A bucket the caller may see, or `BUCKET_NOT_FOUND` as if it did not exist.
     static func visibleBucket(_ access: ObjectAccess, scope: ObjectScope, name: String) throws -> Bucket {
         try Self.requireScope(access, scope)
-        guard let bucket = try access.tx.bucket(scope: scope, name: name), try access.seesBucket(bucket) else {
+        guard let bucket = try access.tx.objects.bucket(scope: scope, name: name), try access.seesBucket(bucket) else {
             throw GuildError(.bucketNotFound, "no bucket \(name) in \(scope)", field: "bucket")
         }
         return bucket

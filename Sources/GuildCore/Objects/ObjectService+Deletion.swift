@@ -13,8 +13,8 @@ extension ObjectService {
 
     private static func removeScope(_ scope: ObjectScope, subject: ACLSubject, _ tx: any Transaction, _ now: Int64) throws {
         let access = ObjectAccess(tx: tx, caller: Caller(peer: PeerCredentials(uid: 0, gid: 0, pid: 0), isAdmin: true))
-        for (bucket, _) in try tx.buckets(scope: scope) { try Self.drop(access, bucket, now: now) }
-        try tx.deleteScope(scope)
-        try tx.deleteACLEntries(naming: subject)
+        for (bucket, _) in try tx.objects.buckets(scope: scope) { try Self.drop(access, bucket, now: now) }
+        try tx.objects.deleteScope(scope)
+        try tx.objects.deleteACLEntries(naming: subject)
     }
 }

@@ -55,7 +55,7 @@ extension ObjectService {
             var cursor = start
             var examined = 0
             while true {
-                let batch = try tx.objects(in: bucket, walk: walk, after: cursor, limit: min(256, size * 2))
+                let batch = try tx.objects.objects(in: bucket, walk: walk, after: cursor, limit: min(256, size * 2))
                 for (object, next) in batch {
                     examined += 1
                     cursor = next

@@ -57,7 +57,7 @@ public struct ObjectService: Sendable {
             let access = ObjectAccess(tx: tx, caller: caller)
             try Self.requireScope(access, scope)
             let bucket: Bucket
-            if let existing = try tx.bucket(scope: scope, name: name) {
+            if let existing = try tx.objects.bucket(scope: scope, name: name) {
                 guard try access.allows(.createObjectsInBucket, scope: scope, bucket: existing) else {
                     throw Self.denied("create objects in bucket \(name)", caller)
                 }
@@ -69,11 +69,11 @@ public struct ObjectService: Sendable {
                 bucket = try Self.createBucket(tx, scope: scope, name: name, creator: access.userID, now: now)
             }
             let id = objectID ?? RandomID.timeOrderedUUID(now: now)
-            if try tx.object(in: bucket, id: id) != nil {
+            if try tx.objects.object(in: bucket, id: id) != nil {
                 throw GuildError(.objectAlreadyExists, "an object with id \(id) exists in \(name)", field: "objectID")
             }
             let new = StoredObject(rowID: 0, objectID: id, fields: fields, version: 1, created: now, modified: now, owner: access.userID)
-            let object = try self.storageQuota.charging(StorageOwner.of(new, in: scope), tx) { try tx.insertObject(new, in: bucket) }
+            let object = try self.storageQuota.charging(StorageOwner.of(new, in: scope), tx) { try tx.objects.insertObject(new, in: bucket) }
             try tx.append(
                 ObjectEvent(
                     kind: .objectCreated,
@@ -142,7 +142,7 @@ public struct ObjectService: Sendable {
             try Self.checkSize(object.fields)
             object.version += 1
             object.modified = max(now, object.modified)
-            try self.storageQuota.charging(StorageOwner.of(object, in: scope), tx) { try tx.updateObject(object, in: bucket) }
+            try self.storageQuota.charging(StorageOwner.of(object, in: scope), tx) { try tx.objects.updateObject(object, in: bucket) }
             try tx.append(
                 ObjectEvent(
                     kind: .objectUpdated,
@@ -166,7 +166,7 @@ public struct ObjectService: Sendable {
             let access = ObjectAccess(tx: tx, caller: caller)
             let (bucket, object) = try Self.writable(access, scope: scope, bucket: name, objectID: objectID, ifVersion: ifVersion)
             let readers = try access.objectReaders(object, in: bucket)
-            try tx.deleteObject(object, in: bucket)
+            try tx.objects.deleteObject(object, in: bucket)
             try tx.append(
                 ObjectEvent(kind: .objectDeleted, scope: scope, bucket: name, objectID: objectID, actor: access.userID, time: now, readers: readers)
             )
@@ -185,7 +185,8 @@ public struct ObjectService: Sendable {
         -> (bucket: Bucket, object: StoredObject)
     {
         try Self.requireScope(access, scope)
-        guard let bucket = try access.tx.bucket(scope: scope, name: name), let object = try access.tx.object(in: bucket, id: objectID),
+        guard let bucket = try access.tx.objects.bucket(scope: scope, name: name),
+            let object = try access.tx.objects.object(in: bucket, id: objectID),
             try access.reads(object, in: bucket)
         else {
             throw GuildError(.objectNotFound, "no object \(objectID) in bucket \(name) of \(scope)", field: "objectID")
@@ -207,7 +208,8 @@ public struct ObjectService: Sendable {
     {
         try Self.requireScope(access, scope)
         let notFound = GuildError(.objectNotFound, "no object \(objectID) in bucket \(name) of \(scope)", field: "objectID")
-        guard let bucket = try access.tx.bucket(scope: scope, name: name), let object = try access.tx.object(in: bucket, id: objectID) else {
+        guard let bucket = try access.tx.objects.bucket(scope: scope, name: name), let object = try access.tx.objects.object(in: bucket, id: objectID)
+        else {
             throw notFound
         }
         guard try access.allows(.writeExistingObject, scope: scope, bucket: bucket, object: object) else {
@@ -230,17 +232,17 @@ public struct ObjectService: Sendable {
         case .group(let id):
             guard try access.group(id) != nil else { throw GuildError(.groupNotFound, "no group with id \(id)", field: "scope") }
         case .user(let id):
-            guard try access.tx.userExists(id) else { throw GuildError(.userNotFound, "no user with id \(id)", field: "scope") }
+            guard try access.tx.groups.userExists(id) else { throw GuildError(.userNotFound, "no user with id \(id)", field: "scope") }
         case .thing(let id):
-            guard try access.tx.thing(id: id) != nil else { throw GuildError(.thingNotFound, "no thing with id \(id)", field: "scope") }
+            guard try access.tx.things.thing(id: id) != nil else { throw GuildError(.thingNotFound, "no thing with id \(id)", field: "scope") }
         }
     }
 
     /// Creates a bucket with its default ACL entries.
     static func createBucket(_ tx: any Transaction, scope: ObjectScope, name: String, creator: String?, now: Int64) throws -> Bucket {
-        let bucket = try tx.insertBucket(scope: scope, name: name, creator: creator, now: now)
+        let bucket = try tx.objects.insertBucket(scope: scope, name: name, creator: creator, now: now)
         for entry in ACLDefaults.bucket(scope, creator: creator) {
-            _ = try tx.insertACLEntry(entry, scope: scope, bucket: bucket.rowID, objectID: "")
+            _ = try tx.objects.insertACLEntry(entry, scope: scope, bucket: bucket.rowID, objectID: "")
         }
         return bucket
     }

@@ -19,9 +19,9 @@ public struct StorageQuota: Sendable, Hashable {
     /// error rolls the operation back. Usage is read before and after from the engine's own count.
     public func charging<T>(_ owner: StorageOwner?, _ tx: any Transaction, _ write: () throws -> T) throws -> T {
         guard let owner, self.bytes > 0 else { return try write() }
-        let before = try tx.storageUsage(owner: owner)
+        let before = try tx.storage.storageUsage(owner: owner)
         let result = try write()
-        let after = try tx.storageUsage(owner: owner)
+        let after = try tx.storage.storageUsage(owner: owner)
         guard after <= before || after <= self.bytes else { throw self.exceeded(owner, usage: before, adding: after - before) }
         return result
     }
@@ -29,7 +29,7 @@ public struct StorageQuota: Sendable, Hashable {
     /// Whether `owner` has reached the quota (a trigger firing then sends nothing).
     public func isReached(by owner: StorageOwner, _ tx: any Transaction) throws -> Bool {
         guard self.bytes > 0 else { return false }
-        return try tx.storageUsage(owner: owner) >= self.bytes
+        return try tx.storage.storageUsage(owner: owner) >= self.bytes
     }
 
     /// The error for a write of `adding` bytes by an owner using `usage`.

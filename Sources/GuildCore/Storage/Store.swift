@@ -1,4 +1,4 @@
-/// Guild's storage, as the domain rules see it: transactions over one ``Transaction`` type that every feature
+/// Guild's storage, as the domain rules see it: transactions (``Transaction``) that hand out every feature
 /// area can use, and the event log they append to (``EventRepository``), so that one change may span areas (deleting a user ends their group memberships in the same
 /// transaction). SQLite (`GuildStore.SQLiteStore`) is the embedded implementation; another engine implements
 /// the same protocols.
@@ -21,14 +21,29 @@ public protocol Store: EventRepository {
     func integrityCheck() async throws -> [String]
 }
 
-/// One transaction (or read-only snapshot) of a ``Store``: the records and queries of every feature area.
+/// One transaction (or read-only snapshot) of a ``Store``: each feature area's records and queries, and the
+/// event log every area appends to.
 ///
-/// Each area declares its own protocol of records and queries next to its rules (`UserRecords`,
-/// `GroupRecords`, ...) and the store implements it in a file of its own; this protocol only gathers them, so
-/// a new area adds its protocol here and nothing else.
-public protocol Transaction: AnyObject, UserRecords, GroupRecords, IMGroupRecords, ObjectRecords, ThingRecords, EventRecords,
-    StorageRecords
-{
+/// Each area declares its own protocol of records and queries next to its rules (``UserRecords``,
+/// ``GroupRecords``, ...), and each engine implements it in a small type in that area's folder
+/// (`SQLiteUserRecords`, `PostgresUserRecords`). A transaction hands them out (`tx.users`, `tx.groups`), all
+/// over the same transaction, so one change may span areas (deleting a user ends their group memberships).
+public protocol Transaction: AnyObject, EventRecords {
+    /// Users, their sessions and tokens.
+    var users: any UserRecords { get }
+    /// Groups, their owners and members (every group type).
+    var groups: any GroupRecords { get }
+    /// What only IM groups have: roles, mutes, join applications, attributes, tombstones.
+    var imGroups: any IMGroupRecords { get }
+    /// Group messages and read marks.
+    var messages: any GroupMessageRecords { get }
+    /// Buckets, objects and their ACLs.
+    var objects: any ObjectRecords { get }
+    /// Things, owners, commands, states, triggers and installations.
+    var things: any ThingRecords { get }
+    /// Storage usage per owner and area.
+    var storage: any StorageRecords { get }
+
     /// Names a record the operation changed, for the store's after-commit hooks (``Store/afterCommit(_:)``).
     /// Naming one that did not change is harmless: a cache only drops an entry.
     func changed(_ record: RecordKey)

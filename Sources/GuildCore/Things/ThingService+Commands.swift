@@ -32,7 +32,7 @@ extension ThingService {
         return try await self.store.write { tx in
             try Self.requireThingExists(thingID, tx)
             try Self.requireOwnerRights(caller, request.issuer, tx)
-            guard try tx.thingOwners(thingID: thingID).contains(request.issuer) else {
+            guard try tx.things.thingOwners(thingID: thingID).contains(request.issuer) else {
                 throw GuildError(.permissionDenied, "the issuer \(request.issuer) is not an owner of thing \(thingID)", field: "issuer")
             }
             let sender = caller.session?.user
@@ -50,7 +50,7 @@ extension ThingService {
             // Counted once the command and its event are in: on PostgreSQL, a transaction's first event takes the
             // event log's lock until it commits, so every other host's commands for the thing are counted too.
             // Past the bound the operation throws and its savepoint rolls the command back.
-            let pending = try tx.pendingCommandCount(thingID: thingID)
+            let pending = try tx.things.pendingCommandCount(thingID: thingID)
             guard pending <= Self.maximumPendingCommands else {
                 throw Self.pendingCommandsExceeded(thingID, usage: pending - 1)
             }
@@ -72,7 +72,7 @@ extension ThingService {
 
     /// Stores a command and appends its `commandReceived`, addressed to the thing.
     static func store(_ command: ThingCommand, _ tx: any Transaction) throws {
-        try tx.insertCommand(command)
+        try tx.things.insertCommand(command)
         var members: [String: JSONValue] = [
             "commandID": .string(command.commandID),
             "actions": .array(command.request.actions),
@@ -100,7 +100,7 @@ extension ThingService {
         try await self.store.read { tx in
             _ = try Self.requireThing(thingID, tx)
             try Self.requireOwnerOrThing(caller, thingID, tx)
-            guard let command = try tx.command(thingID: thingID, commandID: commandID) else {
+            guard let command = try tx.things.command(thingID: thingID, commandID: commandID) else {
                 throw GuildError(.commandNotFound, "no command \(commandID) on thing \(thingID)", field: "commandID")
             }
             return command
@@ -122,7 +122,7 @@ extension ThingService {
         return try await self.store.read { tx in
             _ = try Self.requireThing(thingID, tx)
             try Self.requireOwnerOrThing(caller, thingID, tx)
-            let page = try tx.commands(thingID: thingID, before: before, limit: limit + 1)
+            let page = try tx.things.commands(thingID: thingID, before: before, limit: limit + 1)
             let next = page.count > limit ? self.key(page[limit - 1].position, for: binding) : nil
             return (page.prefix(limit).map(\.command), next)
         }
@@ -139,7 +139,7 @@ extension ThingService {
         let now = self.now()
         return try await self.store.write { tx in
             try Self.requireThingExists(thingID, tx)
-            guard var command = try tx.command(thingID: thingID, commandID: commandID) else {
+            guard var command = try tx.things.command(thingID: thingID, commandID: commandID) else {
                 throw GuildError(.commandNotFound, "no command \(commandID) on thing \(thingID)", field: "commandID")
             }
             guard !command.state.isFinished else {
@@ -149,13 +149,13 @@ extension ThingService {
             command.actionResults = results
             command.state = succeeded ? .done : .incomplete
             command.modified = now
-            try tx.updateCommand(command)
+            try tx.things.updateCommand(command)
             let installations: [String]
             if let sender = command.senderUserID {
                 installations =
                     command.senderIsPseudo
                     ? command.senderInstallationID.map { [$0] } ?? []
-                    : try tx.installations(userID: sender).map(\.installationID)
+                    : try tx.things.installations(userID: sender).map(\.installationID)
             } else {
                 installations = []
             }
@@ -182,7 +182,7 @@ extension ThingService {
         let byThing = Dictionary(grouping: deliveries, by: \.thingID).mapValues { $0.map(\.commandID) }
         try await self.store.write { tx in
             for (thingID, commandIDs) in byThing {
-                _ = try tx.markCommandsDelivered(thingID: thingID, commandIDs: commandIDs, now: now)
+                _ = try tx.things.markCommandsDelivered(thingID: thingID, commandIDs: commandIDs, now: now)
             }
         }
     }

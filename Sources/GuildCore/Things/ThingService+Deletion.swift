@@ -7,10 +7,10 @@ extension ThingService {
         try await self.store.write { tx in
             _ = try Self.requireThing(thingID, tx)
             try Self.requireOwnerOrThing(caller, thingID, tx)
-            let owners = try tx.thingOwners(thingID: thingID)
-            try tx.deleteScope(.thing(thingID))
-            try tx.deleteACLEntries(naming: .thing(thingID))
-            try tx.deleteThing(id: thingID)
+            let owners = try tx.things.thingOwners(thingID: thingID)
+            try tx.objects.deleteScope(.thing(thingID))
+            try tx.objects.deleteACLEntries(naming: .thing(thingID))
+            try tx.things.deleteThing(id: thingID)
             try tx.append(ThingEvent(kind: .thingDeleted, thingID: thingID, time: now, audience: .owners(owners)))
         }
         self.generations.bump(thingID)
@@ -19,7 +19,7 @@ extension ThingService {
     /// A deleted user's ownerships and installations go, in the deletion's transaction.
     public static let removeDeletedUser: UserDeletionStep = { userID, tx, now in
         try removeOwnerships(of: .user(userID), tx, now)
-        try tx.deleteInstallations(userID: userID)
+        try tx.things.deleteInstallations(userID: userID)
     }
 
     /// A deleted group's ownerships go, in the deletion's transaction.
@@ -28,7 +28,7 @@ extension ThingService {
     }
 
     private static func removeOwnerships(of owner: ThingOwner, _ tx: any Transaction, _ now: Int64) throws {
-        for thingID in try tx.deleteThingOwnerships(of: owner) {
+        for thingID in try tx.things.deleteThingOwnerships(of: owner) {
             try Self.appendOwnerChange(.thingOwnerRemoved, thingID, owner, tx, now)
         }
     }

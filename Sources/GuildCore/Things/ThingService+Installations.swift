@@ -27,8 +27,8 @@ extension ThingService {
         let now = self.now()
         return try await self.store.write { tx in
             // Counted first: on PostgreSQL this also makes another host's register of the same user wait.
-            let count = try tx.installationCount(userID: userID)
-            if let registrationID, let known = try tx.installation(userID: userID, deviceType: deviceType, registrationID: registrationID) {
+            let count = try tx.things.installationCount(userID: userID)
+            if let registrationID, let known = try tx.things.installation(userID: userID, deviceType: deviceType, registrationID: registrationID) {
                 return known
             }
             guard count < Self.maximumInstallationsPerUser else {
@@ -47,7 +47,7 @@ extension ThingService {
                 development: development,
                 created: now
             )
-            try tx.insertInstallation(installation)
+            try tx.things.insertInstallation(installation)
             return installation
         }
     }
@@ -67,7 +67,7 @@ extension ThingService {
         let after = try paginationKey.map { key throws(GuildError) in
             try Self.installationPosition(try self.pageKeys.open(key, for: binding))
         }
-        let page = try await self.store.read { try $0.installations(userID: userID, after: after, limit: limit + 1) }
+        let page = try await self.store.read { try $0.things.installations(userID: userID, after: after, limit: limit + 1) }
         let next = page.count > limit ? self.pageKeys.seal(Self.installationKey(page[limit - 1]), for: binding) : nil
         return (Array(page.prefix(limit)), next)
     }
@@ -93,10 +93,10 @@ extension ThingService {
     public func deleteInstallation(caller: Caller, installationID: String) async throws {
         let userID = caller.isAdmin ? nil : try caller.requireUserID()
         try await self.store.write { tx in
-            guard let installation = try tx.installation(id: installationID), userID == nil || installation.userID == userID else {
+            guard let installation = try tx.things.installation(id: installationID), userID == nil || installation.userID == userID else {
                 throw GuildError(.installationNotFound, "no installation \(installationID) of the caller", field: "installationID")
             }
-            _ = try tx.deleteInstallation(id: installationID)
+            _ = try tx.things.deleteInstallation(id: installationID)
         }
     }
 }

@@ -17,7 +17,7 @@ extension ThingService {
         try await self.store.write { tx in
             _ = try Self.requireThing(thingID, tx)
             if !byThing { try Self.requireOwnerRights(caller, owner, tx) }
-            guard try tx.insertThingOwner(thingID: thingID, owner: owner, now: now) else {
+            guard try tx.things.insertThingOwner(thingID: thingID, owner: owner, now: now) else {
                 throw GuildError(.thingOwnershipAlreadyExists, "\(owner) already owns thing \(thingID)", field: "owner")
             }
             try Self.appendOwnerChange(.thingOwnerAdded, thingID, owner, tx, now)
@@ -30,7 +30,7 @@ extension ThingService {
         try await self.store.write { tx in
             _ = try Self.requireThing(thingID, tx)
             if caller.thingID != thingID { try Self.requireOwnerRights(caller, owner, tx) }
-            guard try tx.deleteThingOwner(thingID: thingID, owner: owner) else {
+            guard try tx.things.deleteThingOwner(thingID: thingID, owner: owner) else {
                 throw GuildError(.thingOwnershipNotFound, "\(owner) does not own thing \(thingID)", field: "owner")
             }
             try Self.appendOwnerChange(.thingOwnerRemoved, thingID, owner, tx, now)
@@ -42,7 +42,7 @@ extension ThingService {
         try await self.store.read { tx in
             _ = try Self.requireThing(thingID, tx)
             try Self.requireOwnerOrThing(caller, thingID, tx)
-            return try tx.thingOwners(thingID: thingID)
+            return try tx.things.thingOwners(thingID: thingID)
         }
     }
 }

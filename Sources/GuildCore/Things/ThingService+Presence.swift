@@ -14,7 +14,7 @@ extension ThingService {
     public func resetPresence() async throws {
         let now = self.now()
         try await self.store.write { tx in
-            for thingID in try tx.onlineThingIDs() {
+            for thingID in try tx.things.onlineThingIDs() {
                 try Self.record(false, thingID: thingID, now: now, in: tx)
             }
         }
@@ -22,16 +22,16 @@ extension ThingService {
 
     /// Records `online` for the thing in `tx`, with the event for its owners, if that changes it.
     private static func record(_ online: Bool, thingID: String, now: Int64, in tx: any Transaction) throws {
-        guard var thing = try tx.thing(id: thingID), thing.online != online else { return }
+        guard var thing = try tx.things.thing(id: thingID), thing.online != online else { return }
         thing.online = online
         thing.onlineModified = now
-        try tx.updateThing(thing)
+        try tx.things.updateThing(thing)
         try tx.append(
             ThingEvent(
                 kind: online ? .thingConnected : .thingDisconnected,
                 thingID: thingID,
                 time: now,
-                audience: .owners(try tx.thingOwners(thingID: thingID))
+                audience: .owners(try tx.things.thingOwners(thingID: thingID))
             )
         )
     }

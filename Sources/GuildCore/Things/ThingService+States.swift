@@ -24,9 +24,9 @@ extension ThingService {
         return try await self.store.write { tx in
             let first = try !Self.requireThingExists(thingID, tx)
             try Self.requireOwnerOrThing(caller, thingID, tx)
-            let stateID = try tx.insertState(thingID: thingID, state: ThingState(state: state, timestamp: time), uploaded: now)
-            if first { try tx.markThingHasState(id: thingID) }
-            try tx.pruneStates(
+            let stateID = try tx.things.insertState(thingID: thingID, state: ThingState(state: state, timestamp: time), uploaded: now)
+            if first { try tx.things.markThingHasState(id: thingID) }
+            try tx.things.pruneStates(
                 thingID: thingID,
                 keepCount: self.stateHistory.count,
                 before: now - self.stateHistory.maximumAgeMilliseconds
@@ -35,7 +35,7 @@ extension ThingService {
                 kind: .thingStateChanged,
                 thingID: thingID,
                 time: now,
-                audience: .owners(try tx.thingOwners(thingID: thingID)),
+                audience: .owners(try tx.things.thingOwners(thingID: thingID)),
                 members: ["state": .object(state), "timestamp": .int(time)]
             )
             event.stateID = stateID
@@ -50,7 +50,7 @@ extension ThingService {
         try await self.store.read { tx in
             _ = try Self.requireThing(thingID, tx)
             try Self.requireOwnerOrThing(caller, thingID, tx)
-            guard let state = try tx.latestState(thingID: thingID) else {
+            guard let state = try tx.things.latestState(thingID: thingID) else {
                 throw GuildError(.stateNotFound, "thing \(thingID) has not uploaded a state")
             }
             return state
@@ -80,7 +80,7 @@ extension ThingService {
             guard thing.hasState else {
                 throw GuildError(.stateHistoryNotAvailable, "thing \(thingID) has never uploaded a state")
             }
-            let page = try tx.states(thingID: thingID, from: from, to: to, after: after, limit: limit + 1)
+            let page = try tx.things.states(thingID: thingID, from: from, to: to, after: after, limit: limit + 1)
             let next = page.count > limit ? self.key(page[limit - 1].position, for: binding) : nil
             return (page.prefix(limit).map(\.state), next)
         }

@@ -27,13 +27,13 @@ extension ThingService {
             _ = try Self.requireThing(thingID, tx)
             try Self.requireOwner(caller, thingID, tx)
             try Self.requireOwnerRights(caller, command.issuer, tx)
-            guard try tx.thingOwners(thingID: thingID).contains(command.issuer) else {
+            guard try tx.things.thingOwners(thingID: thingID).contains(command.issuer) else {
                 throw GuildError(.permissionDenied, "the issuer \(command.issuer) is not an owner of thing \(thingID)", field: "command")
             }
-            guard try tx.triggers(thingID: thingID).count < Self.maximumTriggers else {
+            guard try tx.things.triggers(thingID: thingID).count < Self.maximumTriggers else {
                 throw GuildError.invalidInput("a thing has at most \(Self.maximumTriggers) triggers", field: "thingID")
             }
-            let latest = try tx.latestState(thingID: thingID)
+            let latest = try tx.things.latestState(thingID: thingID)
             let trigger = ThingTrigger(
                 triggerID: Self.newID(prefix: "tr."),
                 thingID: thingID,
@@ -44,7 +44,7 @@ extension ThingService {
                 creator: caller.session?.user.id,
                 created: now
             )
-            try tx.insertTrigger(trigger)
+            try tx.things.insertTrigger(trigger)
             return trigger
         }
     }
@@ -54,7 +54,7 @@ extension ThingService {
         try await self.store.read { tx in
             _ = try Self.requireThing(thingID, tx)
             try Self.requireOwnerOrThing(caller, thingID, tx)
-            return try tx.triggers(thingID: thingID)
+            return try tx.things.triggers(thingID: thingID)
         }
     }
 
@@ -63,11 +63,11 @@ extension ThingService {
         try await self.store.write { tx in
             _ = try Self.requireThing(thingID, tx)
             try Self.requireOwner(caller, thingID, tx)
-            guard var trigger = try tx.triggers(thingID: thingID).first(where: { $0.triggerID == triggerID }) else {
+            guard var trigger = try tx.things.triggers(thingID: thingID).first(where: { $0.triggerID == triggerID }) else {
                 throw GuildError(.triggerNotFound, "no trigger \(triggerID) on thing \(thingID)", field: "triggerID")
             }
             trigger.enabled = enabled
-            try tx.updateTrigger(trigger)
+            try tx.things.updateTrigger(trigger)
         }
     }
 
@@ -76,7 +76,7 @@ extension ThingService {
         try await self.store.write { tx in
             _ = try Self.requireThing(thingID, tx)
             try Self.requireOwner(caller, thingID, tx)
-            guard try tx.deleteTrigger(thingID: thingID, triggerID: triggerID) else {
+            guard try tx.things.deleteTrigger(thingID: thingID, triggerID: triggerID) else {
                 throw GuildError(.triggerNotFound, "no trigger \(triggerID) on thing \(thingID)", field: "triggerID")
             }
         }
@@ -100,20 +100,20 @@ extension ThingService {
         var counts: (pending: Int, fired: Int)?
         var skipped: [String] = []
         var reason = TriggerSkip.Reason.firingRate
-        for var trigger in try tx.triggers(thingID: thingID) {
+        for var trigger in try tx.things.triggers(thingID: thingID) {
             guard let clause = try? ObjectClause(json: trigger.condition) else { continue }
             let value = clause.matches(state)
             guard value != trigger.lastValue else { continue }
             // The value advances even when the firing is skipped, so a skipped trigger never fires later by surprise.
             trigger.lastValue = value
-            try tx.updateTrigger(trigger)
+            try tx.things.updateTrigger(trigger)
             guard value, trigger.enabled else { continue }
             // An issuer no longer an owner sends nothing (its ownership was removed after the trigger was made).
-            guard try tx.thingOwners(thingID: thingID).contains(trigger.command.issuer) else { continue }
+            guard try tx.things.thingOwners(thingID: thingID).contains(trigger.command.issuer) else { continue }
             let (pending, fired) =
                 try counts ?? (
-                    tx.pendingCommandCount(thingID: thingID),
-                    tx.triggerFiringCount(thingID: thingID, since: now - Self.triggerFiringWindow + 1)
+                    tx.things.pendingCommandCount(thingID: thingID),
+                    tx.things.triggerFiringCount(thingID: thingID, since: now - Self.triggerFiringWindow + 1)
                 )
             counts = (pending, fired)
             // Once one firing is skipped the counts stay put, so every skip of an upload has the same reason.
@@ -132,7 +132,7 @@ extension ThingService {
                 skipped.append(trigger.triggerID)
                 continue
             }
-            let creator = try trigger.creator.flatMap { try tx.user(id: $0) }
+            let creator = try trigger.creator.flatMap { try tx.users.user(id: $0) }
             try Self.store(
                 ThingCommand(
                     commandID: RandomID.timeOrderedHex(now: now),
@@ -156,7 +156,7 @@ extension ThingService {
                 kind: .triggerSkipped,
                 thingID: thingID,
                 time: now,
-                audience: .owners(try tx.thingOwners(thingID: thingID)),
+                audience: .owners(try tx.things.thingOwners(thingID: thingID)),
                 members: [
                     "triggerIDs": .array(skipped.map { .string($0) }),
                     "reason": .string(reason.rawValue),

@@ -65,7 +65,7 @@ public struct ThingService: Sendable {
         try ThingRules.checkPredefined(thingType, field: "thingType")
         try ThingRules.checkPredefined(firmwareVersion, field: "firmwareVersion")
         let properties = try ThingRules.properties(properties)
-        let existing = try await self.store.read { try $0.thing(vendorThingID: vendorThingID) }
+        let existing = try await self.store.read { try $0.things.thing(vendorThingID: vendorThingID) }
         var verifiedHash: String
         if let existing {
             guard await self.hasher.verify(password, against: existing.passwordHash) else { throw Self.wrongCredentials }
@@ -79,7 +79,7 @@ public struct ThingService: Sendable {
         let thing = try await self.store.write { tx in
             try Self.requireOwnerRights(caller, owner, tx)
             var thing: Thing
-            if let known = try tx.thing(vendorThingID: vendorThingID) {
+            if let known = try tx.things.thing(vendorThingID: vendorThingID) {
                 // Known, or onboarded meanwhile: the password checked must be the one that stuck.
                 guard known.passwordHash == hash else { throw Self.wrongCredentials }
                 thing = known
@@ -95,10 +95,10 @@ public struct ThingService: Sendable {
                     created: now,
                     modified: now
                 )
-                try tx.insertThing(thing)
+                try tx.things.insertThing(thing)
             }
-            try tx.insertThingToken(hash: token.hash, thingID: thing.thingID, now: now)
-            if try tx.insertThingOwner(thingID: thing.thingID, owner: owner, now: now) {
+            try tx.things.insertThingToken(hash: token.hash, thingID: thing.thingID, now: now)
+            if try tx.things.insertThingOwner(thingID: thing.thingID, owner: owner, now: now) {
                 try Self.appendOwnerChange(.thingOwnerAdded, thing.thingID, owner, tx, now)
             }
             return thing
@@ -116,7 +116,7 @@ public struct ThingService: Sendable {
             var thing = try Self.requireThing(thingID, tx)
             thing.passwordHash = hash
             thing.modified = now
-            try tx.updateThing(thing)
+            try tx.things.updateThing(thing)
         }
     }
 
@@ -136,9 +136,9 @@ public struct ThingService: Sendable {
     public func ownedThings(caller: Caller, userID: String?) async throws -> [Thing] {
         let target = try caller.target(userID)
         return try await self.store.read { tx in
-            guard try tx.userExists(target) else { throw GuildError(.userNotFound, "no user with id \(target)", field: "userID") }
-            let owners = [ThingOwner.user(target)] + (try tx.memberships(userID: target)).map { ThingOwner.group($0.groupID) }
-            return try tx.things(ownedBy: owners)
+            guard try tx.groups.userExists(target) else { throw GuildError(.userNotFound, "no user with id \(target)", field: "userID") }
+            let owners = [ThingOwner.user(target)] + (try tx.groups.memberships(userID: target)).map { ThingOwner.group($0.groupID) }
+            return try tx.things.things(ownedBy: owners)
         }
     }
 
@@ -150,7 +150,7 @@ public struct ThingService: Sendable {
     /// Whether the thing has a state, or `thingNotFound` (cheaper than reading the thing).
     @discardableResult
     static func requireThingExists(_ thingID: String, _ tx: any Transaction) throws -> Bool {
-        guard let hasState = try tx.thingHasState(id: thingID) else {
+        guard let hasState = try tx.things.thingHasState(id: thingID) else {
             throw GuildError(.thingNotFound, "no thing with id \(thingID)", field: "thingID")
         }
         return hasState
@@ -158,7 +158,7 @@ public struct ThingService: Sendable {
 
     /// The thing, or `thingNotFound`.
     static func requireThing(_ thingID: String, _ tx: any Transaction) throws -> Thing {
-        guard let thing = try tx.thing(id: thingID) else {
+        guard let thing = try tx.things.thing(id: thingID) else {
             throw GuildError(.thingNotFound, "no thing with id \(thingID)", field: "thingID")
         }
         return thing
@@ -167,10 +167,10 @@ public struct ThingService: Sendable {
     /// Whether the calling user owns the thing: directly, or as a member of an owner group now.
     static func callerOwns(_ caller: Caller, _ thingID: String, _ tx: any Transaction) throws -> Bool {
         guard let userID = caller.session?.user.id else { return false }
-        for owner in try tx.thingOwners(thingID: thingID) {
+        for owner in try tx.things.thingOwners(thingID: thingID) {
             switch owner {
             case .user(let id): if id == userID { return true }
-            case .group(let id): if try tx.membership(groupID: id, userID: userID) != nil { return true }
+            case .group(let id): if try tx.groups.membership(groupID: id, userID: userID) != nil { return true }
             }
         }
         return false
@@ -199,15 +199,15 @@ public struct ThingService: Sendable {
     static func requireOwnerRights(_ caller: Caller, _ owner: ThingOwner, _ tx: any Transaction) throws {
         switch owner {
         case .user(let id):
-            guard try tx.userExists(id) else { throw GuildError(.userNotFound, "no user with id \(id)", field: "owner") }
+            guard try tx.groups.userExists(id) else { throw GuildError(.userNotFound, "no user with id \(id)", field: "owner") }
             if caller.isAdmin { return }
             guard caller.session?.user.id == id else {
                 throw GuildError(.permissionDenied, "a user may act as user:\(id) only with their own session", field: "owner")
             }
         case .group(let id):
-            guard try tx.groupOwnership(id) != nil else { throw GuildError(.groupNotFound, "no group with id \(id)", field: "owner") }
+            guard try tx.groups.groupOwnership(id) != nil else { throw GuildError(.groupNotFound, "no group with id \(id)", field: "owner") }
             if caller.isAdmin { return }
-            guard let userID = caller.session?.user.id, try tx.membership(groupID: id, userID: userID) != nil else {
+            guard let userID = caller.session?.user.id, try tx.groups.membership(groupID: id, userID: userID) != nil else {
                 throw GuildError(.permissionDenied, "only a member of group \(id) may act as it", field: "owner")
             }
         }
@@ -215,7 +215,7 @@ public struct ThingService: Sendable {
 
     /// Appends an owner added or removed event, to the thing's owners (the one changed included) and the thing.
     static func appendOwnerChange(_ kind: ThingEvent.Kind, _ thingID: String, _ owner: ThingOwner, _ tx: any Transaction, _ now: Int64) throws {
-        let owners = try tx.thingOwners(thingID: thingID) + [owner]
+        let owners = try tx.things.thingOwners(thingID: thingID) + [owner]
         try tx.append(
             ThingEvent(
                 kind: kind,

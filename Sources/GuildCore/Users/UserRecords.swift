@@ -1,4 +1,4 @@
-/// The users and sessions area's records and queries, on the store's one ``Transaction`` type.
+/// The users and sessions area's records and queries, handed out as ``Transaction/users``.
 ///
 /// Implementations translate storage failures: a taken login name, email address or phone number is
 /// `GuildError.userAlreadyExists`; a missing user, where one is required, is `GuildError.userNotFound`.

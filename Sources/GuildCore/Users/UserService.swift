@@ -76,7 +76,7 @@ public struct UserService: Sendable {
             modifiedAt: now
         )
         let session = self.issueSession(pseudo: false, now: now)
-        try await self.store.write { try $0.insertUser(user, passwordHash: hash, session: session) }
+        try await self.store.write { try $0.users.insertUser(user, passwordHash: hash, session: session) }
         return (user, session)
     }
 
@@ -94,7 +94,7 @@ public struct UserService: Sendable {
             modifiedAt: now
         )
         let session = self.issueSession(pseudo: true, now: now)
-        try await self.store.write { try $0.insertUser(user, passwordHash: nil, session: session) }
+        try await self.store.write { try $0.users.insertUser(user, passwordHash: nil, session: session) }
         return (user, session)
     }
 
@@ -104,7 +104,7 @@ public struct UserService: Sendable {
         guard given.count == 1 else {
             throw GuildError.invalidInput("give exactly one of username, email or phone", field: "username")
         }
-        let found = try await self.store.read { try $0.credentials(for: identity) }
+        let found = try await self.store.read { try $0.users.credentials(for: identity) }
         guard let found, let stored = found.passwordHash else {
             _ = await self.hasher.verify(password, against: await self.decoy())
             throw GuildError(.invalidCredentials, "wrong login name or password")
@@ -115,7 +115,7 @@ public struct UserService: Sendable {
         let session = self.issueSession(pseudo: false, now: self.now())
         do {
             let now = self.now()
-            try await self.store.write { try $0.insertSession(session, userID: found.user.id, now: now) }
+            try await self.store.write { try $0.users.insertSession(session, userID: found.user.id, now: now) }
         } catch let error as GuildError where error.code == .userNotFound {
             // Deleted between the password check and the session: as if it had never existed.
             throw GuildError(.invalidCredentials, "wrong login name or password")
@@ -128,7 +128,7 @@ public struct UserService: Sendable {
         let now = self.now()
         let session = self.issueSession(pseudo: false, now: now)
         let hash = Token.hash(of: refreshToken)
-        let user = try await self.store.write { try $0.rotateRefreshToken(hash: hash, to: session, now: now) }
+        let user = try await self.store.write { try $0.users.rotateRefreshToken(hash: hash, to: session, now: now) }
         self.generations.bump(user.id)
         return (user, session)
     }
@@ -137,7 +137,7 @@ public struct UserService: Sendable {
     public func resolve(accessToken: String) async throws -> ResolvedSession {
         let hash = Token.hash(of: accessToken)
         let now = self.now()
-        guard let session = try await self.store.read({ try $0.resolveAccessToken(hash: hash, now: now) }) else {
+        guard let session = try await self.store.read({ try $0.users.resolveAccessToken(hash: hash, now: now) }) else {
             throw GuildError(.invalidToken, "the access token is unknown, revoked or expired")
         }
         return session
@@ -161,7 +161,7 @@ public struct UserService: Sendable {
     /// Re-checks a bound session; throws `invalidToken` if it was revoked or expired since it was bound.
     public func revalidate(_ session: ResolvedSession) async throws -> ResolvedSession {
         let now = self.now()
-        guard let live = try await self.store.read({ try $0.resolveAccessToken(hash: session.tokenHash, now: now) }) else {
+        guard let live = try await self.store.read({ try $0.users.resolveAccessToken(hash: session.tokenHash, now: now) }) else {
             throw GuildError(.invalidToken, "the session's access token was revoked or has expired")
         }
         return live
@@ -180,7 +180,7 @@ public struct UserService: Sendable {
         let hash = try await self.hasher.hash(password)
         let now = self.now()
         let user = try await self.store.write {
-            try $0.setIdentity(userID: userID, identity: identity, passwordHash: hash, now: now)
+            try $0.users.setIdentity(userID: userID, identity: identity, passwordHash: hash, now: now)
         }
         self.generations.bump(userID)
         return user
@@ -196,7 +196,7 @@ public struct UserService: Sendable {
     {
         let userID = try caller.requireUserID()
         try UserRules.validatePassword(newPassword, field: "newPassword")
-        guard let stored = try await self.store.read({ try $0.passwordHash(userID: userID) }) else {
+        guard let stored = try await self.store.read({ try $0.users.passwordHash(userID: userID) }) else {
             throw GuildError(.permissionDenied, "a pseudo user has no password: call user.putIdentity first")
         }
         guard await self.hasher.verify(oldPassword, against: stored) else {
@@ -206,8 +206,8 @@ public struct UserService: Sendable {
         let now = self.now()
         let session = self.issueSession(pseudo: false, now: now)
         let changed = try await self.store.write { tx in
-            try tx.replacePassword(userID: userID, passwordHash: hash, session: session, now: now)
-            return try tx.user(id: userID)
+            try tx.users.replacePassword(userID: userID, passwordHash: hash, session: session, now: now)
+            return try tx.users.user(id: userID)
         }
         self.generations.bump(userID)
         guard let user = changed else {
@@ -229,7 +229,7 @@ public struct UserService: Sendable {
         } else {
             target = try caller.requireUserID()
         }
-        guard let user = try await self.store.read({ try $0.user(id: target) }) else {
+        guard let user = try await self.store.read({ try $0.users.user(id: target) }) else {
             throw GuildError(.userNotFound, "no user with id \(target)", field: "userID")
         }
         return (user, caller.isAdmin || caller.session?.user.id == target)
@@ -244,7 +244,7 @@ public struct UserService: Sendable {
         if let fields = patch.fields { _ = try UserRules.sanitizeFields(fields.filter { $0.value != .null }) }
         let now = self.now()
         let user = try await self.store.write { tx in
-            guard let old = try tx.user(id: target) else {
+            guard let old = try tx.users.user(id: target) else {
                 throw GuildError(.userNotFound, "no user with id \(target)", field: "userID")
             }
             var user = old
@@ -253,7 +253,7 @@ public struct UserService: Sendable {
             if let phone = patch.phone { user.phone = phone }
             if let fields = patch.fields { user.fields = try UserRules.merge(fields, into: user.fields) }
             user.modifiedAt = now
-            try tx.saveUser(user, old: old)
+            try tx.users.saveUser(user, old: old)
             return user
         }
         // No bump: a profile change leaves every token valid (readers of the profile fetch it fresh).
@@ -267,9 +267,9 @@ public struct UserService: Sendable {
         let steps = self.deletionSteps
         let existed = try await self.store.write { tx in
             // Found by exact bytes first (a key lookup in SQL would cut an id at a NUL).
-            guard try tx.user(id: target) != nil else { return false }
+            guard try tx.users.user(id: target) != nil else { return false }
             for step in steps { try step(target, tx, now) }
-            return try tx.deleteUserRecord(id: target)
+            return try tx.users.deleteUserRecord(id: target)
         }
         guard existed else {
             throw GuildError(.userNotFound, "no user with id \(target)", field: "userID")
@@ -283,7 +283,7 @@ public struct UserService: Sendable {
         guard let session = caller.session else {
             throw GuildError(.unauthorized, "the connection has no session")
         }
-        try await self.store.write { try $0.revokeSession(accessTokenHash: session.tokenHash) }
+        try await self.store.write { try $0.users.revokeSession(accessTokenHash: session.tokenHash) }
         self.generations.bump(session.user.id)
     }
 

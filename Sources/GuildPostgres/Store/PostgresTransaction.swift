@@ -1,9 +1,8 @@
 import GuildCore
 
-/// One transaction of the PostgreSQL store, as a feature area's records see it: each area's protocol of
-/// records and queries (`UserRecords`, ...) is implemented in a file of its own, `PostgresTransaction+Area.swift`,
-/// over ``connection``, the way `GuildStore.SQLiteTransaction` does for SQLite. Once every area's protocol is
-/// implemented it becomes the store's ``GuildCore/Transaction`` (protocol/postgresql.md, "Still to build").
+/// One transaction of the PostgreSQL store: each area's protocol of records and queries (`UserRecords`, ...)
+/// is implemented by a small type of its own over ``connection`` (`PostgresUserRecords`, ...), handed out by
+/// `users`, `groups`, ..., the way `GuildStore.SQLiteTransaction` does for SQLite.
 ///
 /// Used only on the thread running the transaction, for its length.
 public final class PostgresTransaction {
@@ -59,4 +58,19 @@ public final class PostgresTransaction {
     }
 }
 
-extension PostgresTransaction: Transaction {}
+extension PostgresTransaction: Transaction {
+    public var users: any UserRecords { PostgresUserRecords(tx: self) }
+    public var groups: any GroupRecords { PostgresGroupRecords(tx: self) }
+    public var imGroups: any IMGroupRecords { PostgresIMGroupRecords(tx: self) }
+    public var messages: any GroupMessageRecords { PostgresMessageRecords(tx: self) }
+    public var objects: any ObjectRecords { PostgresObjectRecords(tx: self) }
+    public var things: any ThingRecords { PostgresThingRecords(tx: self) }
+    public var storage: any StorageRecords { PostgresStorageRecords(tx: self) }
+}
+
+extension PostgresTransaction {
+    /// Whether `key` can name a stored row: PostgreSQL's text cannot hold U+0000.
+    static func isStorableKey(_ key: String) -> Bool {
+        !key.utf8.contains(0)
+    }
+}

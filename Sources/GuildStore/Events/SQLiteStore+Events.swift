@@ -46,7 +46,7 @@ extension SQLiteStore: EventRepository {
                 )
             }
             // A thing's state events name their state in the history: read it back as it was sent live.
-            let things = SQLiteTransaction(db: db, log: EventLog())
+            let things = SQLiteThingRecords(tx: SQLiteTransaction(db: db, log: EventLog()))
             return try rows.map { row in
                 let seq: Int64 = row["seq"]
                 let body: Data = row["body"]

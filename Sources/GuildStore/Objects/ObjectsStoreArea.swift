@@ -1,7 +1,7 @@
 import GRDB
 
 /// The objects area in SQLite: buckets, objects, the field index queries read, ACL entries, and who may
-/// replay object events. Read and written through `SQLiteTransaction+Objects.swift`.
+/// replay object events. Read and written through `SQLiteObjectRecords`.
 struct ObjectsStoreArea: SQLiteStoreArea {
     func registerMigrations(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("objects-1-buckets-objects-acls") { db in

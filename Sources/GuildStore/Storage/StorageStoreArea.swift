@@ -3,7 +3,7 @@ import GRDB
 /// Storage usage in SQLite: bytes of stored bodies per owner and area (`storage_usage`), kept by triggers on
 /// the tables that hold them, so every write, deletion, retention pass and cascade updates it in its own
 /// transaction. Who is charged follows ``StorageOwner``; `storage_recount` recounts it from the tables (for the
-/// migration's first fill and `system.check`). Read through `SQLiteTransaction+Storage.swift`.
+/// migration's first fill and `system.check`). Read through `SQLiteStorageRecords`.
 struct StorageStoreArea: SQLiteStoreArea {
     func registerMigrations(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("storage-1: usage per owner and area") { db in

@@ -1,7 +1,7 @@
 import GRDB
 
 /// The things area in SQLite: things and their tokens, owners, commands, states, installations, triggers, and
-/// who may replay thing events. Read and written through `SQLiteTransaction+Things.swift`.
+/// who may replay thing events. Read and written through `SQLiteThingRecords`.
 struct ThingsStoreArea: SQLiteStoreArea {
     func registerMigrations(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("things-1-things-commands-states") { db in

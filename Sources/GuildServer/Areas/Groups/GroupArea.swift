@@ -22,6 +22,6 @@ struct GroupArea: FeatureArea {
 
     var invariantChecks: [@Sendable () async throws -> [String]] {
         let store = self.groups.store
-        return [{ try await store.read { try $0.groupInvariantViolations() } }]
+        return [{ try await store.read { try $0.groups.groupInvariantViolations() } }]
     }
 }

@@ -70,7 +70,7 @@ extension GroupSummaryCache {
             var summaries = self.lookup(ids)
             var found: [String: [UInt8]] = [:]
             for index in ids.indices where summaries[index] == nil {
-                guard let group = try snapshot.group(ids[index]) else { continue }
+                guard let group = try snapshot.groups.group(ids[index]) else { continue }
                 var json: [UInt8] = []
                 GroupInfo(group).writeJSON(to: &json)
                 summaries[index] = json

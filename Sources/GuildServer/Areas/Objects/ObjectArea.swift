@@ -13,6 +13,6 @@ struct ObjectArea: FeatureArea {
 
     var invariantChecks: [@Sendable () async throws -> [String]] {
         let store = self.objects.store
-        return [{ try await store.read { try $0.objectInvariantViolations() } }]
+        return [{ try await store.read { try $0.objects.objectInvariantViolations() } }]
     }
 }

@@ -12,6 +12,6 @@ struct StorageUsageArea: FeatureArea {
 
     var invariantChecks: [@Sendable () async throws -> [String]] {
         let store = self.store
-        return [{ try await store.read { try $0.storageInvariantViolations() } }]
+        return [{ try await store.read { try $0.storage.storageInvariantViolations() } }]
     }
 }

@@ -13,6 +13,6 @@ struct ThingArea: FeatureArea {
 
     var invariantChecks: [@Sendable () async throws -> [String]] {
         let store = self.things.store
-        return [{ try await store.read { try $0.thingInvariantViolations() } }]
+        return [{ try await store.read { try $0.things.thingInvariantViolations() } }]
     }
 }

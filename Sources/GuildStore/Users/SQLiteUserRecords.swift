@@ -3,7 +3,12 @@ import GRDB
 import GuildCore
 import GuildProtocol
 
-extension SQLiteTransaction: UserRecords {
+/// The User area's records (`UserRecords`) in one SQLite transaction: what `tx.users` hands out.
+struct SQLiteUserRecords: SQLiteAreaRecords {
+    let tx: SQLiteTransaction
+}
+
+extension SQLiteUserRecords: UserRecords {
     func insertUser(_ user: User, passwordHash: String?, session: IssuedSession) throws {
         let db = self.db
         do {
@@ -64,7 +69,9 @@ extension SQLiteTransaction: UserRecords {
         let db = self.db
         let statement = try db.cachedStatement(sql: "SELECT userID, expiresAt FROM token WHERE hash = ? AND kind = 'access'")
         // A thing's token (thing.onboard) binds the connection to the thing, a principal of its own.
-        guard let row = try Row.fetchOne(statement, arguments: [Data(hash)]) else { return try self.resolveThingToken(hash: hash) }
+        guard let row = try Row.fetchOne(statement, arguments: [Data(hash)]) else {
+            return try SQLiteThingRecords(tx: self.tx).resolveThingToken(hash: hash)
+        }
         let userID: String = row[0]
         let expiresAt: Int64? = row[1]
         if let expiresAt, expiresAt <= now { return nil }

@@ -3,7 +3,12 @@ import GRDB
 import GuildCore
 import GuildProtocol
 
-extension SQLiteTransaction: IMGroupRecords {
+/// The IM groups area's records (`IMGroupRecords`) in one SQLite transaction: what `tx.imGroups` hands out.
+struct SQLiteIMGroupRecords: SQLiteAreaRecords {
+    let tx: SQLiteTransaction
+}
+
+extension SQLiteIMGroupRecords: IMGroupRecords {
     func dismissedType(_ id: String) throws -> GroupType? {
         try String.fetchOne(self.db.cachedStatement(sql: "SELECT type FROM dismissed_group WHERE id = ?"), arguments: StoredText.arguments([id])).map
         {
@@ -42,19 +47,22 @@ extension SQLiteTransaction: IMGroupRecords {
         let roleList = roles.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
         return try Row.fetchAll(
             self.db.cachedStatement(
-                sql: "SELECT \(Self.memberInfoColumns) WHERE m.groupID = ? AND m.id > ? AND m.role IN (\(roleList)) ORDER BY m.id LIMIT ?"
+                sql:
+                    "SELECT \(SQLiteGroupRecords.memberInfoColumns) WHERE m.groupID = ? AND m.id > ? AND m.role IN (\(roleList)) ORDER BY m.id LIMIT ?"
             ),
             arguments: StoredText.arguments([groupID, cursor, limit])
-        ).map { (cursor: $0[0], info: Self.memberInfo(from: $0)) }
+        ).map { (cursor: $0[0], info: SQLiteGroupRecords.memberInfo(from: $0)) }
     }
 
     func memberInfos(groupID: String, userIDs: [String]) throws -> [MemberInfo] {
         guard !userIDs.isEmpty else { return [] }
         let marks = Array(repeating: "?", count: userIDs.count).joined(separator: ", ")
         return try Row.fetchAll(
-            self.db.cachedStatement(sql: "SELECT \(Self.memberInfoColumns) WHERE m.groupID = ? AND m.userID IN (\(marks)) ORDER BY m.id"),
+            self.db.cachedStatement(
+                sql: "SELECT \(SQLiteGroupRecords.memberInfoColumns) WHERE m.groupID = ? AND m.userID IN (\(marks)) ORDER BY m.id"
+            ),
             arguments: StoredText.arguments([groupID] + userIDs)
-        ).map(Self.memberInfo)
+        ).map(SQLiteGroupRecords.memberInfo)
     }
 
     func updateMember(groupID: String, userID: String, nameCard: String?, custom: [String: String]?, receiveOption: ReceiveOption?) throws {
@@ -64,7 +72,7 @@ extension SQLiteTransaction: IMGroupRecords {
                 receiveOption = coalesce(?, receiveOption) WHERE groupID = ? AND userID = ?
                 """
         ).execute(
-            arguments: StoredText.arguments([nameCard, try custom.map(Self.text), receiveOption?.rawValue, groupID, userID])
+            arguments: StoredText.arguments([nameCard, try custom.map(SQLiteGroupRecords.text), receiveOption?.rawValue, groupID, userID])
         )
     }
 
@@ -102,22 +110,12 @@ extension SQLiteTransaction: IMGroupRecords {
             .execute(
                 arguments: StoredText.arguments([groupID, fromUser, message, now])
             )
-        return JoinApplication(
-            id: self.db.lastInsertedRowID,
-            groupID: groupID,
-            fromUser: fromUser,
-            message: message,
-            status: .pending,
-            handledBy: nil,
-            handledMessage: "",
-            createdAt: now,
-            handledAt: nil
-        )
+        return .pending(id: self.db.lastInsertedRowID, groupID: groupID, fromUser: fromUser, message: message, now: now)
     }
 
     func application(id: Int64) throws -> JoinApplication? {
         try Row.fetchOne(self.db.cachedStatement(sql: "SELECT * FROM application WHERE id = ?"), arguments: StoredText.arguments([id])).map(
-            Self.application
+            SQLiteGroupRecords.application
         )
     }
 
@@ -125,7 +123,7 @@ extension SQLiteTransaction: IMGroupRecords {
         try Row.fetchOne(
             self.db.cachedStatement(sql: "SELECT * FROM application WHERE groupID = ? AND fromUser = ? AND status = 'PENDING'"),
             arguments: StoredText.arguments([groupID, fromUser])
-        ).map(Self.application)
+        ).map(SQLiteGroupRecords.application)
     }
 
     func handleApplication(id: Int64, status: JoinApplication.Status, by handler: String?, message: String, now: Int64) throws {
@@ -145,7 +143,7 @@ extension SQLiteTransaction: IMGroupRecords {
                 arguments: StoredText.arguments([groupID])
             )
             ?? 0
-        return (rows.map(Self.application), pending)
+        return (rows.map(SQLiteGroupRecords.application), pending)
     }
 
     func attributes(groupID: String) throws -> GroupAttributes {
@@ -155,7 +153,7 @@ extension SQLiteTransaction: IMGroupRecords {
                 arguments: StoredText.arguments([groupID])
             )
         else { return GroupAttributes(values: [:], version: 0) }
-        return GroupAttributes(values: Self.stringMap(row[0]), version: row[1])
+        return GroupAttributes(values: SQLiteGroupRecords.stringMap(row[0]), version: row[1])
     }
 
     func saveAttributes(groupID: String, values: [String: String]) throws -> Int64 {
@@ -163,7 +161,7 @@ extension SQLiteTransaction: IMGroupRecords {
             self.db.cachedStatement(
                 sql: #"UPDATE "group" SET attributes = ?, attributesVersion = attributesVersion + 1 WHERE id = ? RETURNING attributesVersion"#
             ),
-            arguments: StoredText.arguments([try Self.text(values), groupID])
+            arguments: StoredText.arguments([try SQLiteGroupRecords.text(values), groupID])
         ) ?? 0
     }
 

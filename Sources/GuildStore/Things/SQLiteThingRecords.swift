@@ -3,7 +3,12 @@ import GRDB
 import GuildCore
 import GuildJSON
 
-extension SQLiteTransaction {
+/// The Thing area's records (`ThingRecords`) in one SQLite transaction: what `tx.things` hands out.
+struct SQLiteThingRecords: ThingRecords, SQLiteAreaRecords {
+    let tx: SQLiteTransaction
+}
+
+extension SQLiteThingRecords {
     // MARK: - Things
 
     private static let thingColumns =
@@ -168,7 +173,7 @@ extension SQLiteTransaction {
         return ThingCommand(
             commandID: row.text(at: 1) ?? "",
             thingID: row.text(at: 2) ?? "",
-            request: try Self.request(issuer: issuerText, try StoredJSON.object(row[4])),
+            request: try CommandRequest(issuer: issuerText, storedJSON: try StoredJSON.object(row[4])),
             senderUserID: row.text(at: 5),
             senderInstallationID: row.text(at: 6),
             senderIsPseudo: row[7],
@@ -183,33 +188,6 @@ extension SQLiteTransaction {
         )
     }
 
-    /// A command request's stored JSON (its issuer is a column of its own).
-    static func requestJSON(_ request: CommandRequest) -> [String: JSONValue] {
-        var json: [String: JSONValue] = [
-            "actions": .array(request.actions),
-            "schema": .string(request.schema),
-            "schemaVersion": .int(Int64(request.schemaVersion)),
-        ]
-        if let title = request.title { json["title"] = .string(title) }
-        if let description = request.description { json["description"] = .string(description) }
-        if let metadata = request.metadata { json["metadata"] = .object(metadata) }
-        return json
-    }
-
-    /// A command request from its stored JSON and issuer.
-    static func request(issuer: String, _ json: [String: JSONValue]) throws -> CommandRequest {
-        guard case .array(let actions) = json["actions"] else { throw GuildError(.invalidInput, "a stored command has no actions") }
-        return CommandRequest(
-            actions: actions,
-            issuer: try ThingOwner(typedID: issuer, field: "issuer"),
-            schema: json["schema"]?.stringValue ?? "",
-            schemaVersion: Int(json["schemaVersion"]?.intValue ?? 1),
-            title: json["title"]?.stringValue,
-            description: json["description"]?.stringValue,
-            metadata: json["metadata"]?.objectValue
-        )
-    }
-
     func insertCommand(_ command: ThingCommand) throws {
         try self.db.cachedStatement(
             sql: """
@@ -218,7 +196,7 @@ extension SQLiteTransaction {
                 """
         ).execute(
             arguments: StoredText.arguments([
-                command.commandID, command.thingID, command.request.issuer.description, StoredJSON.data(Self.requestJSON(command.request)),
+                command.commandID, command.thingID, command.request.issuer.description, StoredJSON.data(command.request.storedJSON),
                 command.senderUserID, command.senderInstallationID, command.senderIsPseudo,
                 command.actionResults.map { StoredJSON.data(.array($0)) }, command.state.rawValue, command.firedByTriggerID,
                 command.created, command.modified,
@@ -421,7 +399,7 @@ extension SQLiteTransaction {
     // MARK: - Triggers
 
     func insertTrigger(_ trigger: ThingTrigger) throws {
-        var command = Self.requestJSON(trigger.command)
+        var command = trigger.command.storedJSON
         command["issuer"] = .string(trigger.command.issuer.description)
         try self.db.cachedStatement(
             sql: """
@@ -451,7 +429,7 @@ extension SQLiteTransaction {
                 triggerID: row.text(at: 0) ?? "",
                 thingID: row.text(at: 1) ?? "",
                 condition: try StoredJSON.value(row[2]),
-                command: try Self.request(issuer: command["issuer"]?.stringValue ?? "", command),
+                command: try CommandRequest(issuer: command["issuer"]?.stringValue ?? "", storedJSON: command),
                 enabled: row[4],
                 lastValue: row[5],
                 creator: row.text(at: 6),

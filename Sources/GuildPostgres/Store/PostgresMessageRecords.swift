@@ -3,11 +3,16 @@ import GuildProtocol
 import NIOCore
 import PostgresNIO
 
+/// The group messages area's records (`GroupMessageRecords`) in one PostgreSQL transaction: what `tx.messages` hands out.
+struct PostgresMessageRecords: PostgresAreaRecords {
+    let tx: PostgresTransaction
+}
+
 /// Group messages and members' read marks on PostgreSQL (schema version 5), answering as `GuildStore`'s SQLite
 /// version does. A read mark is created with its membership (``insertMember(groupID:userID:role:now:)``) and goes
 /// with it; each change to one is a single `UPDATE` computed from the row it locks, so two hosts' changes to the
 /// same mark apply one after the other.
-extension PostgresTransaction: GroupMessageRecords {
+extension PostgresMessageRecords: GroupMessageRecords {
     /// Stores a message.
     public func insertMessage(_ message: StoredMessage) throws {
         let body = try message.body.map { ByteBuffer(bytes: try RPCCoding.encode($0)) }
@@ -160,7 +165,7 @@ extension PostgresTransaction: GroupMessageRecords {
     }
 }
 
-extension PostgresTransaction {
+extension PostgresMessageRecords {
     private static let messageColumns = "group_id, seq, msg_id, sender, time, priority, body, event_seq"
 
     private static func storedMessage(_ row: PostgresRow) throws -> StoredMessage {

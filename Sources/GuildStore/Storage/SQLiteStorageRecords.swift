@@ -1,8 +1,13 @@
 import GRDB
 import GuildCore
 
+/// The Storage area's records (`StorageRecords`) in one SQLite transaction: what `tx.storage` hands out.
+struct SQLiteStorageRecords: StorageRecords, SQLiteAreaRecords {
+    let tx: SQLiteTransaction
+}
+
 /// The storage usage records (`StorageRecords`): reads of `storage_usage`, which the area's triggers keep.
-extension SQLiteTransaction {
+extension SQLiteStorageRecords {
     func storageUsage(owner: StorageOwner) throws -> Int64 {
         try Int64.fetchOne(
             self.db.cachedStatement(sql: "SELECT COALESCE(sum(bytes), 0) FROM storage_usage WHERE owner = ?"),

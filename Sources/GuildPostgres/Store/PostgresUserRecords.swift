@@ -3,6 +3,11 @@ import GuildJSON
 import NIOCore
 import PostgresNIO
 
+/// The User area's records (`UserRecords`) in one PostgreSQL transaction: what `tx.users` hands out.
+struct PostgresUserRecords: PostgresAreaRecords {
+    let tx: PostgresTransaction
+}
+
 /// The users and sessions area on PostgreSQL (schema version 2), answering as `GuildStore`'s SQLite version does:
 /// the same errors with the same codes, messages and fields, login names and emails compared case-insensitively
 /// (ASCII letters only, as SQLite's COLLATE NOCASE), the custom fields as the same JSON text.
@@ -14,7 +19,7 @@ import PostgresNIO
 ///
 /// PostgreSQL text cannot hold U+0000: the display name, free text, is stored as its UTF-8 bytes, and a key holding
 /// a NUL (an id, a login name, ...) names no row, since no stored key can hold one.
-extension PostgresTransaction: UserRecords {
+extension PostgresUserRecords: UserRecords {
     /// Inserts the user row and its first session's tokens; a taken login name, email or phone is
     /// `userAlreadyExists`.
     public func insertUser(_ user: User, passwordHash: String?, session: IssuedSession) throws {
@@ -98,7 +103,7 @@ extension PostgresTransaction: UserRecords {
             """
         )
         // No user's token: a thing's, as SQLite's store goes on to (thing.onboard).
-        guard let row = rows.first?.makeRandomAccess() else { return try self.resolveThingToken(hash: hash) }
+        guard let row = rows.first?.makeRandomAccess() else { return try PostgresThingRecords(tx: self.tx).resolveThingToken(hash: hash) }
         let expiresAt = try row[Self.userColumnNames.count].decode(Int64?.self)
         if let expiresAt, expiresAt <= now { return nil }
         return ResolvedSession(user: try Self.user(row).user, tokenHash: hash, expiresAt: expiresAt)
@@ -222,14 +227,14 @@ extension PostgresTransaction: UserRecords {
     }
 }
 
-extension PostgresTransaction {
+extension PostgresUserRecords {
     /// The `user` columns ``user(_:from:)`` reads, in its order.
     private static let userColumnNames = [
         "id", "username", "email", "phone", "display_name", "fields", "password_hash", "is_pseudo", "created_at",
         "modified_at",
     ]
 
-    private static let userColumns = PostgresTransaction.userColumns(prefix: "")
+    private static let userColumns = PostgresUserRecords.userColumns(prefix: "")
 
     private static func userColumns(prefix: String) -> String {
         Self.userColumnNames.map { prefix + $0 }.joined(separator: ", ")

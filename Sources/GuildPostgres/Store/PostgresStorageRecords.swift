@@ -1,9 +1,14 @@
 import GuildCore
 import PostgresNIO
 
+/// The Storage area's records (`StorageRecords`) in one PostgreSQL transaction: what `tx.storage` hands out.
+struct PostgresStorageRecords: PostgresAreaRecords {
+    let tx: PostgresTransaction
+}
+
 /// Storage usage on PostgreSQL (schema version 30), answering as `GuildStore`'s SQLite version does: reads of
 /// `storage_usage`, which the schema's row triggers keep.
-extension PostgresTransaction: StorageRecords {
+extension PostgresStorageRecords: StorageRecords {
     public func storageUsage(owner: StorageOwner) throws -> Int64 {
         guard Self.isStorableKey(owner.description) else { return 0 }
         return try self.connection.query(

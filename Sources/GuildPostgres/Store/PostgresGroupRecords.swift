@@ -3,6 +3,11 @@ import GuildJSON
 import NIOCore
 import PostgresNIO
 
+/// The Group area's records (`GroupRecords`) in one PostgreSQL transaction: what `tx.groups` hands out.
+struct PostgresGroupRecords: PostgresAreaRecords {
+    let tx: PostgresTransaction
+}
+
 /// The groups area on PostgreSQL (schema version 3), answering as `GuildStore`'s SQLite version does.
 ///
 /// Several hosts may write at once, each through its own ``PostgresWriter``, where SQLite has a single writer. Every
@@ -14,7 +19,7 @@ import PostgresNIO
 ///
 /// Free text (the name, ...) is stored as its UTF-8 bytes, since PostgreSQL's text cannot hold U+0000; a key
 /// holding a NUL names no row, since no stored key can hold one.
-extension PostgresTransaction: GroupRecords {
+extension PostgresGroupRecords: GroupRecords {
     /// A group by id; in a write transaction its row stays locked until the transaction ends.
     public func group(_ id: String) throws -> Group? {
         guard Self.isStorableKey(id) else { return nil }
@@ -248,7 +253,7 @@ extension PostgresTransaction: GroupRecords {
     }
 }
 
-extension PostgresTransaction {
+extension PostgresGroupRecords {
     /// The columns ``group(from:)`` reads, in its order, of `"group" g`.
     static let groupColumns = """
         g.id, g.name, g.type, g.member_count, g.created_at, g.modified_at, g.owner_id,
@@ -261,11 +266,6 @@ extension PostgresTransaction {
     /// The record a change to group `id` names (SQLite's `changedGroup`).
     static func groupKey(_ id: String) -> RecordKey {
         RecordKey(area: GroupEventAudience.groupArea, id: id)
-    }
-
-    /// Whether `key` can name a stored row: PostgreSQL's text cannot hold U+0000.
-    static func isStorableKey(_ key: String) -> Bool {
-        !key.utf8.contains(0)
     }
 
     /// Reads a row of ``groupColumns``.
@@ -298,27 +298,6 @@ extension PostgresTransaction {
             joinedAt: joinedAt,
             joinSeq: id
         )
-    }
-
-    /// Free text from its UTF-8 bytes.
-    static func text(_ bytes: ByteBuffer) -> String {
-        String(buffer: bytes)
-    }
-
-    /// A JSON object of strings as stored in a text column.
-    static func stringMap(_ text: String?) -> [String: String] {
-        guard let text, text != "{}", let members = (try? JSONValue(parsing: text))?.objectValue else { return [:] }
-        return members.compactMapValues(\.stringValue)
-    }
-
-    /// The text column form of a map of strings, as SQLite stores it (keys sorted, `{}` for none).
-    static func text(_ map: [String: String]) -> String {
-        map.isEmpty ? "{}" : JSONValue.object(map.mapValues(JSONValue.string)).jsonText
-    }
-
-    /// The single count `sql` selects.
-    func count(_ sql: PostgresQuery) throws -> Int64 {
-        try self.connection.query(sql).first?.decode(Int64.self) ?? 0
     }
 
     private func groups(of userID: String, ownedOnly: Bool) throws -> [Group] {

@@ -3,6 +3,11 @@ import GuildJSON
 import NIOCore
 import PostgresNIO
 
+/// The Object area's records (`ObjectRecords`) in one PostgreSQL transaction: what `tx.objects` hands out.
+struct PostgresObjectRecords: PostgresAreaRecords {
+    let tx: PostgresTransaction
+}
+
 /// The objects area on PostgreSQL (schema version 10), answering as `GuildStore`'s SQLite version does: the same
 /// buckets, objects and ACL entries, walks in the same order with the same cursors, the field index ordering
 /// values as SQLite orders them (see ``PostgresMigration/objects``).
@@ -14,7 +19,7 @@ import PostgresNIO
 ///
 /// PostgreSQL text cannot hold U+0000: an object's JSON and the index's paths and strings are stored as UTF-8
 /// bytes, and a key holding a NUL (a scope, an object id, a subject) names no row.
-extension PostgresTransaction: ObjectRecords {
+extension PostgresObjectRecords: ObjectRecords {
     /// A bucket by scope and name.
     public func bucket(scope: ObjectScope, name: String) throws -> Bucket? {
         let key = scope.description
@@ -341,7 +346,7 @@ extension PostgresTransaction: ObjectRecords {
     }
 }
 
-extension PostgresTransaction {
+extension PostgresObjectRecords {
     /// The `object` columns ``object(from:)`` reads, in its order.
     private static let objectColumns =
         "o.id, o.object_id, o.fields, o.version, o.created, o.modified, o.owner, o.acl_written"

@@ -3,7 +3,12 @@ import GRDB
 import GuildCore
 import GuildJSON
 
-extension SQLiteTransaction: ObjectRecords {
+/// The Object area's records (`ObjectRecords`) in one SQLite transaction: what `tx.objects` hands out.
+struct SQLiteObjectRecords: SQLiteAreaRecords {
+    let tx: SQLiteTransaction
+}
+
+extension SQLiteObjectRecords: ObjectRecords {
     func bucket(scope: ObjectScope, name: String) throws -> Bucket? {
         try Row.fetchOne(
             self.db.cachedStatement(sql: "SELECT id, creator, created FROM bucket WHERE scope = ? AND name = ?"),

@@ -2,10 +2,15 @@ import GuildCore
 import NIOCore
 import PostgresNIO
 
+/// The IM groups area's records (`IMGroupRecords`) in one PostgreSQL transaction: what `tx.imGroups` hands out.
+struct PostgresIMGroupRecords: PostgresAreaRecords {
+    let tx: PostgresTransaction
+}
+
 /// The IM groups area on PostgreSQL (schema version 4), answering as `GuildStore`'s SQLite version does. Message
 /// numbers and attribute versions are taken by one `UPDATE ... RETURNING` each, which PostgreSQL's row lock makes
 /// atomic across hosts.
-extension PostgresTransaction: IMGroupRecords {
+extension PostgresIMGroupRecords: IMGroupRecords {
     /// The type of a dismissed IM group, nil when the id was never dismissed.
     public func dismissedType(_ id: String) throws -> GroupType? {
         guard Self.isStorableKey(id) else { return nil }
@@ -144,17 +149,7 @@ extension PostgresTransaction: IMGroupRecords {
             VALUES (\(groupID), \(fromUser), \(ByteBuffer(string: message)), 'PENDING', \(now)) RETURNING id
             """
         )
-        return JoinApplication(
-            id: try rows.first?.decode(Int64.self) ?? 0,
-            groupID: groupID,
-            fromUser: fromUser,
-            message: message,
-            status: .pending,
-            handledBy: nil,
-            handledMessage: "",
-            createdAt: now,
-            handledAt: nil
-        )
+        return .pending(id: try rows.first?.decode(Int64.self) ?? 0, groupID: groupID, fromUser: fromUser, message: message, now: now)
     }
 
     /// An application by id.
@@ -243,7 +238,7 @@ extension PostgresTransaction: IMGroupRecords {
     }
 }
 
-extension PostgresTransaction {
+extension PostgresIMGroupRecords {
     /// A member's IM details, read by ``memberInfo(from:)``; the query goes on with its `WHERE`.
     static let memberInfoColumns = """
         m.id, m.user_id, m.role, m.joined_at, m.name_card, u.display_name,

@@ -3,7 +3,12 @@ import GRDB
 import GuildCore
 import GuildProtocol
 
-extension SQLiteTransaction: GroupMessageRecords {
+/// The group messages area's records (`GroupMessageRecords`) in one SQLite transaction: what `tx.messages` hands out.
+struct SQLiteMessageRecords: SQLiteAreaRecords {
+    let tx: SQLiteTransaction
+}
+
+extension SQLiteMessageRecords: GroupMessageRecords {
     func insertMessage(_ message: StoredMessage) throws {
         try self.db.cachedStatement(
             sql: "INSERT INTO group_message (groupID, seq, msgID, sender, time, priority, body, eventSeq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"

@@ -3,6 +3,11 @@ import GuildJSON
 import NIOCore
 import PostgresNIO
 
+/// The Thing area's records (`ThingRecords`) in one PostgreSQL transaction: what `tx.things` hands out.
+struct PostgresThingRecords: PostgresAreaRecords {
+    let tx: PostgresTransaction
+}
+
 /// The things area on PostgreSQL (schema version 20), answering as `GuildStore`'s SQLite version does: the same
 /// rows in the same orders, JSON stored as the same compact text (in `bytea`, since its strings may hold U+0000).
 ///
@@ -14,7 +19,7 @@ import PostgresNIO
 /// inserting a second one.
 ///
 /// A key holding U+0000 (an id, ...) names no row, since no stored key can hold one.
-extension PostgresTransaction: ThingRecords {
+extension PostgresThingRecords: ThingRecords {
     // MARK: - Things
 
     /// A thing by id; locked until the transaction ends in a write transaction.
@@ -187,7 +192,7 @@ extension PostgresTransaction: ThingRecords {
                 action_results, state, fired_by_trigger_id, created, modified
             ) VALUES (
                 \(command.commandID), \(command.thingID), \(command.request.issuer.description),
-                \(Self.json(.object(Self.requestJSON(command.request)))), \(command.senderUserID),
+                \(Self.json(.object(command.request.storedJSON))), \(command.senderUserID),
                 \(command.senderInstallationID), \(command.senderIsPseudo),
                 \(command.actionResults.map { Self.json(.array($0)) }), \(command.state.rawValue),
                 \(command.firedByTriggerID), \(command.created), \(command.modified)
@@ -461,7 +466,7 @@ extension PostgresTransaction: ThingRecords {
 
     /// Stores a new trigger; its command is stored with its issuer, as in SQLite.
     public func insertTrigger(_ trigger: ThingTrigger) throws {
-        var command = Self.requestJSON(trigger.command)
+        var command = trigger.command.storedJSON
         command["issuer"] = .string(trigger.command.issuer.description)
         try self.connection.execute(
             """
@@ -490,7 +495,7 @@ extension PostgresTransaction: ThingRecords {
                 triggerID: try row[0].decode(String.self),
                 thingID: try row[1].decode(String.self),
                 condition: try Self.value(try row[2].decode(ByteBuffer.self)),
-                command: try Self.request(issuer: command["issuer"]?.stringValue ?? "", command),
+                command: try CommandRequest(issuer: command["issuer"]?.stringValue ?? "", storedJSON: command),
                 enabled: try row[4].decode(Bool.self),
                 lastValue: try row[5].decode(Bool.self),
                 creator: try row[6].decode(String?.self),
@@ -548,7 +553,7 @@ extension PostgresTransaction: ThingRecords {
     }
 }
 
-extension PostgresTransaction {
+extension PostgresThingRecords {
     private static let thingColumns = """
         thing_id, vendor_thing_id, password_hash, thing_type, firmware_version, properties, created, modified, online, \
         online_modified, has_state
@@ -592,9 +597,9 @@ extension PostgresTransaction {
         return ThingCommand(
             commandID: try row[1].decode(String.self),
             thingID: try row[2].decode(String.self),
-            request: try Self.request(
+            request: try CommandRequest(
                 issuer: try row[3].decode(String.self),
-                try Self.object(try row[4].decode(ByteBuffer.self))
+                storedJSON: try Self.object(try row[4].decode(ByteBuffer.self))
             ),
             senderUserID: try row[5].decode(String?.self),
             senderInstallationID: try row[6].decode(String?.self),
@@ -621,35 +626,6 @@ extension PostgresTransaction {
             registrationID: registrationID.map { String(buffer: $0) },
             development: development,
             created: created
-        )
-    }
-
-    /// A command request's stored JSON, as SQLite's store writes it (its issuer is a column of its own).
-    private static func requestJSON(_ request: CommandRequest) -> [String: JSONValue] {
-        var json: [String: JSONValue] = [
-            "actions": .array(request.actions),
-            "schema": .string(request.schema),
-            "schemaVersion": .int(Int64(request.schemaVersion)),
-        ]
-        if let title = request.title { json["title"] = .string(title) }
-        if let description = request.description { json["description"] = .string(description) }
-        if let metadata = request.metadata { json["metadata"] = .object(metadata) }
-        return json
-    }
-
-    /// A command request from its stored JSON and issuer.
-    private static func request(issuer: String, _ json: [String: JSONValue]) throws -> CommandRequest {
-        guard case .array(let actions) = json["actions"] else {
-            throw GuildError(.invalidInput, "a stored command has no actions")
-        }
-        return CommandRequest(
-            actions: actions,
-            issuer: try ThingOwner(typedID: issuer, field: "issuer"),
-            schema: json["schema"]?.stringValue ?? "",
-            schemaVersion: Int(json["schemaVersion"]?.intValue ?? 1),
-            title: json["title"]?.stringValue,
-            description: json["description"]?.stringValue,
-            metadata: json["metadata"]?.objectValue
         )
     }
 
