@@ -1,3 +1,4 @@
+import GuildStore
 import PostgresNIO
 import Testing
 
@@ -81,5 +82,32 @@ struct PostgresMigratorTests {
             let rows = try await TestPostgres.blocking { try other.query("SELECT pg_try_advisory_lock(\(0x4775_696C_64 as Int64))") }
             #expect(try rows.first?.decode(Bool.self) == true)
         }
+    }
+}
+
+/// The areas' list (``PostgresStore/areas``) is where the migrations and the event areas come from: every
+/// migration once, in version order, each area in a block of its own, and the same event areas as SQLite's.
+struct PostgresStoreAreaTests {
+    /// The block a version belongs to: the event log and users 1-2, groups 3-9, then one per ten versions.
+    static func block(_ version: Int) -> Int {
+        version <= 2 ? 0 : version < 10 ? 1 : version / 10 + 1
+    }
+
+    @Test func theAreasGiveEveryMigrationOnceInVersionOrder() {
+        let versions = PostgresMigration.all.map(\.version)
+        #expect(versions.first == 1)
+        #expect(versions == versions.sorted())
+        #expect(Set(versions).count == versions.count)
+        let blocks = PostgresStore.areas.map { area in Set(area.migrations.map { Self.block($0.version) }) }
+        #expect(blocks.allSatisfy { $0.count == 1 })
+        #expect(Set(blocks.flatMap { $0 }).count == PostgresStore.areas.count)
+        #expect(PostgresMigrator.knownVersion == versions.last)
+    }
+
+    @Test func theEventAreasAreSQLitesToo() {
+        let postgres = PostgresStore.eventAreas.map { $0.area }
+        let sqlite = SQLiteStore.areas.compactMap { $0.eventArea?.area }
+        #expect(!postgres.isEmpty)
+        #expect(Set(postgres) == Set(sqlite))
     }
 }

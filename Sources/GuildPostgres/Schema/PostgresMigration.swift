@@ -9,9 +9,10 @@ struct PostgresMigration: Sendable {
     /// The statements, run in order in one transaction.
     var statements: [String]
 
-    /// Every migration this build knows, in the order they apply (an area after those it refers to). Areas after
-    /// the event log and users keep theirs in a file of their own (`PostgresMigration+Groups.swift`, ...).
-    static let all: [PostgresMigration] = Self.eventLogAndUsers + Self.groups + Self.objects + Self.things + Self.storage
+    /// Every migration this build knows, in the order they apply: each area's (``PostgresStore/areas``), an area
+    /// after those it refers to. Areas after the event log and users keep theirs in a file of their own
+    /// (`PostgresMigration+Groups.swift`, ...).
+    static let all: [PostgresMigration] = PostgresStore.areas.flatMap { $0.migrations }
 
     /// The event log's and the users area's migrations.
     static let eventLogAndUsers: [PostgresMigration] = [

@@ -3,7 +3,7 @@ import PostgresNIO
 
 /// An area's side of the PostgreSQL event log, as `GuildStore.SQLiteEventArea` is SQLite's: what replay and a
 /// subscription's starting point need to know of its audience rule. Each area's is an enum next to its event's
-/// ``PostgresLoggedEvent`` conformance; ``PostgresStore/areas`` lists them.
+/// ``PostgresLoggedEvent`` conformance, named by its area's ``PostgresStoreArea/eventArea``.
 public protocol PostgresEventArea: SendableMetatype {
     /// The topic area, e.g. `group`.
     static var area: String { get }

@@ -5,7 +5,7 @@ import Synchronization
 
 extension PostgresStore: EventRepository {
     public func eventSnapshot(userID: String?) async throws -> EventSnapshot {
-        let areas = Self.areas
+        let areas = Self.eventAreas
         return try await self.readers.read { connection in
             let head = try PostgresEventLog.head(on: connection)
             let oldest = try connection.query("SELECT min(seq) FROM event").first?.decode(Int64?.self) ?? nil
@@ -49,7 +49,7 @@ extension PostgresStore: EventRepository {
 
     /// The replay query for one user (`$4`) on one installation (`$5`): each area's condition on its own topics.
     private static let replayForUserSQL = PostgresStore.replaySQL(
-        condition: PostgresStore.areas.map { area in
+        condition: PostgresStore.eventAreas.map { area in
             let prefix = area.area + ":"
             return "(substr(e.topic, 1, \(prefix.utf8.count)) = '\(prefix)' AND (\(area.replayCondition(user: "$4", installation: "$5"))))"
         }.joined(separator: "\n OR ")
@@ -65,7 +65,7 @@ extension PostgresStore: EventRepository {
 
     public func pruneEvents(keepCount: Int64, maxAgeMilliseconds: Int64, now: Int64) async throws -> Int {
         let (keepCount, olderThan) = EventPruning.bounds(keepCount: keepCount, maxAgeMilliseconds: maxAgeMilliseconds, now: now)
-        let areas = Self.areas
+        let areas = Self.eventAreas
         return try await self.writer.write { context in
             let connection = context.connection
             let removed = try connection.execute(

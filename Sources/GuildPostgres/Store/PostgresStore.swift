@@ -73,10 +73,18 @@ public final class PostgresStore: Store, Sendable {
         self.following = Mutex(Task { await follower.run() })
     }
 
-    /// The areas whose events the log holds, with their replay rules.
-    static let areas: [any PostgresEventArea.Type] = [
-        GroupPostgresEventArea.self, ObjectPostgresEventArea.self, ThingPostgresEventArea.self,
+    /// Every feature area the store holds, in migration order (an area after those it refers to). A new area
+    /// adds its records, migrations and event area, and one line here.
+    static let areas: [any PostgresStoreArea.Type] = [
+        UsersPostgresArea.self,
+        GroupsPostgresArea.self,
+        ObjectsPostgresArea.self,
+        ThingsPostgresArea.self,
+        StoragePostgresArea.self,
     ]
+
+    /// The areas whose events the log holds, with their replay rules.
+    static let eventAreas: [any PostgresEventArea.Type] = PostgresStore.areas.compactMap { $0.eventArea }
 
     // MARK: - Store
 
