@@ -3,7 +3,7 @@ import GuildJSON
 import NIOCore
 import PostgresNIO
 
-/// The Group area's records (`GroupRecords`) in one PostgreSQL transaction: what `tx.groups` hands out.
+/// The groups area's records (`GroupRecords`) in one PostgreSQL transaction: what `tx.groups` hands out.
 struct PostgresGroupRecords: PostgresAreaRecords {
     let tx: PostgresTransaction
 }

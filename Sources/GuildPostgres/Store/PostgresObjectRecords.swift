@@ -3,7 +3,7 @@ import GuildJSON
 import NIOCore
 import PostgresNIO
 
-/// The Object area's records (`ObjectRecords`) in one PostgreSQL transaction: what `tx.objects` hands out.
+/// The objects area's records (`ObjectRecords`) in one PostgreSQL transaction: what `tx.objects` hands out.
 struct PostgresObjectRecords: PostgresAreaRecords {
     let tx: PostgresTransaction
 }

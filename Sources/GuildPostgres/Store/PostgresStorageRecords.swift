@@ -1,7 +1,7 @@
 import GuildCore
 import PostgresNIO
 
-/// The Storage area's records (`StorageRecords`) in one PostgreSQL transaction: what `tx.storage` hands out.
+/// The storage usage area's records (`StorageRecords`) in one PostgreSQL transaction: what `tx.storage` hands out.
 struct PostgresStorageRecords: PostgresAreaRecords {
     let tx: PostgresTransaction
 }

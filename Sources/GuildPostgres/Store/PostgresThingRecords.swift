@@ -3,7 +3,7 @@ import GuildJSON
 import NIOCore
 import PostgresNIO
 
-/// The Thing area's records (`ThingRecords`) in one PostgreSQL transaction: what `tx.things` hands out.
+/// The things area's records (`ThingRecords`) in one PostgreSQL transaction: what `tx.things` hands out.
 struct PostgresThingRecords: PostgresAreaRecords {
     let tx: PostgresTransaction
 }

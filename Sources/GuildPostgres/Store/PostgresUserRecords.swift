@@ -3,7 +3,7 @@ import GuildJSON
 import NIOCore
 import PostgresNIO
 
-/// The User area's records (`UserRecords`) in one PostgreSQL transaction: what `tx.users` hands out.
+/// The users area's records (`UserRecords`) in one PostgreSQL transaction: what `tx.users` hands out.
 struct PostgresUserRecords: PostgresAreaRecords {
     let tx: PostgresTransaction
 }

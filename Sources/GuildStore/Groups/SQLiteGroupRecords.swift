@@ -3,7 +3,7 @@ import GRDB
 import GuildCore
 import GuildProtocol
 
-/// The Group area's records (`GroupRecords`) in one SQLite transaction: what `tx.groups` hands out.
+/// The groups area's records (`GroupRecords`) in one SQLite transaction: what `tx.groups` hands out.
 struct SQLiteGroupRecords: SQLiteAreaRecords {
     let tx: SQLiteTransaction
 }

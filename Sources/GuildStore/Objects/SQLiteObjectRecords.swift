@@ -3,7 +3,7 @@ import GRDB
 import GuildCore
 import GuildJSON
 
-/// The Object area's records (`ObjectRecords`) in one SQLite transaction: what `tx.objects` hands out.
+/// The objects area's records (`ObjectRecords`) in one SQLite transaction: what `tx.objects` hands out.
 struct SQLiteObjectRecords: SQLiteAreaRecords {
     let tx: SQLiteTransaction
 }

@@ -1,7 +1,7 @@
 import GRDB
 import GuildCore
 
-/// The Storage area's records (`StorageRecords`) in one SQLite transaction: what `tx.storage` hands out.
+/// The storage usage area's records (`StorageRecords`) in one SQLite transaction: what `tx.storage` hands out.
 struct SQLiteStorageRecords: StorageRecords, SQLiteAreaRecords {
     let tx: SQLiteTransaction
 }

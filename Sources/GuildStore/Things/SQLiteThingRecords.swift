@@ -3,7 +3,7 @@ import GRDB
 import GuildCore
 import GuildJSON
 
-/// The Thing area's records (`ThingRecords`) in one SQLite transaction: what `tx.things` hands out.
+/// The things area's records (`ThingRecords`) in one SQLite transaction: what `tx.things` hands out.
 struct SQLiteThingRecords: ThingRecords, SQLiteAreaRecords {
     let tx: SQLiteTransaction
 }

@@ -3,7 +3,7 @@ import GRDB
 import GuildCore
 import GuildProtocol
 
-/// The User area's records (`UserRecords`) in one SQLite transaction: what `tx.users` hands out.
+/// The users area's records (`UserRecords`) in one SQLite transaction: what `tx.users` hands out.
 struct SQLiteUserRecords: SQLiteAreaRecords {
     let tx: SQLiteTransaction
 }
