@@ -56,7 +56,6 @@ let package = Package(
             name: "GuildCore",
             dependencies: [
                 "GuildJSON",
-                "GuildProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]

@@ -58,6 +58,13 @@ extension JSONText {
 }
 
 extension JSONWritable {
+    /// The value's JSON bytes, as ``writeJSON(to:)`` writes them.
+    public var jsonBytes: [UInt8] {
+        var bytes: [UInt8] = []
+        self.writeJSON(to: &bytes)
+        return bytes
+    }
+
     /// The value's JSON text, as ``writeJSON(to:)`` writes it.
     public var jsonText: String {
         var bytes: [UInt8] = []

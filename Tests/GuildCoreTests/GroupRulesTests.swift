@@ -1,5 +1,4 @@
 import GuildCore
-import GuildProtocol
 import Testing
 
 /// Group input validation: Kii's Basic group ids and names, Tencent's ids and byte limits for the IM types

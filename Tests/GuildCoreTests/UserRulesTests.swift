@@ -1,6 +1,5 @@
 import GuildCore
 import GuildJSON
-import GuildProtocol
 import Testing
 
 struct UserRulesTests {

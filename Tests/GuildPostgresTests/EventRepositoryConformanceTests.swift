@@ -388,6 +388,27 @@ struct EventRepositoryConformanceTests {
     }
 
     @Test(arguments: Engine.available)
+    func aRecalledMessageReplaysInItsOwnPlaceWithoutItsBody(engine: Engine) async throws {
+        try await Self.withWorld(engine) { world in
+            let owner = try await world.pseudo("owner")
+            let member = try await world.pseudo("member")
+            _ = try await world.groups.create(caller: owner.caller, name: "w", groupID: "w1", type: .work, members: [.init(userID: member.id)])
+            _ = try await world.groups.sendMessage(caller: owner.caller, groupID: "w1", text: "secret")
+            let sentSeq = try await world.head()
+            let msgID = try #require(
+                try await world.groups.history(caller: owner.caller, groupID: "w1", seq: nil, direction: .older, count: 1).messages.first?.msgID
+            )
+            try await world.groups.recallMessage(caller: owner.caller, groupID: "w1", msgID: msgID)
+            let replayed = try #require(try await world.replay(member.id).first { $0.seq == sentSeq })
+            let members = try Self.members(replayed)
+            #expect(members["kind"] as? String == "newMessage" && members["actor"] as? String == owner.id)
+            let changes = try #require(members["changes"] as? [String: Any])
+            #expect(changes["revoked"] as? Bool == true && changes["text"] == nil && changes["msgID"] as? String == msgID)
+            #expect(try await world.replay(member.id).last.map { try Self.members($0)["kind"] as? String } == "messageRevoked")
+        }
+    }
+
+    @Test(arguments: Engine.available)
     func aSnapshotFollowsTheGroupsTheUserIsAMemberOfAtItsHead(engine: Engine) async throws {
         try await Self.withWorld(engine) { world in
             let owner = try await world.user("owner")

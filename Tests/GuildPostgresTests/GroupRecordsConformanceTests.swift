@@ -499,13 +499,7 @@ struct GroupRecordsConformanceTests {
                 #expect(try tx.records.messages.message(groupID: "g1", msgID: "m9") == nil)
             }
             try await store.write { tx throws in
-                try tx.records.messages.revokeMessage(
-                    groupID: "g1",
-                    seq: 2,
-                    by: "u1",
-                    eventSeq: 102,
-                    eventBody: Array("{}".utf8)
-                )
+                try tx.records.messages.revokeMessage(groupID: "g1", seq: 2, by: "u1")
             }
             let revoked = try await store.read { try $0.records.messages.message(groupID: "g1", msgID: "m2") }
             #expect(revoked?.body == nil && revoked?.sender == "u1")

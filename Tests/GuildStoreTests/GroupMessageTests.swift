@@ -149,7 +149,7 @@ struct GroupMessageTests {
         _ = try await world.send(owner, "g", "more")
         var count = try await world.unread(bob, "g")
         #expect(count.unread == 3 && count.mentioned && !count.badgeOnly)
-        #expect(try await world.history(bob, "g").messages.map(\.mentionsMe) == [false, true, false])
+        #expect(try await world.history(bob, "g").messages.map { $0.mentions(bob.userID) } == [false, true, false])
         let quietCount = try await world.unread(quiet, "g")
         #expect(quietCount.unread == 3 && quietCount.badgeOnly && !quietCount.mentioned)
         #expect(try await world.unread(deaf, "g").unread == 0)
@@ -159,7 +159,7 @@ struct GroupMessageTests {
         count = try await world.groups.markRead(caller: bob, groupID: "g", seq: nil)
         #expect(count.unread == 0 && !count.mentioned && count.readSeq == 3)
         // Own messages sent while behind are not counted; all-mentions flag everyone.
-        _ = try await world.send(owner, "g", "all of you", at: [GroupMethods.mentionAll])
+        _ = try await world.send(owner, "g", "all of you", at: [MessageBody.mentionAll])
         _ = try await world.send(bob, "g", "mine")
         count = try await world.unread(bob, "g")
         #expect(count.unread == 1 && count.mentioned)
@@ -210,7 +210,7 @@ struct GroupMessageTests {
     @Test func liveRoomGateKeepsHigherPrioritiesUnderItsRate() async throws {
         let gate = LiveRoomGate(perWindow: 40, window: .seconds(2))
         let plan = Self.offeredPriorities.shuffled()
-        let outcomes = await withTaskGroup(of: (GroupMethods.MessagePriority, Bool).self) { group in
+        let outcomes = await withTaskGroup(of: (MessagePriority, Bool).self) { group in
             for priority in plan { group.addTask { (priority, await gate.admit(groupID: "live", priority: priority)) } }
             return await group.reduce(into: []) { $0.append($1) }
         }
@@ -222,7 +222,7 @@ struct GroupMessageTests {
     }
 
     /// 20 High, 30 Normal, 60 Low and 90 Lowest messages.
-    static let offeredPriorities: [GroupMethods.MessagePriority] =
+    static let offeredPriorities: [MessagePriority] =
         Array(repeating: .high, count: 20) + Array(repeating: .normal, count: 30) + Array(repeating: .low, count: 60)
         + Array(repeating: .lowest, count: 90)
 
@@ -241,7 +241,7 @@ struct GroupMessageTests {
             _ = try await world.groups.join(caller: user, groupID: "live", message: "")
             senders.append(user)
         }
-        let outcomes = try await withThrowingTaskGroup(of: (GroupMethods.MessagePriority, GroupMethods.SendMessage.Result).self) { group in
+        let outcomes = try await withThrowingTaskGroup(of: (MessagePriority, SentMessage).self) { group in
             for (index, priority) in Self.offeredPriorities.shuffled().enumerated() {
                 let sender = senders[index % senders.count]
                 group.addTask { (priority, try await world.send(sender, "live", "m\(index)", priority: priority)) }
@@ -285,7 +285,7 @@ struct GroupMessageTests {
         let sent = try await world.groups.sendMessage(caller: owner, .init(groupID: "g", custom: ["k": [1, "two"]], cloudCustomData: "d"))
         #expect(sent.messageSeq == 1)
         let page = try await world.history(owner, "g").messages
-        #expect(page.count == 1 && page[0].custom == ["k": [1, "two"]] && page[0].cloudCustomData == "d" && page[0].priority == .normal)
+        #expect(page.count == 1 && page[0].body?.custom == ["k": [1, "two"]] && page[0].body?.cloudCustomData == "d" && page[0].priority == .normal)
     }
 }
 
@@ -303,10 +303,10 @@ extension IMGroupServiceTests.World {
         _ caller: Caller,
         _ groupID: String,
         _ text: String,
-        priority: GroupMethods.MessagePriority? = nil,
+        priority: MessagePriority? = nil,
         at: [String]? = nil
     )
-        async throws -> GroupMethods.SendMessage.Result
+        async throws -> SentMessage
     {
         try await self.groups.sendMessage(caller: caller, .init(groupID: groupID, text: text, priority: priority, atUserList: at))
     }
@@ -315,15 +315,15 @@ extension IMGroupServiceTests.World {
         _ caller: Caller,
         _ groupID: String,
         seq: Int64? = nil,
-        _ direction: GroupMethods.HistoryDirection = .older,
+        _ direction: HistoryPage.Direction = .older,
         count: Int? = nil
     )
-        async throws -> GroupMethods.History.Result
+        async throws -> HistoryPage
     {
         try await self.groups.history(caller: caller, groupID: groupID, seq: seq, direction: direction, count: count)
     }
 
-    func unread(_ caller: Caller, _ groupID: String) async throws -> GroupMethods.UnreadCount {
+    func unread(_ caller: Caller, _ groupID: String) async throws -> UnreadCount {
         try #require(try await self.groups.unreadCounts(caller: caller, groupID: groupID).first)
     }
 }

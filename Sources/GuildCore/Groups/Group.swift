@@ -1,5 +1,3 @@
-import GuildProtocol
-
 /// A group of users. One model for every group type: Kii's `Basic` and Tencent IM's types.
 public struct Group: Sendable, Hashable {
     /// The group id (Kii rules: at most 30 of `[a-z0-9_.-]`).
@@ -240,20 +238,5 @@ public struct MemberOutcome: Sendable, Hashable {
         self.userID = userID
         self.result = result
         self.reason = reason
-    }
-}
-
-extension GroupInfo {
-    /// A group as the wire shows it in lists and replies.
-    public init(_ group: Group) {
-        self.init(
-            groupID: group.id,
-            name: group.name,
-            type: group.type.rawValue,
-            owner: group.ownerID,
-            memberCount: group.memberCount,
-            createdAt: group.createdAt,
-            modifiedAt: group.modifiedAt
-        )
     }
 }

@@ -1,4 +1,4 @@
-import GuildProtocol
+import GuildJSON
 
 extension GroupEvent: LoggableEvent {
     /// `group:<groupID>`.
@@ -24,7 +24,7 @@ extension GroupEvent: LoggableEvent {
     }
 
     public func encodeBody() throws -> [UInt8] {
-        try RPCCoding.encode(EventBody(self))
+        EventBody(self).jsonBytes
     }
 }
 

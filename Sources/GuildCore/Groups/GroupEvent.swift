@@ -1,5 +1,4 @@
 import GuildJSON
-import GuildProtocol
 
 /// Something that happened to a group, named after Tencent IM's group listener callbacks. Appended to the
 /// event log in the same transaction as the change it describes.

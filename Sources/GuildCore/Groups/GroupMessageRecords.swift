@@ -1,8 +1,10 @@
 import GuildJSON
-import GuildProtocol
 
 /// A message's body as stored: text or custom JSON, with the data the sender attached.
 public struct MessageBody: Codable, Hashable, Sendable {
+    /// The `atUserList` entry that mentions every member (Tencent's `kImSDK_MesssageAtALL`).
+    public static let mentionAll = "__kImSDK_MesssageAtALL__"
+
     public var text: String?
     public var custom: JSONValue?
     public var cloudCustomData: String?
@@ -24,10 +26,21 @@ public struct StoredMessage: Sendable, Hashable {
     public var msgID: String
     public var sender: String
     public var time: Int64
-    public var priority: GroupMethods.MessagePriority
+    public var priority: MessagePriority
     public var body: MessageBody?
     /// The event-log seq of its `newMessage`.
     public var eventSeq: Int64
+
+    /// The text body; nil for a custom or recalled message.
+    public var text: String? { self.body?.text }
+    /// Whether it was recalled (its body is gone).
+    public var revoked: Bool { self.body == nil }
+
+    /// Whether the message mentions `userID` by name or mentions all members (false for nobody).
+    public func mentions(_ userID: String?) -> Bool {
+        guard let mentioned = self.body?.atUserList else { return false }
+        return mentioned.contains(MessageBody.mentionAll) || userID.map(mentioned.contains) == true
+    }
 
     /// Creates a stored message.
     public init(
@@ -36,7 +49,7 @@ public struct StoredMessage: Sendable, Hashable {
         msgID: String,
         sender: String,
         time: Int64,
-        priority: GroupMethods.MessagePriority,
+        priority: MessagePriority,
         body: MessageBody?,
         eventSeq: Int64
     ) {
@@ -102,8 +115,8 @@ public protocol GroupMessageRecords {
     func messages(groupID: String, in range: ClosedRange<Int64>, descending: Bool, limit: Int) throws -> [StoredMessage]
     /// A message by its id.
     func message(groupID: String, msgID: String) throws -> StoredMessage?
-    /// Removes a message's body (its `newMessage` in the event log loses its body too: `eventBody`).
-    func revokeMessage(groupID: String, seq: Int64, by userID: String?, eventSeq: Int64, eventBody: [UInt8]) throws
+    /// Removes a message's body, noting who recalled it.
+    func revokeMessage(groupID: String, seq: Int64, by userID: String?) throws
     /// Deletes every message sent before `time`, and their `newMessage` events; returns how many messages.
     func deleteMessages(before time: Int64) throws -> Int
     /// The group's newest message seq (0 before the first).

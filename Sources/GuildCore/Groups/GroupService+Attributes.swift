@@ -1,5 +1,4 @@
 import GuildJSON
-import GuildProtocol
 
 extension GroupService {
     /// How an attribute write changes the map.

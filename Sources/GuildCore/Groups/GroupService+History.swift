@@ -1,5 +1,4 @@
 import GuildJSON
-import GuildProtocol
 
 extension GroupService {
     /// The largest page of `group.history` (Tencent: 20).
@@ -13,9 +12,9 @@ extension GroupService {
         caller: Caller,
         groupID: String,
         seq: Int64?,
-        direction: GroupMethods.HistoryDirection,
+        direction: HistoryPage.Direction,
         count: Int?
-    ) async throws -> GroupMethods.History.Result {
+    ) async throws -> HistoryPage {
         let size = count ?? Self.maximumHistoryPage
         guard (1...Self.maximumHistoryPage).contains(size) else {
             throw GuildError(.imInvalidParameters, "count must be 1 to \(Self.maximumHistoryPage)", field: "count")
@@ -50,10 +49,10 @@ extension GroupService {
                 range = from...last
             }
             let found = try tx.messages.messages(groupID: groupID, in: range, descending: older, limit: size + 1)
-            let page = found.prefix(size).map { Self.wire($0, for: userID) }
+            let page = Array(found.prefix(size))
             let more = found.count > size
             let next = more ? (older ? page[page.count - 1].seq - 1 : page[page.count - 1].seq + 1) : 0
-            return .init(messages: Array(page), nextSeq: next, isFinished: !more)
+            return .init(messages: page, nextSeq: next, isFinished: !more)
         }
     }
 
@@ -88,13 +87,9 @@ extension GroupService {
             stripped.actor = message.sender
             stripped.byAdmin = false
             stripped.time = message.time
-            try tx.messages.revokeMessage(
-                groupID: groupID,
-                seq: message.seq,
-                by: context.actor,
-                eventSeq: message.eventSeq,
-                eventBody: try stripped.encodeBody()
-            )
+            try tx.messages.revokeMessage(groupID: groupID, seq: message.seq, by: context.actor)
+            // The message's `newMessage` keeps its place in the log for replay, without the body.
+            try tx.rewrite(message.eventSeq, as: stripped)
             var event = context.event(.messageRevoked, changes: ["messageSeq": .int(message.seq), "msgID": .string(message.msgID)])
             var excluded = try tx.imGroups.membersNotReceiving(groupID: groupID)
             if !context.policy.preJoinHistory { excluded += try tx.messages.membersJoined(groupID: groupID, after: message.seq) }
@@ -107,23 +102,5 @@ extension GroupService {
     public func pruneMessages() async throws -> Int {
         let cutoff = self.now() - self.messageOptions.retentionMilliseconds
         return try await self.store.write { tx in try tx.messages.deleteMessages(before: cutoff) }
-    }
-
-    /// A stored message as history returns it to `userID`.
-    static func wire(_ message: StoredMessage, for userID: String?) -> GroupMethods.GroupMessage {
-        let mentions = message.body?.atUserList
-        return GroupMethods.GroupMessage(
-            seq: message.seq,
-            msgID: message.msgID,
-            sender: message.sender,
-            time: message.time,
-            priority: message.priority,
-            text: message.body?.text,
-            custom: message.body?.custom,
-            cloudCustomData: message.body?.cloudCustomData,
-            atUserList: mentions,
-            mentionsMe: mentions.map { $0.contains(GroupMethods.mentionAll) || userID.map($0.contains) == true } ?? false,
-            revoked: message.body == nil
-        )
     }
 }

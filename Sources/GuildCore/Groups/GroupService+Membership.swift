@@ -1,5 +1,4 @@
 import GuildJSON
-import GuildProtocol
 
 extension GroupService {
     /// What `group.join` did.

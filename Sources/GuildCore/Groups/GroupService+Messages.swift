@@ -1,10 +1,6 @@
 import GuildJSON
-import GuildProtocol
 
 extension GroupService {
-    /// What `group.sendMessage` returns.
-    public typealias SentMessage = GroupMethods.SendMessage.Result
-
     /// The largest message body: text (or custom JSON) and cloudCustomData together (Tencent: 12 KB).
     public static let maximumMessageBytes = 12 * 1024
     /// The most entries in `atUserList` (Tencent: 30, the all marker included).
@@ -20,7 +16,7 @@ extension GroupService {
     /// muted member, or an ordinary member while the whole group is muted, gets 10017; over the per-user
     /// rate, 10023. Members whose receive option is `NOT_RECEIVE` get no copy. An AVChatRoom delivers at most
     /// its rate per second, discarding lower priorities first: the result says whether it was delivered.
-    public func sendMessage(caller: Caller, _ params: GroupMethods.SendMessage.Params) async throws -> SentMessage {
+    public func sendMessage(caller: Caller, _ params: OutgoingMessage) async throws -> SentMessage {
         let userID = try caller.requireUserID()
         let body = try Self.validate(params)
         let priority = params.priority ?? .normal
@@ -47,7 +43,7 @@ extension GroupService {
     private struct Draft: Sendable {
         var userID: String
         var body: MessageBody
-        var priority: GroupMethods.MessagePriority
+        var priority: MessagePriority
         var mentions: [String]
     }
 
@@ -57,7 +53,7 @@ extension GroupService {
 
     /// Checks and stores a message in one transaction: its seq, its event, its record and read marks.
     private func commit(_ caller: Caller, _ groupID: String, _ draft: Draft, live: Bool) async throws -> SentMessage {
-        let named = draft.mentions.filter { $0 != GroupMethods.mentionAll }
+        let named = draft.mentions.filter { $0 != MessageBody.mentionAll }
         return try await self.store.write { tx in
             let context = try self.load(tx, caller, groupID)
             if context.group.type == .avChatRoom && !live { throw LiveRoomSend() }
@@ -95,7 +91,7 @@ extension GroupService {
                 )
                 try tx.messages.noteOwnMessage(groupID: groupID, userID: draft.userID, seq: seq)
                 if !draft.mentions.isEmpty {
-                    try tx.messages.noteMentions(groupID: groupID, userIDs: named, all: draft.mentions.contains(GroupMethods.mentionAll), seq: seq)
+                    try tx.messages.noteMentions(groupID: groupID, userIDs: named, all: draft.mentions.contains(MessageBody.mentionAll), seq: seq)
                 }
             }
             return SentMessage(messageSeq: seq, msgID: msgID, time: context.now, delivered: true)
@@ -121,14 +117,14 @@ extension GroupService {
 
     /// The body of a valid send: exactly one of text and custom, at most 12 KB with cloudCustomData, at most 30
     /// mentions.
-    static func validate(_ params: GroupMethods.SendMessage.Params) throws -> MessageBody {
+    static func validate(_ params: OutgoingMessage) throws -> MessageBody {
         let size: Int
         switch (params.text, params.custom) {
         case (let text?, nil):
             guard !text.isEmpty else { throw GuildError(.imInvalidParameters, "text must not be empty", field: "text") }
             size = text.utf8.count
         case (nil, let custom?):
-            size = try RPCCoding.encode(custom).count
+            size = custom.jsonBytes.count
         default:
             throw GuildError(.imInvalidParameters, "a message has exactly one of text and custom", field: "text")
         }
@@ -157,7 +153,7 @@ extension GroupService {
     }
 
     /// A `newMessage` event's `changes`: the message without its sender and time (the event's actor and time).
-    static func eventChanges(seq: Int64, msgID: String, priority: GroupMethods.MessagePriority, body: MessageBody?) -> [String: JSONValue] {
+    static func eventChanges(seq: Int64, msgID: String, priority: MessagePriority, body: MessageBody?) -> [String: JSONValue] {
         var changes: [String: JSONValue] = ["messageSeq": .int(seq), "msgID": .string(msgID), "priority": .string(priority.rawValue)]
         guard let body else {
             changes["revoked"] = .bool(true)

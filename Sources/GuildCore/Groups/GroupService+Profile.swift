@@ -1,5 +1,3 @@
-import GuildProtocol
-
 extension GroupService {
     /// What `group.getInfo` found for the ids asked.
     public struct InfoLookup: Sendable {

@@ -1,5 +1,4 @@
 import GuildJSON
-import GuildProtocol
 
 extension GroupService {
     /// Which members `group.memberList` returns (Tencent's `V2TIMGroupMemberFilter`).

@@ -1,11 +1,10 @@
 import GuildJSON
-import GuildProtocol
 
 extension GroupService {
     /// The caller's unread counts in one group (nil: every group they are a member of). Only the types with
     /// unread counts (``GroupPolicy/unreadCounts``) count; `NOT_RECEIVE` counts nothing; `RECEIVE_NOT_NOTIFY`
     /// is flagged `badgeOnly`.
-    public func unreadCounts(caller: Caller, groupID: String?) async throws -> [GroupMethods.UnreadCount] {
+    public func unreadCounts(caller: Caller, groupID: String?) async throws -> [UnreadCount] {
         let userID = try caller.requireUserID()
         return try await self.store.read { tx in
             guard let groupID else { return try tx.messages.readMarks(userID: userID).map(Self.count) }
@@ -19,7 +18,7 @@ extension GroupService {
 
     /// Moves the caller's read mark in a group to `seq` (the newest when nil; never backwards), clearing
     /// mentions up to it; the caller gets `unreadChanged`.
-    public func markRead(caller: Caller, groupID: String, seq: Int64?) async throws -> GroupMethods.UnreadCount {
+    public func markRead(caller: Caller, groupID: String, seq: Int64?) async throws -> UnreadCount {
         let userID = try caller.requireUserID()
         return try await self.store.write { tx in
             let context = try self.load(tx, caller, groupID)
@@ -48,10 +47,10 @@ extension GroupService {
     }
 
     /// A read mark's count: the messages after the mark that are not the member's own.
-    static func count(_ mark: ReadMark) -> GroupMethods.UnreadCount {
+    static func count(_ mark: ReadMark) -> UnreadCount {
         let read = max(mark.readSeq, mark.baseSeq)
         let counts = GroupPolicy.of(mark.type).unreadCounts && mark.receiveOption != .notReceive
-        return GroupMethods.UnreadCount(
+        return UnreadCount(
             groupID: mark.groupID,
             unread: counts ? max(0, mark.lastSeq - read - mark.ownUnread) : 0,
             mentioned: mark.receiveOption != .notReceive && max(mark.mentionSeq, mark.atAllSeq) > read,

@@ -1,6 +1,5 @@
 import Foundation
 import GuildJSON
-import GuildProtocol
 
 /// Group rules for every type, read from ``GroupPolicy`` (its `Rules` table): creation, profile, membership, roles,
 /// ownership, attributes, messages, and the events each change appends in its own transaction.

@@ -1,4 +1,3 @@
-import GuildProtocol
 import Synchronization
 
 /// AVChatRoom's rate rule: at most `perWindow` messages per group in each window; over it, lower priorities
@@ -7,7 +6,7 @@ import Synchronization
 /// waiting sender learns whether its message goes out. In memory: a rate is not state a restart must keep.
 public final class LiveRoomGate: Sendable {
     private struct Waiting {
-        var priority: GroupMethods.MessagePriority
+        var priority: MessagePriority
         var order: Int
         var continuation: CheckedContinuation<Bool, Never>
     }
@@ -23,7 +22,7 @@ public final class LiveRoomGate: Sendable {
     }
 
     /// Waits for the group's current window to close; true when the message is among those delivered.
-    public func admit(groupID: String, priority: GroupMethods.MessagePriority) async -> Bool {
+    public func admit(groupID: String, priority: MessagePriority) async -> Bool {
         await withCheckedContinuation { continuation in
             let opens = self.open.withLock { open in
                 var waiting = open[groupID] ?? []
@@ -46,18 +45,6 @@ public final class LiveRoomGate: Sendable {
         let ranked = waiting.sorted { ($0.priority.rank, $0.order) < ($1.priority.rank, $1.order) }
         for (index, entry) in ranked.enumerated() {
             entry.continuation.resume(returning: index < self.perWindow)
-        }
-    }
-}
-
-extension GroupMethods.MessagePriority {
-    /// 0 for High up to 3 for Lowest: the order in which an AVChatRoom over its rate keeps messages.
-    public var rank: Int {
-        switch self {
-        case .high: 0
-        case .normal: 1
-        case .low: 2
-        case .lowest: 3
         }
     }
 }

@@ -1,5 +1,4 @@
 import GuildJSON
-import GuildProtocol
 
 /// Profile fields to set on a group (`group.create`, `group.setInfo`); nil leaves a field as it is.
 public struct ProfileChange: Sendable, Hashable {

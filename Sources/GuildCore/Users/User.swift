@@ -1,5 +1,4 @@
 import GuildJSON
-import GuildProtocol
 
 /// A user account (Kii Cloud semantics): a pseudo user has no login identity until it gets one.
 public struct User: Sendable, Hashable {

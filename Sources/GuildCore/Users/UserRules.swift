@@ -1,5 +1,4 @@
 import GuildJSON
-import GuildProtocol
 
 /// Kii Cloud's validation rules for users (protocol/users-and-groups.md, Users).
 public enum UserRules {
@@ -76,7 +75,7 @@ public enum UserRules {
     /// Drops names starting with `_` (as Kii does, silently) and enforces the 63 KB total.
     public static func sanitizeFields(_ fields: [String: JSONValue]) throws(GuildError) -> [String: JSONValue] {
         let kept = fields.filter { !$0.key.hasPrefix("_") }
-        let size = (try? RPCCoding.encode(kept).count) ?? Int.max
+        let size = JSONValue.object(kept).jsonBytes.count
         guard size <= Self.fieldsMaximumBytes else {
             throw .invalidInput("custom fields must total at most 63 KB of JSON (got \(size) bytes)", field: "fields")
         }

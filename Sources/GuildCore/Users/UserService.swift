@@ -1,6 +1,5 @@
 import Foundation
 import GuildJSON
-import GuildProtocol
 import Synchronization
 
 /// The user and session rules of Kii Cloud: registration, pseudo users, login, single-use refresh tokens,

@@ -53,14 +53,8 @@ extension PostgresMessageRecords: GroupMessageRecords {
         ).first.map(Self.storedMessage)
     }
 
-    /// Removes a message's body, and its `newMessage` event's.
-    public func revokeMessage(
-        groupID: String,
-        seq: Int64,
-        by userID: String?,
-        eventSeq: Int64,
-        eventBody: [UInt8]
-    ) throws {
+    /// Removes a message's body.
+    public func revokeMessage(groupID: String, seq: Int64, by userID: String?) throws {
         guard Self.isStorableKey(groupID) else { return }
         try self.connection.execute(
             """
@@ -68,8 +62,6 @@ extension PostgresMessageRecords: GroupMessageRecords {
             WHERE group_id = \(groupID) AND seq = \(seq)
             """
         )
-        // The message's event keeps its place in the log for replay, without the body.
-        try self.connection.execute("UPDATE event SET body = \(ByteBuffer(bytes: eventBody)) WHERE seq = \(eventSeq)")
     }
 
     /// Deletes every message sent before `time`, and every group `newMessage` event before it; returns how many
@@ -177,7 +169,7 @@ extension PostgresMessageRecords {
             msgID: try row[2].decode(String.self),
             sender: try row[3].decode(String.self),
             time: try row[4].decode(Int64.self),
-            priority: GroupMethods.MessagePriority(rawValue: try row[5].decode(String.self)) ?? .normal,
+            priority: MessagePriority(rawValue: try row[5].decode(String.self)) ?? .normal,
             body: body.flatMap { try? RPCCoding.decode(MessageBody.self, from: $0.readableBytesView) },
             eventSeq: try row[7].decode(Int64.self)
         )

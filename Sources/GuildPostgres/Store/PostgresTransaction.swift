@@ -1,4 +1,6 @@
 import GuildCore
+import NIOCore
+import PostgresNIO
 
 /// One transaction of the PostgreSQL store: each area's protocol of records and queries (`UserRecords`, ...)
 /// is implemented by a small type of its own over ``connection`` (`PostgresUserRecords`, ...), handed out by
@@ -55,6 +57,13 @@ public final class PostgresTransaction {
         let seq = try context.append(try PostgresEvent(event))
         try logged.recordAudience(seq: seq, on: self.connection)
         return seq
+    }
+
+    /// Replaces a logged event's body (see ``GuildCore/EventRecords``).
+    public func rewrite(_ seq: Int64, as event: some LoggableEvent) throws {
+        guard self.context != nil else { throw PostgresStoreError.readOnly }
+        let body = try event.encodeStoredBody() ?? event.encodeBody()
+        try self.connection.execute("UPDATE event SET body = \(ByteBuffer(bytes: body)) WHERE seq = \(seq)")
     }
 }
 

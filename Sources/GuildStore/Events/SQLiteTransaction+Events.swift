@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import GuildCore
 
@@ -9,5 +10,10 @@ extension SQLiteTransaction: EventRecords {
             preconditionFailure("\(type(of: event)) has no SQLite side: conform it to SQLiteLoggedEvent in its area")
         }
         return try self.db.appendEvent(logged, to: self.log)
+    }
+
+    func rewrite(_ seq: Int64, as event: some LoggableEvent) throws {
+        let body = try event.encodeStoredBody() ?? event.encodeBody()
+        try self.db.cachedStatement(sql: "UPDATE event SET body = ? WHERE seq = ?").execute(arguments: [Data(body), seq])
     }
 }

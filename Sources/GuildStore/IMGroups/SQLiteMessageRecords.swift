@@ -39,12 +39,10 @@ extension SQLiteMessageRecords: GroupMessageRecords {
         ).map(Self.storedMessage)
     }
 
-    func revokeMessage(groupID: String, seq: Int64, by userID: String?, eventSeq: Int64, eventBody: [UInt8]) throws {
+    func revokeMessage(groupID: String, seq: Int64, by userID: String?) throws {
         try self.db.cachedStatement(sql: "UPDATE group_message SET body = NULL, revokedBy = ? WHERE groupID = ? AND seq = ?").execute(
             arguments: StoredText.arguments([userID ?? "", groupID, seq])
         )
-        // The message's event keeps its place in the log for replay, without the body.
-        try self.db.cachedStatement(sql: "UPDATE event SET body = ? WHERE seq = ?").execute(arguments: [Data(eventBody), eventSeq])
     }
 
     func deleteMessages(before time: Int64) throws -> Int {
@@ -138,7 +136,7 @@ extension SQLiteMessageRecords: GroupMessageRecords {
             msgID: row.text(at: 2) ?? "",
             sender: row.text(at: 3) ?? "",
             time: row[4],
-            priority: GroupMethods.MessagePriority(rawValue: row[5]) ?? .normal,
+            priority: MessagePriority(rawValue: row[5]) ?? .normal,
             body: body.flatMap { try? RPCCoding.decode(MessageBody.self, from: $0) },
             eventSeq: row[7]
         )
