@@ -217,6 +217,7 @@ let package = Package(
         .executableTarget(
             name: "guild-contract",
             dependencies: [
+                "GuildCore",
                 "GuildJSON",
                 "GuildProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

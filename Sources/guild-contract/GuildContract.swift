@@ -4,7 +4,8 @@ import GuildProtocol
 
 /// Writes or checks the files generated from the wire contract's Swift declarations: `protocol/openrpc.json`
 /// (the daemon's `Sources/GuildServer/Resources/openrpc.json`), `protocol/errors.md`, the Python client's
-/// error constants, and the Swift reason constants and domain error codes, from the error catalog.
+/// error constants, and the Swift reason constants and domain error codes, from the error catalog; the wire's
+/// event type and its schemas from the event areas' declarations.
 @main
 struct GuildContract: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,6 +21,37 @@ struct GuildContract: ParsableCommand {
         func url(_ path: String) -> URL {
             URL(fileURLWithPath: self.root).appendingPathComponent(path)
         }
+
+        /// Every generated file: the contract's, and the event type's laid out by `swift format` with the
+        /// repository's configuration (so that its lint passes on them as on any source).
+        func generatedFiles() throws -> [ContractText.GeneratedFile] {
+            try ContractText.generatedFiles()
+                + EventText.generatedFiles().map { file in
+                    ContractText.GeneratedFile(path: file.path, text: try self.swiftFormat(file.text))
+                }
+        }
+
+        /// `text` as `swift format` lays it out.
+        func swiftFormat(_ text: String) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["swift", "format", "format", "--configuration", self.url(".swift-format").path, "-"]
+            let input = Pipe()
+            let output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            try process.run()
+            // Write on another thread: a large file would fill the output pipe before stdin is closed.
+            let writer = Thread {
+                input.fileHandleForWriting.write(Data(text.utf8))
+                try? input.fileHandleForWriting.close()
+            }
+            writer.start()
+            let formatted = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else { throw ExitCode(process.terminationStatus) }
+            return String(decoding: formatted, as: UTF8.self)
+        }
     }
 
     /// Writes every generated file that differs from what the declarations generate.
@@ -29,7 +61,7 @@ struct GuildContract: ParsableCommand {
         @OptionGroup var location: Location
 
         func run() throws {
-            for file in ContractText.generatedFiles() {
+            for file in try self.location.generatedFiles() {
                 let url = self.location.url(file.path)
                 if (try? String(contentsOf: url, encoding: .utf8)) != file.text {
                     try Data(file.text.utf8).write(to: url)
@@ -47,7 +79,7 @@ struct GuildContract: ParsableCommand {
 
         func run() throws {
             var stale: [String] = []
-            for file in ContractText.generatedFiles() {
+            for file in try self.location.generatedFiles() {
                 if (try? String(contentsOf: self.location.url(file.path), encoding: .utf8)) != file.text {
                     stale.append(file.path)
                 }

@@ -29,6 +29,7 @@ struct EventTopicTests {
     struct PingAudience: EventAudience {
         var area: String { "test" }
         var kinds: [String] { ["ping"] }
+        var fields: [EventField] { [] }
     }
 
     struct PingStore: SQLiteEventArea {

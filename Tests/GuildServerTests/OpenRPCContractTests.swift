@@ -27,6 +27,31 @@ struct OpenRPCContractTests {
         #expect(!OpenRPCDocument.compactJSON.contains(0x0A))
     }
 
+    /// `Event` is one of the areas' events, each schema made from the area's declarations: its kinds, the
+    /// members every event has, and its own members.
+    @Test func theEventSchemaIsOneOfEachAreasEventsAsDeclared() throws {
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(OpenRPCDocument.compactJSON)) as? [String: Any])
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let event = try #require(schemas["Event"] as? [String: Any])
+        let references = try #require(event["oneOf"] as? [[String: String]]).compactMap { $0["$ref"] }
+        #expect(references == ["#/components/schemas/GroupEvent", "#/components/schemas/BucketEvent", "#/components/schemas/ThingEvent"])
+        var kinds: [String] = []
+        for area in EventAreas.declared {
+            let name = area.area.prefix(1).uppercased() + area.area.dropFirst() + "Event"
+            let schema = try #require(schemas[name] as? [String: Any], "no schema \(name)")
+            let properties = try #require(schema["properties"] as? [String: [String: Any]])
+            #expect(Set(properties.keys) == area.fieldNames)
+            #expect(properties["kind"]?["enum"] as? [String] == area.kinds)
+            let required = try #require(schema["required"] as? [String])
+            #expect(Set(["seq", "kind", "time"]).isSubset(of: required) && Set(required).isSubset(of: properties.keys))
+            kinds += area.kinds
+        }
+        #expect(Set(kinds).count == kinds.count, "a kind in two areas would match two of Event's schemas")
+        // The notification's params carry an Event.
+        let notifications = try #require(document["x-notifications"] as? [[String: Any]])
+        #expect(String(describing: notifications).contains("#/components/schemas/Event"))
+    }
+
     @Test func registryDocumentAndMethodTypesNameTheSameMethods() async throws {
         try await TestDaemon.run { _, server in
             let registered = Set(server.dispatcher.registry.methodNames)

@@ -1,5 +1,5 @@
-// Generated from the error catalog (Sources/GuildProtocol/Methods/Contract/ErrorReason+Catalog.swift)
-// by `scripts/gen-contract`. Do not edit: change the catalog, then run that script again.
+// Generated from the error catalog (Sources/GuildProtocol/Methods/Contract/ErrorReason+Catalog.swift) by
+// `scripts/gen-contract`. Do not edit: change the source, then run that script again.
 
 extension GuildError {
     /// The kind of failure: a closed set, one case per domain error of the catalog, which gives each its

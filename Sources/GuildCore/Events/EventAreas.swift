@@ -1,10 +1,13 @@
 import Synchronization
 
-/// The event areas the daemon knows, by topic area: each feature area registers its live audience rule here
-/// when the server is built. A subscription may name topics only of registered areas, and kinds only of
-/// their kinds.
+/// The event areas the daemon knows, by topic area: their kinds, their events' members and who receives
+/// them. A subscription may name topics only of known areas, and kinds only of their kinds.
 public enum EventAreas {
-    private static let registered = Mutex<[any EventAudience]>([])
+    /// Every area that appends events, in the order the contract lists them. An area with events adds its
+    /// line here; the wire's event type and schemas are generated from this list (`scripts/gen-contract`).
+    public static let declared: [any EventAudience] = [GroupEventAudience(), ObjectEventAudience(), ThingEventAudience()]
+
+    private static let registered = Mutex<[any EventAudience]>(declared)
 
     /// Registers an area's audience rule (replacing one registered for the same area, in its place).
     public static func register(_ audience: any EventAudience) {

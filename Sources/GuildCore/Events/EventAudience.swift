@@ -12,6 +12,8 @@ public protocol EventAudience: Sendable {
     var area: String { get }
     /// The event kinds the area appends.
     var kinds: [String] { get }
+    /// The members of the area's event bodies besides ``EventField/common``.
+    var fields: [EventField] { get }
     /// Whether a user's subscription receives the area's events only when it names their topic (buckets: a
     /// subscriber asks for the buckets it watches). Admins watching everything receive them regardless.
     var namedTopicsOnly: Bool { get }

@@ -24,7 +24,9 @@ extension GroupEvent: LoggableEvent {
     }
 
     public func encodeBody() throws -> [UInt8] {
-        EventBody(self).jsonBytes
+        let body = EventBody(self)
+        assert(EventField.check(GroupEventAudience(), members: body.memberNames, kind: self.kind.rawValue))
+        return body.jsonBytes
     }
 }
 

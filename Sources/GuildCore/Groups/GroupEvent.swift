@@ -130,6 +130,12 @@ public struct EventBody: Codable, Sendable {
         self.time = event.time
     }
 
+    /// The names of the members ``writeJSON(to:)`` writes.
+    var memberNames: [String] {
+        ["groupID", "kind", "time", "users"] + (self.actor == nil ? [] : ["actor"]) + (self.byAdmin == nil ? [] : ["byAdmin"])
+            + (self.changes == nil ? [] : ["changes"])
+    }
+
     /// The event's wire JSON with its sequence number first: `{"seq":N,<body members>}`.
     public static func json(seq: Int64, body: [UInt8]) -> [UInt8] {
         CommittedEvent.json(seq: seq, body: body)

@@ -9,6 +9,23 @@ public struct GroupEventAudience: EventAudience {
 
     public var kinds: [String] { GroupEvent.Kind.allCases.map(\.rawValue) }
 
+    public var fields: [EventField] {
+        [
+            EventField("groupID", .string, always: true, "The group"),
+            EventField("actor", .string, "The acting user; absent when an admin without a session, or the system, acted"),
+            EventField("byAdmin", .boolean, "Whether the actor used admin rights (absent when not)"),
+            EventField("users", .strings, always: true, "The users the event is about"),
+            EventField(
+                "changes",
+                .object,
+                "What changed: name, type, owner, previousOwner, reason, introduction, notification, faceURL, custom, shutUpAll, addOpt, "
+                    + "changeTypes (Tencent's numbers), attributes and version, muteUntil, muted, applicationID, accepted, message, userDeleted; "
+                    + "for messages messageSeq, msgID, priority, text, custom, cloudCustomData, atUserList, revoked; "
+                    + "for unreadChanged unread, mentioned, readSeq"
+            ),
+        ]
+    }
+
     /// Members follow their groups' topics.
     public var followsTopics: Bool { true }
 

@@ -76,9 +76,8 @@ public struct ObjectEvent: LoggableEvent {
             body["granted"] = list(self.granted)
             body["revoked"] = list(self.revoked)
         }
-        var bytes: [UInt8] = []
-        JSONValue.object(body).writeJSON(to: &bytes)
-        return bytes
+        assert(EventField.check(ObjectEventAudience(), members: body.keys, kind: self.kind.rawValue))
+        return JSONValue.object(body).jsonBytes
     }
 }
 
@@ -113,6 +112,26 @@ public struct ObjectEventAudience: EventAudience {
 
     public var area: String { Self.bucketArea }
     public var kinds: [String] { ObjectEvent.Kind.allCases.map(\.rawValue) }
+
+    public var fields: [EventField] {
+        let objectChanges = [ObjectEvent.Kind.objectCreated, .objectUpdated, .objectDeleted].map(\.rawValue)
+        let acl = [ObjectEvent.Kind.aclChanged.rawValue]
+        return [
+            EventField("topic", .string, always: true, "bucket:<scope>/<bucket>, or bucket:<scope> for a scope's ACL"),
+            EventField("scope", .string, always: true, "The scope: app, user:<userID>, group:<groupID> or thing:<thingID>"),
+            EventField("bucket", .string, "The bucket; absent for a change to a scope's ACL"),
+            EventField("objectID", .string, always: true, kinds: objectChanges, "The object"),
+            EventField(
+                "object",
+                .object,
+                kinds: [ObjectEvent.Kind.objectCreated, .objectUpdated].map(\.rawValue),
+                "The object after the change, with its reserved fields"
+            ),
+            EventField("actor", .string, "Who made the change; absent for an admin or an anonymous caller"),
+            EventField("granted", .aclEntries, always: true, kinds: acl, "The ACL entries the change granted"),
+            EventField("revoked", .aclEntries, always: true, kinds: acl, "The ACL entries the change revoked"),
+        ]
+    }
     public var namedTopicsOnly: Bool { true }
 
     public init() {}

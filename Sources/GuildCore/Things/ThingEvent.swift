@@ -50,22 +50,27 @@ public struct ThingEvent: LoggableEvent {
     }
 
     public func encodeBody() throws -> [UInt8] {
+        let body = self.bodyMembers
+        assert(EventField.check(ThingEventAudience(), members: body.keys, kind: self.kind.rawValue))
+        return JSONValue.object(body).jsonBytes
+    }
+
+    /// The members of the body, as subscribers receive it.
+    private var bodyMembers: [String: JSONValue] {
         var body = self.members
         body["kind"] = .string(self.kind.rawValue)
         body["topic"] = .string(self.topic.rawValue)
         body["time"] = .int(self.time)
         if self.kind != .commandResult { body["thingID"] = .string(self.thingID) }
-        var bytes: [UInt8] = []
-        JSONValue.object(body).writeJSON(to: &bytes)
-        return bytes
+        return body
     }
 
     public func encodeStoredBody() throws -> [UInt8]? {
         guard let stateID = self.stateID, self.members["state"] != nil else { return nil }
-        var event = self
-        event.members["state"] = nil
-        event.members[Self.stateIDMember] = .int(stateID)
-        return try event.encodeBody()
+        var body = self.bodyMembers
+        body["state"] = nil
+        body[Self.stateIDMember] = .int(stateID)
+        return JSONValue.object(body).jsonBytes
     }
 
     /// The member a stored `thingStateChanged` body names its state with.
@@ -131,6 +136,46 @@ public struct ThingEventAudience: EventAudience {
 
     public var area: String { Self.thingArea }
     public var kinds: [String] { ThingEvent.Kind.allCases.map(\.rawValue) }
+
+    public var fields: [EventField] {
+        let received = [ThingEvent.Kind.commandReceived.rawValue]
+        let commands = [ThingEvent.Kind.commandReceived, .commandResult].map(\.rawValue)
+        let owners = [ThingEvent.Kind.thingOwnerAdded, .thingOwnerRemoved].map(\.rawValue)
+        let skipped = [ThingEvent.Kind.triggerSkipped.rawValue]
+        let state = [ThingEvent.Kind.thingStateChanged.rawValue]
+        return [
+            EventField("topic", .string, always: true, "thing:<thingID>"),
+            EventField(
+                "thingID",
+                .string,
+                always: true,
+                kinds: ThingEvent.Kind.allCases.filter { $0 != .commandResult }.map(\.rawValue),
+                "The thing (a commandResult names it only in its topic)"
+            ),
+            EventField("commandID", .string, always: true, kinds: commands, "The command"),
+            EventField("actions", .values, always: true, kinds: received, "The command's actions, in order"),
+            EventField("issuer", .string, always: true, kinds: received, "Who sent the command: user:<userID> or group:<groupID>"),
+            EventField("schema", .string, always: true, kinds: received, "The command's schema name"),
+            EventField("schemaVersion", .integer, always: true, kinds: received, "The command's schema version"),
+            EventField("firedByTriggerID", .string, kinds: received, "The trigger that sent the command"),
+            EventField("title", .string, kinds: received, "The command's title"),
+            EventField("description", .string, kinds: received, "The command's description"),
+            EventField("metadata", .object, kinds: received, "The command's metadata"),
+            EventField(
+                "state",
+                .object,
+                always: true,
+                nullable: true,
+                kinds: state,
+                "The state the thing reported (null once pruned from its history)"
+            ),
+            EventField("timestamp", .integer, always: true, kinds: state, "When the state was taken, ms since the Unix epoch"),
+            EventField("owner", .string, always: true, kinds: owners, "The owner added or removed: user:<userID> or group:<groupID>"),
+            EventField("triggerIDs", .strings, always: true, kinds: skipped, "The triggers whose firing sent nothing"),
+            EventField("reason", .string, always: true, kinds: skipped, "The bound that stopped them: pendingCommands, firingRate or storageQuota"),
+            EventField("limit", .integer, always: true, kinds: skipped, "That bound's limit"),
+        ]
+    }
 
     public init() {}
 }

@@ -1,5 +1,5 @@
-// Generated from the error catalog (Sources/GuildProtocol/Methods/Contract/ErrorReason+Catalog.swift)
-// by `scripts/gen-contract`. Do not edit: change the catalog, then run that script again.
+// Generated from the error catalog (Sources/GuildProtocol/Methods/Contract/ErrorReason+Catalog.swift) by
+// `scripts/gen-contract`. Do not edit: change the source, then run that script again.
 
 /// The stable `data.reason` strings Guild puts in every error it sends (see `protocol/errors.md`).
 public enum ErrorReason: Sendable {

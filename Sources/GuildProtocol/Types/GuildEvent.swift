@@ -1,116 +1,179 @@
+// Generated from the event areas' declarations (EventAreas.declared in Sources/GuildCore/Events/EventAreas.swift, each
+// area's fields) by `scripts/gen-contract`. Do not edit: change the source, then run that script again.
+
 import GuildJSON
 
-/// An event as subscribers receive it: a group event (`groupID`, `users`, `changes`), an object event
-/// (`scope`, `bucket`, `objectID`, `object`, and for `aclChanged` the entries `granted` and `revoked`) or a
-/// thing event (`thingID`, `commandID`, `actions`, `state`, `owner`, ...).
+/// An event as subscribers receive it: `seq`, `kind` and `time`, and the members of its area: `group`, `bucket`, `thing`.
+/// A member is nil when the event's area or kind does not carry it (``kinds`` lists each area's kinds).
 public struct GuildEvent: Codable, Hashable, Sendable {
     /// The global, gap-free sequence number.
     public var seq: Int64
-    /// Tencent's group listener name: `groupCreated`, `memberEnter`, `memberLeave`, `memberKicked`,
-    /// `memberInvited`, `groupInfoChanged`, `groupDismissed`, `quitFromGroup`, `groupAttributeChanged`,
-    /// `memberInfoChanged`, `grantAdministrator`, `revokeAdministrator`, `receiveJoinApplication`,
-    /// `applicationProcessed`, `allMembersMuted`, `newMessage`, `messageRevoked` or `unreadChanged`; for buckets
-    /// `objectCreated`, `objectUpdated`, `objectDeleted`, `bucketDeleted` or `aclChanged`.
+    /// What happened: one of the area's kinds.
     public var kind: String
-    /// The group of a group event.
-    public var groupID: String?
-    /// The acting user; nil when an admin without a session, or the system, acted.
-    public var actor: String?
-    /// Whether the actor used admin rights.
-    public var byAdmin: Bool?
-    /// The users the event is about.
-    public var users: [String]
-    /// What changed (`name`, `type`, `owner`, `previousOwner`, `reason`, `changeTypes`, `attributes`, `muteUntil`, ...).
-    public var changes: [String: JSONValue]?
     /// When, ms since the Unix epoch.
     public var time: Int64
-    /// An object event's topic (`bucket:<scope>/<bucket>`), scope, bucket and object.
+    /// The group.
+    public var groupID: String?
+    /// Group events: The acting user; absent when an admin without a session, or the system, acted. Bucket events: Who
+    /// made the change; absent for an admin or an anonymous caller.
+    public var actor: String?
+    /// Whether the actor used admin rights (absent when not).
+    public var byAdmin: Bool?
+    /// The users the event is about.
+    public var users: [String]?
+    /// What changed: name, type, owner, previousOwner, reason, introduction, notification, faceURL, custom, shutUpAll,
+    /// addOpt, changeTypes (Tencent's numbers), attributes and version, muteUntil, muted, applicationID, accepted,
+    /// message, userDeleted; for messages messageSeq, msgID, priority, text, custom, cloudCustomData, atUserList,
+    /// revoked; for unreadChanged unread, mentioned, readSeq.
+    public var changes: [String: JSONValue]?
+    /// Bucket events: bucket:<scope>/<bucket>, or bucket:<scope> for a scope's ACL. Thing events: thing:<thingID>.
     public var topic: String?
+    /// The scope: app, user:<userID>, group:<groupID> or thing:<thingID>.
     public var scope: String?
+    /// The bucket; absent for a change to a scope's ACL.
     public var bucket: String?
+    /// The object. In objectCreated, objectUpdated, objectDeleted.
     public var objectID: String?
-    /// The object after the change (objectCreated, objectUpdated), with its reserved fields.
+    /// The object after the change, with its reserved fields. In objectCreated, objectUpdated.
     public var object: [String: JSONValue]?
-    /// The ACL entries an aclChanged event granted and revoked.
+    /// The ACL entries the change granted. In aclChanged.
     public var granted: [ACLMethods.Entry]?
+    /// The ACL entries the change revoked. In aclChanged.
     public var revoked: [ACLMethods.Entry]?
-    /// A thing event's thing (`thing:<thingID>` topics; absent from `commandResult`, whose topic names it).
+    /// The thing (a commandResult names it only in its topic). In commandReceived, thingStateChanged, thingConnected,
+    /// thingDisconnected, thingOwnerAdded, thingOwnerRemoved, thingDeleted, triggerSkipped.
     public var thingID: String?
-    /// The command of `commandReceived` and `commandResult`.
+    /// The command. In commandReceived, commandResult.
     public var commandID: String?
-    /// `commandReceived`: the actions, in order, and the issuer (`user:ID` or `group:ID`).
+    /// The command's actions, in order. In commandReceived.
     public var actions: [JSONValue]?
+    /// Who sent the command: user:<userID> or group:<groupID>. In commandReceived.
     public var issuer: String?
-    /// `commandReceived` of a command a trigger sent.
+    /// The command's schema name. In commandReceived.
+    public var schema: String?
+    /// The command's schema version. In commandReceived.
+    public var schemaVersion: Int64?
+    /// The trigger that sent the command. In commandReceived.
     public var firedByTriggerID: String?
-    /// `thingStateChanged`: the state and its time.
+    /// The command's title. In commandReceived.
+    public var title: String?
+    /// The command's description. In commandReceived.
+    public var description: String?
+    /// The command's metadata. In commandReceived.
+    public var metadata: [String: JSONValue]?
+    /// The state the thing reported (null once pruned from its history). In thingStateChanged.
     public var state: [String: JSONValue]?
+    /// When the state was taken, ms since the Unix epoch. In thingStateChanged.
     public var timestamp: Int64?
-    /// `thingOwnerAdded` and `thingOwnerRemoved`: the owner (`user:ID` or `group:ID`).
+    /// The owner added or removed: user:<userID> or group:<groupID>. In thingOwnerAdded, thingOwnerRemoved.
     public var owner: String?
-    /// `triggerSkipped`: the triggers whose firing sent nothing, the bound that stopped them (`pendingCommands`,
-    /// `firingRate` or `storageQuota`) and its limit.
+    /// The triggers whose firing sent nothing. In triggerSkipped.
     public var triggerIDs: [String]?
+    /// The bound that stopped them: pendingCommands, firingRate or storageQuota. In triggerSkipped.
     public var reason: String?
+    /// That bound's limit. In triggerSkipped.
     public var limit: Int64?
 
     /// Creates an event.
     public init(
         seq: Int64,
         kind: String,
-        groupID: String?,
+        time: Int64,
+        groupID: String? = nil,
         actor: String? = nil,
         byAdmin: Bool? = nil,
-        users: [String] = [],
+        users: [String]? = nil,
         changes: [String: JSONValue]? = nil,
-        time: Int64
+        topic: String? = nil,
+        scope: String? = nil,
+        bucket: String? = nil,
+        objectID: String? = nil,
+        object: [String: JSONValue]? = nil,
+        granted: [ACLMethods.Entry]? = nil,
+        revoked: [ACLMethods.Entry]? = nil,
+        thingID: String? = nil,
+        commandID: String? = nil,
+        actions: [JSONValue]? = nil,
+        issuer: String? = nil,
+        schema: String? = nil,
+        schemaVersion: Int64? = nil,
+        firedByTriggerID: String? = nil,
+        title: String? = nil,
+        description: String? = nil,
+        metadata: [String: JSONValue]? = nil,
+        state: [String: JSONValue]? = nil,
+        timestamp: Int64? = nil,
+        owner: String? = nil,
+        triggerIDs: [String]? = nil,
+        reason: String? = nil,
+        limit: Int64? = nil
     ) {
         self.seq = seq
         self.kind = kind
+        self.time = time
         self.groupID = groupID
         self.actor = actor
         self.byAdmin = byAdmin
         self.users = users
         self.changes = changes
-        self.time = time
+        self.topic = topic
+        self.scope = scope
+        self.bucket = bucket
+        self.objectID = objectID
+        self.object = object
+        self.granted = granted
+        self.revoked = revoked
+        self.thingID = thingID
+        self.commandID = commandID
+        self.actions = actions
+        self.issuer = issuer
+        self.schema = schema
+        self.schemaVersion = schemaVersion
+        self.firedByTriggerID = firedByTriggerID
+        self.title = title
+        self.description = description
+        self.metadata = metadata
+        self.state = state
+        self.timestamp = timestamp
+        self.owner = owner
+        self.triggerIDs = triggerIDs
+        self.reason = reason
+        self.limit = limit
     }
-}
 
-extension GuildEvent {
-    private enum CodingKeys: String, CodingKey {
-        case seq, kind, groupID, actor, byAdmin, users, changes, time, topic, scope, bucket, objectID, object, granted, revoked
-        case thingID, commandID, actions, issuer, firedByTriggerID, state, timestamp, owner, triggerIDs, reason, limit
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            seq: try container.decode(Int64.self, forKey: .seq),
-            kind: try container.decode(String.self, forKey: .kind),
-            groupID: try container.decodeIfPresent(String.self, forKey: .groupID),
-            actor: try container.decodeIfPresent(String.self, forKey: .actor),
-            byAdmin: try container.decodeIfPresent(Bool.self, forKey: .byAdmin),
-            users: try container.decodeIfPresent([String].self, forKey: .users) ?? [],
-            changes: try container.decodeIfPresent([String: JSONValue].self, forKey: .changes),
-            time: try container.decode(Int64.self, forKey: .time)
-        )
-        self.topic = try container.decodeIfPresent(String.self, forKey: .topic)
-        self.scope = try container.decodeIfPresent(String.self, forKey: .scope)
-        self.bucket = try container.decodeIfPresent(String.self, forKey: .bucket)
-        self.objectID = try container.decodeIfPresent(String.self, forKey: .objectID)
-        self.object = try container.decodeIfPresent([String: JSONValue].self, forKey: .object)
-        self.granted = try container.decodeIfPresent([ACLMethods.Entry].self, forKey: .granted)
-        self.revoked = try container.decodeIfPresent([ACLMethods.Entry].self, forKey: .revoked)
-        self.thingID = try container.decodeIfPresent(String.self, forKey: .thingID)
-        self.commandID = try container.decodeIfPresent(String.self, forKey: .commandID)
-        self.actions = try container.decodeIfPresent([JSONValue].self, forKey: .actions)
-        self.issuer = try container.decodeIfPresent(String.self, forKey: .issuer)
-        self.firedByTriggerID = try container.decodeIfPresent(String.self, forKey: .firedByTriggerID)
-        self.state = try container.decodeIfPresent([String: JSONValue].self, forKey: .state)
-        self.timestamp = try container.decodeIfPresent(Int64.self, forKey: .timestamp)
-        self.owner = try container.decodeIfPresent(String.self, forKey: .owner)
-        self.triggerIDs = try container.decodeIfPresent([String].self, forKey: .triggerIDs)
-        self.reason = try container.decodeIfPresent(String.self, forKey: .reason)
-        self.limit = try container.decodeIfPresent(Int64.self, forKey: .limit)
-    }
+    /// Every area's event kinds, by topic area.
+    public static let kinds: [String: [String]] = [
+        "bucket": ["objectCreated", "objectUpdated", "objectDeleted", "bucketDeleted", "aclChanged"],
+        "group": [
+            "groupCreated",
+            "memberEnter",
+            "memberLeave",
+            "memberKicked",
+            "memberInvited",
+            "groupInfoChanged",
+            "groupDismissed",
+            "quitFromGroup",
+            "groupAttributeChanged",
+            "memberInfoChanged",
+            "grantAdministrator",
+            "revokeAdministrator",
+            "receiveJoinApplication",
+            "applicationProcessed",
+            "allMembersMuted",
+            "newMessage",
+            "messageRevoked",
+            "unreadChanged",
+        ],
+        "thing": [
+            "commandReceived",
+            "commandResult",
+            "thingStateChanged",
+            "thingConnected",
+            "thingDisconnected",
+            "thingOwnerAdded",
+            "thingOwnerRemoved",
+            "thingDeleted",
+            "triggerSkipped",
+        ],
+    ]
 }

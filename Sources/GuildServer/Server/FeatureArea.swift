@@ -9,11 +9,8 @@ protocol FeatureArea: Sendable {
     func register(in registry: inout MethodRegistry)
     /// The area's invariant checks, run by `system.check`: each returns a description of every violation.
     var invariantChecks: [@Sendable () async throws -> [String]] { get }
-    /// The live audience rules of the area's events (who receives each), registered in `EventAreas`.
-    var eventAudiences: [any EventAudience] { get }
 }
 
 extension FeatureArea {
     var invariantChecks: [@Sendable () async throws -> [String]] { [] }
-    var eventAudiences: [any EventAudience] { [] }
 }

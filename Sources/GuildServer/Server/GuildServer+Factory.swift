@@ -64,10 +64,7 @@ extension GuildServer {
         )
         let areas = Self.areas(services)
         var registry = MethodRegistry()
-        for area in areas {
-            area.register(in: &registry)
-            for audience in area.eventAudiences { EventAreas.register(audience) }
-        }
+        for area in areas { area.register(in: &registry) }
         registry.registerCheckMethod(integrity: store.integrityCheck, invariants: areas.flatMap { $0.invariantChecks })
         let admission = Admission(
             limits: .init(

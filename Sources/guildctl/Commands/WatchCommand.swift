@@ -164,7 +164,7 @@ struct WatchCommand: AsyncParsableCommand {
         } else if event.byAdmin == true {
             parts.append("by admin")
         }
-        if !event.users.isEmpty { parts.append("users " + event.users.joined(separator: ", ")) }
+        if let users = event.users, !users.isEmpty { parts.append("users " + users.joined(separator: ", ")) }
         if let changes = event.changes, !changes.isEmpty {
             let pairs = changes.keys.sorted().map { key in
                 "\(key)=" + Output.scalar(changes[key] ?? .null, key: key, now: time)

@@ -1,5 +1,5 @@
-# Generated from the error catalog (Sources/GuildProtocol/Methods/Contract/ErrorReason+Catalog.swift)
-# by `scripts/gen-contract`. Do not edit: change the catalog, then run that script again.
+# Generated from the error catalog (Sources/GuildProtocol/Methods/Contract/ErrorReason+Catalog.swift) by
+# `scripts/gen-contract`. Do not edit: change the source, then run that script again.
 """Every error code and reason of the Guild protocol (generated).
 
 Each ``data.reason`` is a constant whose value is its JSON-RPC ``code``,

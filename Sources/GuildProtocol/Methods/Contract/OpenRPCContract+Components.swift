@@ -99,30 +99,6 @@ extension OpenRPCContract {
                 "reason": JSONSchema.string,
             ]
         ),
-        "Event": JSONSchema.object(
-            required: ["seq", "kind", "groupID", "users", "time"],
-            [
-                "seq": ["type": "integer", "description": "Global, gap-free sequence number"],
-                "kind": JSONSchema.oneOf([
-                    "groupCreated", "memberEnter", "memberLeave", "memberKicked", "memberInvited", "groupInfoChanged", "groupDismissed",
-                    "quitFromGroup", "groupAttributeChanged", "memberInfoChanged", "grantAdministrator", "revokeAdministrator",
-                    "receiveJoinApplication", "applicationProcessed", "allMembersMuted", "newMessage",
-                ]),
-                "groupID": JSONSchema.string,
-                "actor": [
-                    "type": ["string", "null"],
-                    "description": "The acting user; null when an admin without a session, or the system, acted",
-                ],
-                "byAdmin": JSONSchema.boolean,
-                "users": ["type": "array", "items": JSONSchema.string, "description": "The users the event is about"],
-                "changes": [
-                    "type": "object",
-                    "description":
-                        "What changed: name, type, owner, previousOwner, reason, introduction, notification, faceURL, custom, shutUpAll, addOpt, changeTypes (Tencent's numbers), attributes and version, muteUntil, muted, applicationID, accepted, message, messageSeq, text",
-                ],
-                "time": JSONSchema.integer,
-            ]
-        ),
         "GroupProfile": JSONSchema.object(
             required: [
                 "groupID", "name", "type", "owner", "memberCount", "memberLimit", "introduction", "notification", "faceURL", "addOpt", "allMuted",

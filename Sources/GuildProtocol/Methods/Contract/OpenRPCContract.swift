@@ -37,6 +37,10 @@ public enum OpenRPCContract: Sendable {
         for (name, schema) in Self.componentSchemas {
             schemas[name] = schema
         }
+        // The events' schemas, generated from the areas' declarations.
+        for (name, schema) in GuildEvent.schemas {
+            schemas[name] = schema
+        }
         return [
             "openrpc": .string(Self.openRPCVersion),
             "info": ["title": "Guild", "version": "0.1.0", "description": .string(Self.summary)],

@@ -18,8 +18,6 @@ struct GroupArea: FeatureArea {
         registry.registerGroupMethods(self.groups, summaries: self.summaries)
     }
 
-    var eventAudiences: [any EventAudience] { [GroupEventAudience()] }
-
     var invariantChecks: [@Sendable () async throws -> [String]] {
         let store = self.groups.store
         return [{ try await store.read { try $0.groups.groupInvariantViolations() } }]

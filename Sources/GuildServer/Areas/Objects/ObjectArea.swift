@@ -9,8 +9,6 @@ struct ObjectArea: FeatureArea {
         registry.registerObjectMethods(self.objects)
     }
 
-    var eventAudiences: [any EventAudience] { [ObjectEventAudience()] }
-
     var invariantChecks: [@Sendable () async throws -> [String]] {
         let store = self.objects.store
         return [{ try await store.read { try $0.objects.objectInvariantViolations() } }]

@@ -9,8 +9,6 @@ struct ThingArea: FeatureArea {
         registry.registerThingMethods(self.things)
     }
 
-    var eventAudiences: [any EventAudience] { [ThingEventAudience()] }
-
     var invariantChecks: [@Sendable () async throws -> [String]] {
         let store = self.things.store
         return [{ try await store.read { try $0.things.thingInvariantViolations() } }]
