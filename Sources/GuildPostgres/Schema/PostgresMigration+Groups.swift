@@ -165,3 +165,9 @@ extension PostgresMigration {
         ),
     ]
 }
+
+/// Kii groups, IM groups and their messages: versions 3-9.
+enum GroupsPostgresArea: PostgresStoreArea {
+    static var migrations: [PostgresMigration] { PostgresMigration.groups }
+    static var eventArea: (any PostgresEventArea.Type)? { GroupPostgresEventArea.self }
+}

@@ -99,3 +99,9 @@ extension PostgresMigration {
         )
     ]
 }
+
+/// Buckets, objects and ACLs: versions 10-19.
+enum ObjectsPostgresArea: PostgresStoreArea {
+    static var migrations: [PostgresMigration] { PostgresMigration.objects }
+    static var eventArea: (any PostgresEventArea.Type)? { ObjectPostgresEventArea.self }
+}

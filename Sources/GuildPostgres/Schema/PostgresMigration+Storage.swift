@@ -87,3 +87,8 @@ extension PostgresMigration {
             """
     }
 }
+
+/// Storage usage per owner and area: versions 30-39.
+enum StoragePostgresArea: PostgresStoreArea {
+    static var migrations: [PostgresMigration] { PostgresMigration.storage }
+}

@@ -142,3 +142,9 @@ extension PostgresMigration {
         ),
     ]
 }
+
+/// Things, commands, states, triggers and installations: versions 20-29.
+enum ThingsPostgresArea: PostgresStoreArea {
+    static var migrations: [PostgresMigration] { PostgresMigration.things }
+    static var eventArea: (any PostgresEventArea.Type)? { ThingPostgresEventArea.self }
+}

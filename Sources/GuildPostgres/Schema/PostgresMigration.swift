@@ -88,3 +88,8 @@ struct PostgresMigration: Sendable {
         ),
     ]
 }
+
+/// The event log and the users area: versions 1 and 2 (users' events are not in the log).
+enum UsersPostgresArea: PostgresStoreArea {
+    static var migrations: [PostgresMigration] { PostgresMigration.eventLogAndUsers }
+}

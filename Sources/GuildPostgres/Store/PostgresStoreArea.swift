@@ -12,31 +12,3 @@ protocol PostgresStoreArea: SendableMetatype {
 extension PostgresStoreArea {
     static var eventArea: (any PostgresEventArea.Type)? { nil }
 }
-
-/// The event log and the users area: versions 1 and 2 (users' events are not in the log).
-enum UsersPostgresArea: PostgresStoreArea {
-    static var migrations: [PostgresMigration] { PostgresMigration.eventLogAndUsers }
-}
-
-/// Kii groups, IM groups and their messages: versions 3-9.
-enum GroupsPostgresArea: PostgresStoreArea {
-    static var migrations: [PostgresMigration] { PostgresMigration.groups }
-    static var eventArea: (any PostgresEventArea.Type)? { GroupPostgresEventArea.self }
-}
-
-/// Buckets, objects and ACLs: versions 10-19.
-enum ObjectsPostgresArea: PostgresStoreArea {
-    static var migrations: [PostgresMigration] { PostgresMigration.objects }
-    static var eventArea: (any PostgresEventArea.Type)? { ObjectPostgresEventArea.self }
-}
-
-/// Things, commands, states, triggers and installations: versions 20-29.
-enum ThingsPostgresArea: PostgresStoreArea {
-    static var migrations: [PostgresMigration] { PostgresMigration.things }
-    static var eventArea: (any PostgresEventArea.Type)? { ThingPostgresEventArea.self }
-}
-
-/// Storage usage per owner and area: versions 30-39.
-enum StoragePostgresArea: PostgresStoreArea {
-    static var migrations: [PostgresMigration] { PostgresMigration.storage }
-}
