@@ -1,3 +1,4 @@
+import GuildCore
 import GuildStore
 import PostgresNIO
 import Testing
@@ -109,5 +110,33 @@ struct PostgresStoreAreaTests {
         let sqlite = SQLiteStore.areas.compactMap { $0.eventArea?.area }
         #expect(!postgres.isEmpty)
         #expect(Set(postgres) == Set(sqlite))
+    }
+
+    /// The areas' replay rules name their tables' columns as SQLite spells them; PostgreSQL's are their
+    /// snake_case, and each rule's tables exist in the migrated schema.
+    @Test func replayRulesNamePostgresColumnsInSnakeCase() async throws {
+        #expect(ReplayRule.column("userID") == "user_id")
+        #expect(ReplayRule.column("groupID") == "group_id")
+        #expect(ReplayRule.column("principal") == "principal")
+        #expect(ReplayRule.column("fromSeq") == "from_seq")
+        try await TestPostgres.withDatabase { location in
+            let connection = try await TestPostgres.connect(location)
+            defer { connection.close() }
+            _ = try await TestPostgres.blocking { try PostgresMigrator.migrate(connection) }
+            for area in EventAreas.declared {
+                let rule = area.replay
+                let columns =
+                    [(rule.readers.table, ReplayRule.column(rule.readers.column))] + (rule.groups.map { [($0, "group_id")] } ?? [])
+                    + (rule.excluded.map { [($0, "user_id")] } ?? [])
+                for (table, column) in columns {
+                    let found = try await TestPostgres.blocking {
+                        try connection.query(
+                            "SELECT count(*) FROM information_schema.columns WHERE table_name = \(table) AND column_name = \(column)"
+                        ).first?.decode(Int64.self) ?? 0
+                    }
+                    #expect(found == 1, "\(area.area): \(table).\(column)")
+                }
+            }
+        }
     }
 }

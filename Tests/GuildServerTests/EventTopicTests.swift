@@ -22,6 +22,8 @@ struct EventTopicTests {
         /// The recipient: the area's replay rule reads it back.
         var audienceTag: String { self.to }
         var routing: EventRouting { EventRouting(addressees: [self.to]) }
+        /// Recorded in the tag itself, which `PingStore`'s condition reads.
+        var replayAudience: ReplayAudience { ReplayAudience() }
         func encodeBody() throws -> [UInt8] { Array(#"{"kind":"ping","to":"\#(self.to)"}"#.utf8) }
         func recordAudience(seq: Int64, in db: Database) throws {}
     }
@@ -30,6 +32,7 @@ struct EventTopicTests {
         var area: String { "test" }
         var kinds: [String] { ["ping"] }
         var fields: [EventField] { [] }
+        var replay: ReplayRule { ReplayRule(readers: .init(table: "test_reader", column: "userID")) }
     }
 
     struct PingStore: SQLiteEventArea {

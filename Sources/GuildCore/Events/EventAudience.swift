@@ -14,6 +14,8 @@ public protocol EventAudience: Sendable {
     var kinds: [String] { get }
     /// The members of the area's event bodies besides ``EventField/common``.
     var fields: [EventField] { get }
+    /// Who may replay the area's events (each event's ``LoggableEvent/replayAudience`` under this rule).
+    var replay: ReplayRule { get }
     /// Whether a user's subscription receives the area's events only when it names their topic (buckets: a
     /// subscriber asks for the buckets it watches). Admins watching everything receive them regardless.
     var namedTopicsOnly: Bool { get }

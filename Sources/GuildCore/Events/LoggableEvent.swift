@@ -11,6 +11,8 @@ public protocol LoggableEvent: Sendable {
     var audienceTag: String { get }
     /// Who receives it live, computed once per event (see ``EventAudience``).
     var routing: EventRouting { get }
+    /// Who may replay it, as the log records it (see ``ReplayRule``).
+    var replayAudience: ReplayAudience { get }
     /// The event's JSON object without its `seq`, as subscribers receive it.
     func encodeBody() throws -> [UInt8]
     /// The body as the log keeps it, when that differs from ``encodeBody()``: a body that names a row its area

@@ -23,6 +23,12 @@ extension GroupEvent: LoggableEvent {
         )
     }
 
+    /// The users it names (nobody for an admins-only event), the members it skips, and the membership it opens
+    /// and closes.
+    public var replayAudience: ReplayAudience {
+        ReplayAudience(readers: Array(Set(self.namedRecipients)), excluded: Array(Set(self.excluded)), joined: self.joined, left: self.left)
+    }
+
     public func encodeBody() throws -> [UInt8] {
         let body = EventBody(self)
         assert(EventField.check(GroupEventAudience(), members: body.memberNames, kind: self.kind.rawValue))

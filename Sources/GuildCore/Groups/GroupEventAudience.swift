@@ -26,6 +26,16 @@ public struct GroupEventAudience: EventAudience {
         ]
     }
 
+    /// The users an event names (`event_subject`), and the members of its group at the time when its tag is
+    /// `members`; never the users it excludes (`event_excluded`).
+    public var replay: ReplayRule {
+        ReplayRule(
+            readers: .init(table: "event_subject", column: "userID"),
+            topicMembersTag: "members",
+            excluded: "event_excluded"
+        )
+    }
+
     /// Members follow their groups' topics.
     public var followsTopics: Bool { true }
 

@@ -58,6 +58,12 @@ public struct ObjectEvent: LoggableEvent {
         )
     }
 
+    /// Who could read what changed: named users and the members of groups (nobody to record when everyone could).
+    public var replayAudience: ReplayAudience {
+        guard !self.readers.everyone else { return ReplayAudience() }
+        return ReplayAudience(readers: Array(Set(self.readers.users)), groups: Array(Set(self.readers.groups)))
+    }
+
     public func encodeBody() throws -> [UInt8] {
         var body: [String: JSONValue] = [
             "kind": .string(self.kind.rawValue),
@@ -133,6 +139,16 @@ public struct ObjectEventAudience: EventAudience {
         ]
     }
     public var namedTopicsOnly: Bool { true }
+
+    /// Everyone, for an event everyone could read (tag `everyone`); else its readers and the members of its
+    /// groups at the time.
+    public var replay: ReplayRule {
+        ReplayRule(
+            readers: .init(table: "object_event_reader", column: "userID"),
+            groups: "object_event_group",
+            everyoneTag: "everyone"
+        )
+    }
 
     public init() {}
 }

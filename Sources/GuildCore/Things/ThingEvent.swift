@@ -49,6 +49,13 @@ public struct ThingEvent: LoggableEvent {
         return routing
     }
 
+    /// The principals it names (`installation:<id>` for each installation a command's result goes to), and the
+    /// owner groups it names.
+    public var replayAudience: ReplayAudience {
+        let principals = self.audience.installations.isEmpty ? self.audience.principals : self.audience.installations.map { "installation:" + $0 }
+        return ReplayAudience(readers: Array(Set(principals)), groups: Array(Set(self.audience.groups)))
+    }
+
     public func encodeBody() throws -> [UInt8] {
         let body = self.bodyMembers
         assert(EventField.check(ThingEventAudience(), members: body.keys, kind: self.kind.rawValue))
@@ -136,6 +143,16 @@ public struct ThingEventAudience: EventAudience {
 
     public var area: String { Self.thingArea }
     public var kinds: [String] { ThingEvent.Kind.allCases.map(\.rawValue) }
+
+    /// The principals an event names, a command's result's installations included, and the members of its
+    /// owner groups at the time. Thing events are addressed, never followed.
+    public var replay: ReplayRule {
+        ReplayRule(
+            readers: .init(table: "thing_event_reader", column: "principal"),
+            readersMatchInstallation: true,
+            groups: "thing_event_group"
+        )
+    }
 
     public var fields: [EventField] {
         let received = [ThingEvent.Kind.commandReceived.rawValue]

@@ -76,6 +76,8 @@ struct LoggedRow: LoggableEvent {
     var time: Int64 { self.event.time }
     var audienceTag: String { self.event.audience }
     var routing: EventRouting { self.event.routing }
+    /// Recorded with the row already; a rebuilt event is never appended again.
+    var replayAudience: ReplayAudience { ReplayAudience() }
     func encodeBody() throws -> [UInt8] { self.event.body }
 }
 

@@ -5,38 +5,7 @@ extension GroupEvent: PostgresLoggedEvent {
     /// The users it names (`event_subject`), the members it skips (`event_excluded`), and the membership
     /// intervals it opens and closes (`membership_history`), as SQLite's store records them.
     public func recordAudience(seq: Int64, on connection: BlockingConnection) throws {
-        let named = Array(Set(self.namedRecipients))
-        if !named.isEmpty {
-            try connection.execute(
-                """
-                INSERT INTO event_subject (user_id, seq) SELECT u, \(seq) FROM unnest(\(named)::text[]) u
-                ON CONFLICT DO NOTHING
-                """
-            )
-        }
-        let excluded = Array(Set(self.excluded))
-        if !excluded.isEmpty {
-            try connection.execute(
-                "INSERT INTO event_excluded (seq, user_id) SELECT \(seq), u FROM unnest(\(excluded)::text[]) u"
-            )
-        }
-        if !self.joined.isEmpty {
-            try connection.execute(
-                """
-                INSERT INTO membership_history (group_id, user_id, from_seq, to_seq)
-                SELECT \(self.groupID), u, \(seq), NULL FROM unnest(\(self.joined)::text[]) WITH ORDINALITY AS j (u, n)
-                ORDER BY n
-                """
-            )
-        }
-        if !self.left.isEmpty {
-            try connection.execute(
-                """
-                UPDATE membership_history SET to_seq = \(seq)
-                WHERE group_id = \(self.groupID) AND user_id = ANY(\(self.left)::text[]) AND to_seq IS NULL
-                """
-            )
-        }
+        try GroupEventAudience().replay.record(self.replayAudience, seq: seq, topic: self.topic, on: connection)
     }
 }
 
@@ -47,14 +16,7 @@ public enum GroupPostgresEventArea {
     /// The condition under which the user bound as `user` (a placeholder such as `$1`) may replay the group
     /// event `e` (a row of `event`).
     public static func replayCondition(user: String) -> String {
-        """
-        (EXISTS (SELECT 1 FROM event_subject s WHERE s.user_id = \(user) AND s.seq = e.seq)
-            OR (e.audience = 'members' AND EXISTS (
-                SELECT 1 FROM membership_history h
-                WHERE h.user_id = \(user) AND h.group_id = substr(e.topic, 7) AND h.from_seq <= e.seq
-                  AND (h.to_seq IS NULL OR h.to_seq >= e.seq))))
-        AND NOT EXISTS (SELECT 1 FROM event_excluded x WHERE x.seq = e.seq AND x.user_id = \(user))
-        """
+        GroupEventAudience().replay.postgresCondition(user: user, installation: "NULL")
     }
 
     /// The group topics a user follows now: their groups'.
@@ -73,7 +35,6 @@ public enum GroupPostgresEventArea {
             WHERE to_seq IS NOT NULL AND to_seq < coalesce((SELECT min(seq) FROM event), to_seq + 1)
             """
         )
-        try connection.execute("DELETE FROM event_subject WHERE seq < coalesce((SELECT min(seq) FROM event), 0)")
-        try connection.execute("DELETE FROM event_excluded WHERE seq < coalesce((SELECT min(seq) FROM event), 0)")
+        try GroupEventAudience().replay.prune(on: connection)
     }
 }

@@ -5,22 +5,19 @@ import GuildCore
 /// it is about at the time: everyone could, they were named (`object_event_reader`), or they were then a
 /// member of a group that could (`object_event_group` and the groups' `membership_history`).
 struct ObjectSQLiteEventArea: SQLiteEventArea {
-    static let readers = SQLiteEventReaders(readers: "object_event_reader", principal: "userID", groups: "object_event_group")
-
     var area: String { ObjectEventAudience.bucketArea }
 
-    var replayCondition: String { "e.audience = 'everyone' OR " + Self.readers.replayCondition }
+    var replayCondition: String { ObjectEventAudience().replay.sqliteCondition }
 
     /// Nobody follows a bucket: subscriptions name the buckets they watch.
     func following(userID: String, in db: Database) throws -> [EventTopic] { [] }
 
-    func pruned(in db: Database) throws { try Self.readers.pruned(in: db) }
+    func pruned(in db: Database) throws { try SQLiteEventReaders.prune(ObjectEventAudience().replay.tables, in: db) }
 }
 
 extension ObjectEvent: SQLiteLoggedEvent {
     /// The users and groups who could read what the event is about (none to record when everyone could).
     public func recordAudience(seq: Int64, in db: Database) throws {
-        guard !self.readers.everyone else { return }
-        try ObjectSQLiteEventArea.readers.record(seq: seq, principals: self.readers.users, groups: self.readers.groups, in: db)
+        try ObjectEventAudience().replay.record(self.replayAudience, seq: seq, topic: self.topic, in: db)
     }
 }
