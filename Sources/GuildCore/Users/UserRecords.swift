@@ -14,8 +14,9 @@ public protocol UserRecords {
     func rotateRefreshToken(hash: [UInt8], to session: IssuedSession, now: Int64) throws -> User
     /// The live session of an access token, or `nil` when unknown, revoked or expired.
     func resolveAccessToken(hash: [UInt8], now: Int64) throws -> ResolvedSession?
-    /// Gives a pseudo user a login identity and password. Throws `identityAlreadySet` for other users.
-    func setIdentity(userID: String, identity: LoginIdentity, passwordHash: String, now: Int64) throws -> User
+    /// Gives the pseudo user `userID` a login identity and password (`userAlreadyExists` when a part of the
+    /// identity is taken); false, changing nothing, when no pseudo user has that id.
+    func setIdentity(userID: String, identity: LoginIdentity, passwordHash: String, now: Int64) throws -> Bool
     /// A user's password hash (`nil` for pseudo users); throws `userNotFound`.
     func passwordHash(userID: String) throws -> String?
     /// Replaces a password hash, revokes every token of the user, and stores `session`.

@@ -178,8 +178,18 @@ public struct UserService: Sendable {
         try UserRules.validatePassword(password)
         let hash = try await self.hasher.hash(password)
         let now = self.now()
-        let user = try await self.store.write {
-            try $0.users.setIdentity(userID: userID, identity: identity, passwordHash: hash, now: now)
+        let user = try await self.store.write { tx in
+            let found = { () throws -> User in
+                guard let user = try tx.users.user(id: userID) else {
+                    throw GuildError(.userNotFound, "no user with id \(userID)", field: "userID")
+                }
+                return user
+            }
+            guard try tx.users.setIdentity(userID: userID, identity: identity, passwordHash: hash, now: now) else {
+                _ = try found()
+                throw GuildError(.identityAlreadySet, "the user already has a login identity")
+            }
+            return try found()
         }
         self.generations.bump(userID)
         return user

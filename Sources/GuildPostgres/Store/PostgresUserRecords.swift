@@ -109,39 +109,21 @@ extension PostgresUserRecords: UserRecords {
         return ResolvedSession(user: try Self.user(row).user, tokenHash: hash, expiresAt: expiresAt)
     }
 
-    /// Gives a pseudo user the identity and password; `identityAlreadySet` for any other user, `userAlreadyExists`
-    /// when a part of the identity is taken.
-    public func setIdentity(
-        userID: String,
-        identity: LoginIdentity,
-        passwordHash: String,
-        now: Int64
-    ) throws
-        -> User
-    {
-        guard var user = try self.userForUpdate(id: userID) else {
-            throw GuildError(.userNotFound, "no user with id \(userID)", field: "userID")
-        }
-        guard user.isPseudo else {
-            throw GuildError(.identityAlreadySet, "the user already has a login identity")
-        }
-        user.username = identity.username
-        user.email = identity.email
-        user.phone = identity.phone
-        user.isPseudo = false
-        user.modifiedAt = now
+    /// Gives a pseudo user the identity and password, in one conditional update (which waits for another
+    /// host's change to the row and then sees it); `userAlreadyExists` when a part of the identity is taken.
+    public func setIdentity(userID: String, identity: LoginIdentity, passwordHash: String, now: Int64) throws -> Bool {
+        guard Self.isStorableKey(userID) else { return false }
         do {
-            try self.connection.execute(
+            return try self.connection.execute(
                 """
-                UPDATE "user" SET username = \(user.username), email = \(user.email), phone = \(user.phone),
+                UPDATE "user" SET username = \(identity.username), email = \(identity.email), phone = \(identity.phone),
                     password_hash = \(passwordHash), is_pseudo = false, modified_at = \(now)
-                WHERE id = \(userID)
+                WHERE id = \(userID) AND is_pseudo
                 """
-            )
+            ) > 0
         } catch {
             throw Self.translate(error)
         }
-        return user
     }
 
     /// A user's password hash (`nil` for a pseudo user); `userNotFound` when there is no such user.

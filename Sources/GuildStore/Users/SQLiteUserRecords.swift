@@ -79,33 +79,20 @@ extension SQLiteUserRecords: UserRecords {
         return ResolvedSession(user: user.user, tokenHash: hash, expiresAt: expiresAt)
     }
 
-    func setIdentity(
-        userID: String,
-        identity: LoginIdentity,
-        passwordHash: String,
-        now: Int64
-    ) throws
-        -> User
-    {
-        let db = self.db
-        guard var record = try UserRecord.find(db, id: userID) else {
-            throw GuildError(.userNotFound, "no user with id \(userID)", field: "userID")
-        }
-        guard record.isPseudo else {
-            throw GuildError(.identityAlreadySet, "the user already has a login identity")
-        }
-        record.username = identity.username
-        record.email = identity.email
-        record.phone = identity.phone
-        record.passwordHash = passwordHash
-        record.isPseudo = false
-        record.modifiedAt = now
+    func setIdentity(userID: String, identity: LoginIdentity, passwordHash: String, now: Int64) throws -> Bool {
         do {
-            try record.update(db)
+            try self.db.cachedStatement(
+                sql: """
+                    UPDATE "user" SET username = ?, email = ?, phone = ?, passwordHash = ?, isPseudo = 0, modifiedAt = ?
+                    WHERE id = ? AND isPseudo
+                    """
+            ).execute(
+                arguments: StoredText.arguments([identity.username, identity.email, identity.phone, passwordHash, now, userID])
+            )
         } catch let error as DatabaseError {
             throw Self.translate(error)
         }
-        return record.user
+        return self.db.changesCount > 0
     }
 
     func passwordHash(userID: String) throws -> String? {
