@@ -39,7 +39,7 @@ private func text(_ reply: Result<[UInt8], RPCError>?) -> String? {
 }
 
 struct BatchTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func resultsComeBackInInputOrderThoughRepliesAreShuffled() async throws {
         try await withFakeServer(handler: batchHandler(order: scramble)) { client, server in
             let results = try await client.batch([
@@ -76,7 +76,7 @@ struct BatchTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func repliesSentAsSeparateLinesAreCollectedToo() async throws {
         try await withFakeServer(handler: batchHandler(order: { Array((0..<$0).reversed()) }, asArray: false)) { client, _ in
             let results = try await client.batch([try .call("x"), try .call("y"), try .call("z")])
@@ -84,7 +84,7 @@ struct BatchTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func batchOfOnlyNotificationsReturnsAllNilWithoutWaiting() async throws {
         // The server never answers anything.
         try await withFakeServer(handler: { _ in [] }) { client, server in
@@ -104,7 +104,7 @@ struct BatchTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func wholeBatchRefusalIsThrownAndTheConnectionStaysUsable() async throws {
         let refusal = #"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"x","data":{"reason":"BATCH_TOO_LARGE"}}}"#
         try await withFakeServer(handler: { request in
@@ -127,7 +127,7 @@ struct BatchTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func serverClosingFailsAPendingBatch() async throws {
         try await withFakeServer(handler: { request in
             request.batch != nil ? [.delay(.milliseconds(20)), .close] : []
@@ -141,7 +141,7 @@ struct BatchTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func partiallyAnsweredBatchFailsWhenTheServerCloses() async throws {
         try await withFakeServer(handler: { request in
             guard let entries = request.batch, let id = FakeServer.idJSON(of: entries[0]) else { return [] }
@@ -154,7 +154,7 @@ struct BatchTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func concurrentBatchesAreKeptApart() async throws {
         try await withFakeServer(handler: batchHandler(order: scramble)) { client, _ in
             let firstEntries = [try BatchEntry.call("one"), try .call("two")]
@@ -170,7 +170,7 @@ struct BatchTests {
 
     /// A refusal (`id: null`) must fail the batch it refuses. A batch that already got some of its replies was
     /// accepted by the server, so it is not the one refused, even if it is older.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func refusalFailsTheRefusedBatchNotAnOlderPartlyAnsweredOne() async {
         await #expect(throws: Never.self) { try await self.refusalScenario() }
     }

@@ -45,7 +45,7 @@ func jsonObject(_ line: [UInt8]) throws -> [String: Any] {
 struct GuildClientTests {
     // MARK: - Calls
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func typedCallReturnsDecodedResult() async throws {
         try await withFakeServer(handler: pingHandler) { client, server in
             let pong = try await client.call(SystemMethods.Ping.self)
@@ -60,7 +60,7 @@ struct GuildClientTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func typedCallWithParamsSendsThemAndDecodesAStructuredResult() async throws {
         let auth = #"{"user":{"userID":"u1","isPseudo":true,"createdAt":5,"displayName":"Ada"},"accessToken":"tok"}"#
         try await withFakeServer(handler: { request in
@@ -78,7 +78,7 @@ struct GuildClientTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func repliesCutAnywhereOrEndingInCRLFAreRead() async throws {
         try await withFakeServer(handler: { request in
             guard let id = request.idJSON else { return [] }
@@ -97,7 +97,7 @@ struct GuildClientTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func aReplyLineOverTheFrameLimitClosesTheConnectionAndFailsTheCall() async throws {
         let server = try FakeServer(handler: { request in
             guard let id = request.idJSON else { return [] }
@@ -109,7 +109,7 @@ struct GuildClientTests {
         #expect(!client.isConnected)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func tasksOnTheClientsTaskExecutorMakeManyCallsAtOnce() async throws {
         try await withFakeServer(handler: pingHandler) { client, server in
             let replies = try await withThrowingTaskGroup(of: [String].self) { group in
@@ -127,7 +127,7 @@ struct GuildClientTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func untypedCallReturnsJSONValue() async throws {
         try await withFakeServer(handler: { request in
             guard let id = request.idJSON else { return [] }
@@ -140,7 +140,7 @@ struct GuildClientTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func serverErrorIsThrownAsRPCErrorWithCodeReasonAndField() async throws {
         try await withFakeServer(handler: { request in
             guard let id = request.idJSON else { return [] }
@@ -167,7 +167,7 @@ struct GuildClientTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func applicationErrorWithoutFieldIsThrown() async throws {
         try await withFakeServer(handler: { request in
             guard let id = request.idJSON else { return [] }
@@ -182,7 +182,7 @@ struct GuildClientTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func resultOfTheWrongTypeIsAnInvalidResponse() async throws {
         try await withFakeServer(handler: { request in
             guard let id = request.idJSON else { return [] }
@@ -199,7 +199,7 @@ struct GuildClientTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func fiftyConcurrentCallsAnsweredInReverseOrderGetTheirOwnResults() async throws {
         let count = 50
         let waiting = Locked<[(id: String, n: Int)]>([])
@@ -229,7 +229,7 @@ struct GuildClientTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func delayedOutOfOrderReplyIsMatched() async throws {
         let first = Locked<String?>(nil)
         try await withFakeServer(handler: { request in
@@ -255,7 +255,7 @@ struct GuildClientTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func repliesWithUnknownIDsAreIgnored() async throws {
         try await withFakeServer(handler: { request in
             guard let id = request.idJSON else { return [] }
@@ -272,7 +272,7 @@ struct GuildClientTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func callRawReturnsExactResultBytesAndSendsParamsVerbatim() async throws {
         let result = #"{"b": 1.50, "a":[1, 2 ], "s":"x\u00e9\n"}"#
         let params = #"[1, 2.50, {"k" : "v"}]"#
@@ -288,7 +288,7 @@ struct GuildClientTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func requestsAreSingleLinesEvenWhenParamsContainNewlines() async throws {
         let text = "line one\nline two\r\n\"quoted\"\t\u{2028}end"
         try await withFakeServer(handler: { request in
@@ -329,7 +329,7 @@ struct GuildClientTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func requestIDsAreDistinct() async throws {
         try await withFakeServer(handler: pingHandler) { client, server in
             for _ in 0..<5 { _ = try await client.call(SystemMethods.Ping.self) }
@@ -339,7 +339,7 @@ struct GuildClientTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func notifySendsNoIDAndWaitsForNoReply() async throws {
         try await withFakeServer(handler: { _ in [] }) { client, server in
             try await client.notify("update", params: [1, 2, 3])
@@ -353,7 +353,7 @@ struct GuildClientTests {
 
     // MARK: - Disconnection
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func serverClosingFailsPendingCallsPromptly() async throws {
         let seen = Locked(0)
         try await withFakeServer(handler: { _ in
@@ -396,7 +396,7 @@ struct GuildClientTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func closingTheClientFailsPendingCalls() async throws {
         try await withFakeServer(handler: { _ in [] }) { client, server in
             async let pending: String = client.call(SystemMethods.Ping.self)
@@ -412,7 +412,7 @@ struct GuildClientTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func connectingToAMissingPathThrowsConnectFailed() async throws {
         let path = "/tmp/gct-missing-\(UInt32.random(in: .min ... .max)).sock"
         let error = await #expect(throws: GuildClientError.self) {
@@ -427,7 +427,7 @@ struct GuildClientTests {
         #expect(error?.description.contains(path) == true)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func clientWorksWithAnExplicitEventLoopGroup() async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let server = try FakeServer(handler: pingHandler)

@@ -8,7 +8,7 @@ private struct Event: Decodable, Equatable {
 }
 
 struct NotificationTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func pushedNotificationArrivesWithMethodAndDecodableParams() async throws {
         try await withFakeServer(
             onConnect: { [.line(#"{"jsonrpc":"2.0","method":"events.event","params":{"seq":1}}"#)] },
@@ -22,7 +22,7 @@ struct NotificationTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func notificationsPushedLaterArriveInOrder() async throws {
         try await withFakeServer(handler: pingHandler) { client, server in
             // Make sure the connection is up before pushing.
@@ -41,7 +41,7 @@ struct NotificationTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func notificationsInterleavedWithRepliesAreDeliveredSeparately() async throws {
         try await withFakeServer(handler: { request in
             guard let id = request.idJSON else { return [] }
@@ -60,7 +60,7 @@ struct NotificationTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func notificationWithoutParamsCannotBeDecoded() async throws {
         try await withFakeServer(
             onConnect: { [.line(#"{"jsonrpc":"2.0","method":"events.ping"}"#)] },
@@ -80,7 +80,7 @@ struct NotificationTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func streamEndsWhenTheServerCloses() async throws {
         try await withFakeServer(
             onConnect: { [.line(#"{"jsonrpc":"2.0","method":"events.event","params":{"seq":1}}"#), .close] },

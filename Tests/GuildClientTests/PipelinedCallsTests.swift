@@ -29,7 +29,7 @@ struct PipelinedCallsTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func eachCallGoesOnItsOwnLineAndOutcomesComeBackInInputOrder() async throws {
         let held = Locked<[(id: String, userID: String)]>([])
         let userIDs = ["u1", "no-2", "u3", "u4", "no-5", "u6"]
@@ -58,7 +58,7 @@ struct PipelinedCallsTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func noParamsCallsAndAnEmptyListNeedNoBatchOfTheirOwn() async throws {
         try await withFakeServer(handler: pingHandler) { client, server in
             let pongs = try await client.calls(SystemMethods.Ping.self, count: 64)
@@ -74,7 +74,7 @@ struct PipelinedCallsTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func callsStillWaitingFailWhenTheConnectionCloses() async throws {
         try await withFakeServer(handler: { request in
             // Answers the first call only, then hangs up.
@@ -93,7 +93,7 @@ struct PipelinedCallsTests {
     /// Pipelined calls wait as one range of ids: a reply repeated for one of them, one for an id nobody is
     /// waiting for, or one for a call's id written as another JSON number (`7.0`, `7e0`) changes nothing (the
     /// calls still end only when each has its own reply), and a single call sent meanwhile gets its own reply.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func aRepeatedOrUnknownReplyIdLeavesPipelinedCallsAlone() async throws {
         let first = Locked<String?>(nil)
         try await withFakeServer(handler: { request in
@@ -144,7 +144,7 @@ struct PipelinedCallsTests {
 
     /// Replies of two sets of pipelined calls and of a single call, interleaved in one read, each reach their
     /// caller; a repeated reply is ignored.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func interleavedRepliesInOneReadReachTheirCalls() async throws {
         let order = ["a0", "b0", "s", "a1", "b2", "a0", "b1", "a2"]
         try await withFakeServer(handler: Self.answeredInOneWrite(7, order: order, held: Locked([:]))) { client, _ in
@@ -160,7 +160,7 @@ struct PipelinedCallsTests {
 
     /// One set of pipelined calls completes in the middle of a read and the next set's replies follow in the
     /// same read; a set whose replies come in several reads, each line cut in two, still completes.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func pipelinedCallsCompleteMidReadAndAcrossReads() async throws {
         try await withFakeServer(handler: Self.answeredInOneWrite(4, order: ["a0", "a1", "b1", "b0"], held: Locked([:]))) { client, _ in
             async let a = client.calls(UserMethods.Get.self, ["a0", "a1"].map { .init(userID: $0) })
@@ -182,7 +182,7 @@ struct PipelinedCallsTests {
 
     /// A result the type's fast path cannot read goes on to the full decoder, which refuses one of the wrong type:
     /// the calls fail with `invalidResponse` naming the method.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func aResultOfTheWrongTypeIsRefused() async throws {
         try await withFakeServer(handler: { request in
             guard let id = request.idJSON else { return [] }
@@ -202,7 +202,7 @@ struct PipelinedCallsTests {
 
     /// A batch refusal (`id: null`) fails the refused batch, never calls sent as lines of their own that are
     /// still waiting for their replies (those are each answered).
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func aBatchRefusalIsNotTakenForPipelinedCalls() async throws {
         let refusal = #"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"x","data":{"reason":"BATCH_TOO_LARGE"}}}"#
         let heldBack = Locked<[String]>([])

@@ -23,7 +23,7 @@ import Glibc
 /// acts on one), so that "allowed" means the call went through access control into the method and did what it
 /// does. Session principals bind their user at the start of every cell (`user.login`, in the cell's batch);
 /// principals without a session must still have none after each cell (`session.whoami`).
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct AccessMatrixTests {
     /// Who makes a call.
     enum Principal: String, CaseIterable, Sendable {

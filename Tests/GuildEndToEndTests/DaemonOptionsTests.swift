@@ -3,7 +3,7 @@ import Testing
 
 /// An option value out of its range stops guildd at start with a usage error naming the option (exit 64), never
 /// a crash later (a duration or age that overflows when turned into nanoseconds or milliseconds).
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct DaemonOptionsTests {
     static let outOfRange: [String] = [
         "--idle-exit=1e300", "--idle-exit=9223372036854775807", "--shutdown-timeout=1e300", "--shutdown-timeout=nan",

@@ -10,7 +10,7 @@ import Glibc
 
 /// The daemon's life under systemd's protocols: socket activation, readiness, watchdog, graceful stop,
 /// idle exit.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct LifecycleTests {
     @Test func firstConnectionStartsTheSocketActivatedDaemon() async throws {
         let scratch = try Scratch()

@@ -14,7 +14,7 @@ import Glibc
 /// cell's entry (and the scope's fixed defaults) grants the action; then the caller tries the operation the
 /// action guards. Non-admin callers are real local users: their calls go through a Python client running as
 /// uid 65534. The expected outcomes are written out by hand below.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct ObjectACLMatrixTests {
     /// The callers, in the order of the expectation strings.
     enum Caller: Int, CaseIterable {

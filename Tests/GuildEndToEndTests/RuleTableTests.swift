@@ -16,7 +16,7 @@ import Glibc
 ///
 /// The expected table is written out here from the sources (protocol/users-and-groups.md and protocol/im-groups.md), not
 /// derived from ``GroupPolicy``, so a wrong policy line fails it.
-@Suite(.timeLimit(.minutes(4)))
+@Suite(.timeLimit(.minutes(10)))
 struct RuleTableTests {
     static let standings = ["owner", "admin", "member", "nonMember", "appAdmin"]
 

@@ -37,7 +37,7 @@ extension Engine {
 /// The event log behaves the same on every engine, as subscriptions read it through ``EventRepository``: the
 /// same numbers, the same JSON, the same events for the same user and installation, the same pruning, and
 /// the same committed events handed on. Every event comes from the domain services, as the daemon's would.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct EventRepositoryConformanceTests {
     /// The domain services on one store, reading time from one clock the test moves.
     struct World: Sendable {

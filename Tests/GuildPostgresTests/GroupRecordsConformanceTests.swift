@@ -77,7 +77,7 @@ extension Engine {
 
 /// The groups area's records behave the same on every engine: the same answers, the same errors, and the same
 /// audience for replay.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct GroupRecordsConformanceTests {
     // MARK: - Fixtures
 

@@ -89,7 +89,7 @@ extension Engine {
 
 /// The objects area's records behave the same on every engine: the same buckets, objects and ACL entries, walks
 /// in the same order with the same cursors, the same invariant checks.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct ObjectRecordsConformanceTests {
     // MARK: - Fixtures
 

@@ -4,7 +4,7 @@ import PostgresNIO
 import Testing
 
 /// Connecting with a wrong URL or wrong credentials is a clear error that names what to fix, never the password.
-@Suite(.enabled(if: TestPostgres.isConfigured, "needs the throwaway PostgreSQL that scripts/test starts"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestPostgres.isConfigured, "needs the throwaway PostgreSQL that scripts/test starts"), .timeLimit(.minutes(10)))
 struct PostgresConnectingTests {
     /// A role that must give its password (scripts/postgres makes members of guild_password_users do so), a
     /// password file holding `filePassword` for it, and the location naming both.

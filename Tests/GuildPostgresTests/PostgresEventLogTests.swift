@@ -7,7 +7,7 @@ import Testing
 
 /// The shared event log: one gap-free sequence that readers on any host only ever see as a prefix, and
 /// followers that deliver it in order, exactly once, across dropped connections.
-@Suite(.enabled(if: TestPostgres.isConfigured, "needs the throwaway PostgreSQL that scripts/test starts"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestPostgres.isConfigured, "needs the throwaway PostgreSQL that scripts/test starts"), .timeLimit(.minutes(10)))
 struct PostgresEventLogTests {
     static func event(_ index: Int, host: String) -> PostgresEvent {
         PostgresEvent(

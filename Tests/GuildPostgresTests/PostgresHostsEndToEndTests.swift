@@ -11,7 +11,7 @@ import Testing
 /// Real guildd processes on one PostgreSQL database, driven through their sockets: two hosts share users,
 /// groups and events; a host killed mid-write loses nothing it acknowledged; a stopped database is a clear
 /// error, not a hang, and the host recovers by itself; a wrong URL stops guildd with a plain message.
-@Suite(.enabled(if: TestPostgres.isConfigured, "needs the throwaway PostgreSQL that scripts/test starts"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestPostgres.isConfigured, "needs the throwaway PostgreSQL that scripts/test starts"), .timeLimit(.minutes(10)))
 struct PostgresHostsEndToEndTests {
     /// A guildd on `url`, on a socket of its own under `directory`.
     static func host(_ name: String, url: String, in directory: String) async throws -> (socket: String, daemon: Child) {

@@ -6,7 +6,7 @@ import Testing
 @testable import GuildPostgres
 
 /// Schema migrations at start: once, under an advisory lock, and never onto a newer schema.
-@Suite(.enabled(if: TestPostgres.isConfigured, "needs the throwaway PostgreSQL that scripts/test starts"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestPostgres.isConfigured, "needs the throwaway PostgreSQL that scripts/test starts"), .timeLimit(.minutes(10)))
 struct PostgresMigratorTests {
     @Test func anEmptyDatabaseIsMigratedToTheKnownVersion() async throws {
         try await TestPostgres.withDatabase { location in

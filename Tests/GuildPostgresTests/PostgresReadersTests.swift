@@ -6,7 +6,7 @@ import Testing
 
 /// The read pool: snapshots that cannot write, reads in parallel up to the pool's size, reconnection after a
 /// dropped connection, and a clear error when there is no server.
-@Suite(.enabled(if: TestPostgres.isConfigured, "needs the throwaway PostgreSQL that scripts/test starts"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestPostgres.isConfigured, "needs the throwaway PostgreSQL that scripts/test starts"), .timeLimit(.minutes(10)))
 struct PostgresReadersTests {
     @Test func aReadSeesCommittedRowsAndCannotWrite() async throws {
         try await TestPostgres.withDatabase { location in

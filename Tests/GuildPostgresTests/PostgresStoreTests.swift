@@ -9,7 +9,7 @@ import Testing
 /// The PostgreSQL store as the domain services use it, with two hosts (two stores, each with its own writer,
 /// readers and follower) on one database: what one host writes, the other reads, replays and hears of, in
 /// sequence order, exactly once.
-@Suite(.enabled(if: TestPostgres.isConfigured, "needs the throwaway PostgreSQL that scripts/test starts"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestPostgres.isConfigured, "needs the throwaway PostgreSQL that scripts/test starts"), .timeLimit(.minutes(10)))
 struct PostgresStoreTests {
     /// Two stores on a fresh database.
     static func withTwoHosts<T: Sendable>(_ body: @Sendable (PostgresStore, PostgresStore) async throws -> T) async throws -> T {

@@ -7,7 +7,7 @@ import Testing
 
 /// Group commit on PostgreSQL: many callers' writes in few commits, each answered after its commit, one that
 /// fails rolled back alone; an outage is a clear error at once, and the writer recovers by itself.
-@Suite(.enabled(if: TestPostgres.isConfigured, "needs the throwaway PostgreSQL that scripts/test starts"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestPostgres.isConfigured, "needs the throwaway PostgreSQL that scripts/test starts"), .timeLimit(.minutes(10)))
 struct PostgresWriterTests {
     static func writer(
         _ location: PostgresLocation,

@@ -7,7 +7,7 @@ import Testing
 /// services as the daemon runs them: usage is kept in the writing transaction (cascades included) and matches
 /// a recount of what is stored; a write that grows an owner past the quota is `QUOTA_EXCEEDED` with the limit
 /// and the usage, and stores nothing; shrinking and deleting give room back.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct StorageQuotaConformanceTests {
     typealias World = EventRepositoryConformanceTests.World
 

@@ -7,7 +7,7 @@ import Testing
 /// The bounds on what a thing's commands and triggers store (protocol/things.md) hold the same on every engine,
 /// through the domain service as the daemon runs it: 10 trigger firings a rolling second, 1,000 commands
 /// pending, and every skipped firing in a `triggerSkipped` event the owner replays.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct ThingBoundsConformanceTests {
     typealias World = EventRepositoryConformanceTests.World
 

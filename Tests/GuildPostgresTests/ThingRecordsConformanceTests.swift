@@ -45,7 +45,7 @@ extension Engine {
 
 /// The things area's records behave the same on every engine: the same rows in the same orders, the same
 /// answers for what is missing, and (through the checks ``ThingService`` makes on them) the same errors.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct ThingRecordsConformanceTests {
     // MARK: - Fixtures
 

@@ -60,7 +60,7 @@ struct PostgresUserRecordsStore: UserRecordsStore {
 
 /// The users area's records behave the same on every engine: the same answers, and the same errors with the
 /// same codes, messages and fields.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct UserRecordsConformanceTests {
     // MARK: - Fixtures
 

@@ -8,7 +8,7 @@ import GuildTestSupport
 import Testing
 
 /// Durable, resumable subscriptions: visibility, replay then live with no gap or duplicate, lag isolation.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct EventTests {
     /// A connected pseudo user.
     struct Member {

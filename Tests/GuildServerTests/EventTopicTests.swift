@@ -10,7 +10,7 @@ import Testing
 @testable import GuildStore
 
 /// Topics: subscriptions filter by them, unknown areas are refused, and the log carries any registered area.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct EventTopicTests {
     /// A test area: a ping to one user on topic `test:<id>`, seen by that user alone (and admins).
     struct Ping: SQLiteLoggedEvent {

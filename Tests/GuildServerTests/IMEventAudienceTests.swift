@@ -7,7 +7,7 @@ import Testing
 /// Who receives each IM group callback, live and on replay: owner and admins only for join applications,
 /// the applicant only for the decision, the quitter only for `quitFromGroup`, nobody but app admins for a
 /// Meeting group's member changes, and nothing at all for a user outside the groups.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct IMEventAudienceTests {
     typealias Member = EventTests.Member
 

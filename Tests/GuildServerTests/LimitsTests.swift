@@ -7,7 +7,7 @@ import Testing
 
 /// What one peer can make the daemon hold or do is bounded, and past each bound it gets the documented
 /// error while everyone else is served (protocol/errors.md, "Other limits").
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct LimitsTests {
     @Test func aLineThatNeverEndsIsCutOffAfterTheFrameTimeout() async throws {
         try await TestDaemon.run(configure: { $0.frameTimeoutSeconds = 0.5 }) { socket, _ in

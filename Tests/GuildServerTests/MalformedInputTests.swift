@@ -4,7 +4,7 @@ import GuildTestSupport
 import Testing
 
 /// Real malformed bytes: each gets its documented error or is cut off alone; the daemon keeps serving.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct MalformedInputTests {
     static let cases: [(name: String, bytes: [UInt8], code: Int, reason: String)] = [
         ("not JSON", Array("hello".utf8), -32700, "PARSE_ERROR"),

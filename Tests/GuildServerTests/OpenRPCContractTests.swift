@@ -7,7 +7,7 @@ import Testing
 @testable import GuildServer
 
 /// `protocol/openrpc.json` and the code must agree: names, who may call, params, results.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct OpenRPCContractTests {
     /// Every method type of the wire contract, as declared; this suite fails until registry, document and
     /// types agree.

@@ -14,7 +14,7 @@ import Testing
 /// guildd binds its socket beside the store's opening (``ServerListener``), before the server exists: nothing is
 /// accepted until the server runs, a client that connects meanwhile is served then, and a listener no server
 /// will serve goes away with its socket file. A listening socket that closes on its own stops the server.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct ServerListenerTests {
     @Test func aClientThatConnectsBeforeTheServerRunsIsServedOnceItRuns() async throws {
         let scratch = try Scratch()

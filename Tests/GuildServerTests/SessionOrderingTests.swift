@@ -5,7 +5,7 @@ import GuildTestSupport
 import Testing
 
 /// Requests run concurrently, but a request that changes the session finishes before later ones start.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct SessionOrderingTests {
     @Test func pipelinedAuthenticateThenCallSeesTheSession() async throws {
         try await TestDaemon.run { socket, _ in

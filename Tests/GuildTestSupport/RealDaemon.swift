@@ -25,9 +25,10 @@ public enum RealDaemon {
         return daemon
     }
 
-    /// Waits until a daemon answers `system.ping` on `socket`, up to `timeout` seconds; `check` runs before
-    /// every try (e.g. to stop waiting for a process that exited) and may throw.
-    public static func waitUntilServing(_ socket: String, timeout: Double = 20, check: () throws -> Void = {}) async throws {
+    /// Waits until a daemon answers `system.ping` on `socket`, up to `timeout` seconds (a minute: only a hang
+    /// should fail it; a debug guildd among dozens starting on a loaded machine has taken over 20 s); `check`
+    /// runs before every try (e.g. to stop waiting for a process that exited) and may throw.
+    public static func waitUntilServing(_ socket: String, timeout: Double = 60, check: () throws -> Void = {}) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while deadline.timeIntervalSinceNow > 0 {
             try check()
