@@ -192,6 +192,8 @@ struct SoakCommand: AsyncParsableCommand {
         let seconds = Double(monotonicNanos() - started) / 1e9
         try daemon.checkRunning()
 
+        // The per-minute table first: what the run measured is printed even if the verification fails.
+        let minuteFailures = self.kill ? [] : Self.reportMinutes(recorder)
         Log.progress("  load stopped; verifying")
         let acknowledged = tallies.flatMap(\.acknowledgedTexts)
         let unknown = tallies.flatMap(\.unknownTexts)
@@ -232,11 +234,13 @@ struct SoakCommand: AsyncParsableCommand {
                 + (tallies.compactMap(\.firstError).first.map { " (first: \($0.prefix(200)))" } ?? "")
         )
         print(
-            "- acknowledged: \(verification.missing) messages missing, \(verification.duplicated) duplicated; "
+            "- acknowledged: \(verification.missing) messages \(verification.replayFrom > 0 ? "not in the kept log" : "missing"), \(verification.duplicated) duplicated; "
                 + "pseudo users missing: \(verification.usersMissing); objects missing: \(verification.objectsMissing)"
         )
         print(
-            "- events: head seq \(Format.grouped(Double(verification.head))), replay from 0: \(verification.replayGaps) gaps, "
+            "- events: head seq \(Format.grouped(Double(verification.head))), replay from \(verification.replayFrom)"
+                + (verification.replayFrom > 0 ? " (the events before it pruned by the retention)" : "")
+                + ": \(verification.replayGaps) gaps, "
                 + "\(verification.replayDuplicates) duplicates; subscribers: \(Format.grouped(Double(subscriberTallies.reduce(0) { $0 + $1.events }))) "
                 + "events received, \(subscriberTallies.reduce(0) { $0 + $1.resubscriptions }) resubscriptions with since, \(gaps) gaps, "
                 + "\(duplicates) duplicates" + (subscriberTallies.compactMap(\.firstGap).first.map { " (first gap: \($0))" } ?? "")
@@ -250,7 +254,7 @@ struct SoakCommand: AsyncParsableCommand {
                     + "(\(flat ? "flat" : "NOT flat"): max ≤ 1.5 × first); VmHWM of the last process \(memory.map { mib.format($0.hwmMiB) } ?? "—")"
             )
         } else {
-            failures += Self.reportMinutes(recorder)
+            failures += minuteFailures
         }
         if failures.isEmpty {
             print("- result: PASS")
