@@ -8,6 +8,11 @@ struct PostgresGroupRecords: PostgresAreaRecords {
     let tx: PostgresTransaction
 }
 
+extension PostgresTransaction {
+    /// The groups area's records in this transaction.
+    public var groups: any GroupRecords { PostgresGroupRecords(tx: self) }
+}
+
 /// The groups area on PostgreSQL (schema version 3), answering as `GuildStore`'s SQLite version does.
 ///
 /// Several hosts may write at once, each through its own ``PostgresWriter``, where SQLite has a single writer. Every

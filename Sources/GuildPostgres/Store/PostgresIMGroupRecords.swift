@@ -7,6 +7,11 @@ struct PostgresIMGroupRecords: PostgresAreaRecords {
     let tx: PostgresTransaction
 }
 
+extension PostgresTransaction {
+    /// The IM groups area's records in this transaction.
+    public var imGroups: any IMGroupRecords { PostgresIMGroupRecords(tx: self) }
+}
+
 /// The IM groups area on PostgreSQL (schema version 4), answering as `GuildStore`'s SQLite version does. Message
 /// numbers and attribute versions are taken by one `UPDATE ... RETURNING` each, which PostgreSQL's row lock makes
 /// atomic across hosts.

@@ -8,6 +8,11 @@ struct PostgresMessageRecords: PostgresAreaRecords {
     let tx: PostgresTransaction
 }
 
+extension PostgresTransaction {
+    /// The group messages' records in this transaction.
+    public var messages: any GroupMessageRecords { PostgresMessageRecords(tx: self) }
+}
+
 /// Group messages and members' read marks on PostgreSQL (schema version 5), answering as `GuildStore`'s SQLite
 /// version does. A read mark is created with its membership (``insertMember(groupID:userID:role:now:)``) and goes
 /// with it; each change to one is a single `UPDATE` computed from the row it locks, so two hosts' changes to the

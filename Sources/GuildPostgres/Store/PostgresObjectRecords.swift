@@ -8,6 +8,11 @@ struct PostgresObjectRecords: PostgresAreaRecords {
     let tx: PostgresTransaction
 }
 
+extension PostgresTransaction {
+    /// The objects area's records in this transaction.
+    public var objects: any ObjectRecords { PostgresObjectRecords(tx: self) }
+}
+
 /// The objects area on PostgreSQL (schema version 10), answering as `GuildStore`'s SQLite version does: the same
 /// buckets, objects and ACL entries, walks in the same order with the same cursors, the field index ordering
 /// values as SQLite orders them (see ``PostgresMigration/objects``).

@@ -6,6 +6,11 @@ struct PostgresStorageRecords: PostgresAreaRecords {
     let tx: PostgresTransaction
 }
 
+extension PostgresTransaction {
+    /// The storage usage records in this transaction.
+    public var storage: any StorageRecords { PostgresStorageRecords(tx: self) }
+}
+
 /// Storage usage on PostgreSQL (schema version 30), answering as `GuildStore`'s SQLite version does: reads of
 /// `storage_usage`, which the schema's row triggers keep.
 extension PostgresStorageRecords: StorageRecords {

@@ -8,6 +8,11 @@ struct PostgresThingRecords: PostgresAreaRecords {
     let tx: PostgresTransaction
 }
 
+extension PostgresTransaction {
+    /// The things area's records in this transaction.
+    public var things: any ThingRecords { PostgresThingRecords(tx: self) }
+}
+
 /// The things area on PostgreSQL (schema version 20), answering as `GuildStore`'s SQLite version does: the same
 /// rows in the same orders, JSON stored as the same compact text (in `bytea`, since its strings may hold U+0000).
 ///

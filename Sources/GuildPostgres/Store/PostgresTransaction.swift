@@ -67,15 +67,9 @@ public final class PostgresTransaction {
     }
 }
 
-extension PostgresTransaction: Transaction {
-    public var users: any UserRecords { PostgresUserRecords(tx: self) }
-    public var groups: any GroupRecords { PostgresGroupRecords(tx: self) }
-    public var imGroups: any IMGroupRecords { PostgresIMGroupRecords(tx: self) }
-    public var messages: any GroupMessageRecords { PostgresMessageRecords(tx: self) }
-    public var objects: any ObjectRecords { PostgresObjectRecords(tx: self) }
-    public var things: any ThingRecords { PostgresThingRecords(tx: self) }
-    public var storage: any StorageRecords { PostgresStorageRecords(tx: self) }
-}
+/// Each area's records (`tx.things`, ...) are handed out by an extension beside the area's records type
+/// (`PostgresThingRecords.swift`), so an area adds its accessor in its own file.
+extension PostgresTransaction: Transaction {}
 
 extension PostgresTransaction {
     /// Whether `key` can name a stored row: PostgreSQL's text cannot hold U+0000.

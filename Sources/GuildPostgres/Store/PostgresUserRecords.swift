@@ -8,6 +8,11 @@ struct PostgresUserRecords: PostgresAreaRecords {
     let tx: PostgresTransaction
 }
 
+extension PostgresTransaction {
+    /// The users area's records in this transaction.
+    public var users: any UserRecords { PostgresUserRecords(tx: self) }
+}
+
 /// The users and sessions area on PostgreSQL (schema version 2), answering as `GuildStore`'s SQLite version does:
 /// the same errors with the same codes, messages and fields, login names and emails compared case-insensitively
 /// (ASCII letters only, as SQLite's COLLATE NOCASE), the custom fields as the same JSON text.

@@ -6,7 +6,7 @@ import GuildProtocol
 /// The store's one ``Transaction``: a GRDB savepoint of a group-commit transaction (or a read-only snapshot),
 /// with the operation's log of appended events and changed records. Each area's records are a small type in
 /// that area's folder over this transaction (`SQLiteUserRecords` in `Users/`, ...), handed out by `users`,
-/// `groups`, ...
+/// `groups`, ...: each accessor is an extension beside its records type, so an area adds it in its own folder.
 final class SQLiteTransaction: Transaction {
     let db: Database
     let log: EventLog
@@ -15,14 +15,6 @@ final class SQLiteTransaction: Transaction {
         self.db = db
         self.log = log
     }
-
-    var users: any UserRecords { SQLiteUserRecords(tx: self) }
-    var groups: any GroupRecords { SQLiteGroupRecords(tx: self) }
-    var imGroups: any IMGroupRecords { SQLiteIMGroupRecords(tx: self) }
-    var messages: any GroupMessageRecords { SQLiteMessageRecords(tx: self) }
-    var objects: any ObjectRecords { SQLiteObjectRecords(tx: self) }
-    var things: any ThingRecords { SQLiteThingRecords(tx: self) }
-    var storage: any StorageRecords { SQLiteStorageRecords(tx: self) }
 
     func changed(_ record: RecordKey) {
         self.log.changed.insert(record)

@@ -8,6 +8,11 @@ struct SQLiteGroupRecords: SQLiteAreaRecords {
     let tx: SQLiteTransaction
 }
 
+extension SQLiteTransaction {
+    /// The groups area's records in this transaction.
+    var groups: any GroupRecords { SQLiteGroupRecords(tx: self) }
+}
+
 extension SQLiteGroupRecords: GroupRecords {
     func group(_ id: String) throws -> Group? {
         try Row.fetchOne(

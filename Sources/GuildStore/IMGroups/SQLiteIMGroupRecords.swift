@@ -8,6 +8,11 @@ struct SQLiteIMGroupRecords: SQLiteAreaRecords {
     let tx: SQLiteTransaction
 }
 
+extension SQLiteTransaction {
+    /// The IM groups area's records in this transaction.
+    var imGroups: any IMGroupRecords { SQLiteIMGroupRecords(tx: self) }
+}
+
 extension SQLiteIMGroupRecords: IMGroupRecords {
     func dismissedType(_ id: String) throws -> GroupType? {
         try String.fetchOne(self.db.cachedStatement(sql: "SELECT type FROM dismissed_group WHERE id = ?"), arguments: StoredText.arguments([id])).map

@@ -8,6 +8,11 @@ struct SQLiteMessageRecords: SQLiteAreaRecords {
     let tx: SQLiteTransaction
 }
 
+extension SQLiteTransaction {
+    /// The group messages' records in this transaction.
+    var messages: any GroupMessageRecords { SQLiteMessageRecords(tx: self) }
+}
+
 extension SQLiteMessageRecords: GroupMessageRecords {
     func insertMessage(_ message: StoredMessage) throws {
         try self.db.cachedStatement(

@@ -8,6 +8,11 @@ struct SQLiteObjectRecords: SQLiteAreaRecords {
     let tx: SQLiteTransaction
 }
 
+extension SQLiteTransaction {
+    /// The objects area's records in this transaction.
+    var objects: any ObjectRecords { SQLiteObjectRecords(tx: self) }
+}
+
 extension SQLiteObjectRecords: ObjectRecords {
     func bucket(scope: ObjectScope, name: String) throws -> Bucket? {
         try Row.fetchOne(

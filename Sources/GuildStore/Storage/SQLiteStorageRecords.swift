@@ -6,6 +6,11 @@ struct SQLiteStorageRecords: StorageRecords, SQLiteAreaRecords {
     let tx: SQLiteTransaction
 }
 
+extension SQLiteTransaction {
+    /// The storage usage records in this transaction.
+    var storage: any StorageRecords { SQLiteStorageRecords(tx: self) }
+}
+
 /// The storage usage records (`StorageRecords`): reads of `storage_usage`, which the area's triggers keep.
 extension SQLiteStorageRecords {
     func storageUsage(owner: StorageOwner) throws -> Int64 {

@@ -8,6 +8,11 @@ struct SQLiteThingRecords: ThingRecords, SQLiteAreaRecords {
     let tx: SQLiteTransaction
 }
 
+extension SQLiteTransaction {
+    /// The things area's records in this transaction.
+    var things: any ThingRecords { SQLiteThingRecords(tx: self) }
+}
+
 extension SQLiteThingRecords {
     // MARK: - Things
 

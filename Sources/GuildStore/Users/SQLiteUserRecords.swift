@@ -8,6 +8,11 @@ struct SQLiteUserRecords: SQLiteAreaRecords {
     let tx: SQLiteTransaction
 }
 
+extension SQLiteTransaction {
+    /// The users area's records in this transaction.
+    var users: any UserRecords { SQLiteUserRecords(tx: self) }
+}
+
 extension SQLiteUserRecords: UserRecords {
     func insertUser(_ user: User, passwordHash: String?, session: IssuedSession) throws {
         let db = self.db
