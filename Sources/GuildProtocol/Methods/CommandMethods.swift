@@ -72,6 +72,25 @@ public enum CommandMethods: Sendable {
         }
         public static let name = "command.send"
         public static let itemLimits: [String: Int] = ["actions": 100, "metadata": 100]
+
+        public static let access: AccessRequirement = .session
+        public static let contract = MethodContract(
+            summary:
+                "Sends a command to a thing. The issuer must be an owner of the thing, and the caller must act for it (the user themself, a member of the issuing group, or an admin). The thing receives commandReceived (with the actions) on its subscription, and again on resume until it posts results; the state is SENDING, then DELIVERED once the notification reached a connection of the thing. A thing has at most 1,000 commands pending (SENDING or DELIVERED): past that, QUOTA_EXCEEDED (data: limit, usage) until it posts results.",
+            tags: ["command", "thing"],
+            params: [.thingID] + commandRequestParams,
+            result: "sent",
+            JSONSchema.object(required: ["commandID"], ["commandID": JSONSchema.string]),
+            errors: thingReadErrors + [ErrorReason.userNotFound, ErrorReason.groupNotFound, ErrorReason.quotaExceeded],
+            writes: true,
+            example: .init(
+                params: [
+                    "thingID": ContractExamples.thingID, "actions": ContractExamples.actions, "issuer": ContractExamples.owner,
+                    "schema": "SmartLight", "schemaVersion": 1,
+                ],
+                result: ["commandID": ContractExamples.commandID]
+            )
+        )
     }
 
     /// A command's record (Kii's field names).
@@ -136,6 +155,17 @@ public enum CommandMethods: Sendable {
         }
         public typealias Result = CommandInfo
         public static let name = "command.get"
+
+        public static let access: AccessRequirement = .principal
+        public static let contract = MethodContract(
+            summary: "A command with its state and results (in the actions' order): for the thing's owners, the thing itself and admins.",
+            tags: ["command", "thing"],
+            params: [.thingID, .init("commandID", JSONSchema.string, required: true)],
+            result: "command",
+            commandSchema,
+            errors: thingReadErrors + [ErrorReason.commandNotFound],
+            example: .init(params: ["thingID": ContractExamples.thingID, "commandID": ContractExamples.commandID], result: ContractExamples.command)
+        )
     }
 
     /// `command.list`: a thing's commands, newest first, paged.
@@ -159,6 +189,21 @@ public enum CommandMethods: Sendable {
             }
         }
         public static let name = "command.list"
+
+        public static let access: AccessRequirement = .principal
+        public static let contract = MethodContract(
+            summary:
+                "A thing's commands, newest first, at most limit (default and maximum 100) per page; nextPaginationKey continues (absent on the last page).",
+            tags: ["command", "thing"],
+            params: [
+                .thingID, .init("limit", JSONSchema.integer, "1-100"),
+                .init("paginationKey", JSONSchema.string, "From the previous page, by the same caller; valid until the daemon restarts"),
+            ],
+            result: "page",
+            JSONSchema.object(required: ["commands"], ["commands": JSONSchema.array(of: commandSchema), "nextPaginationKey": JSONSchema.string]),
+            errors: thingReadErrors,
+            example: .init(params: ["thingID": ContractExamples.thingID, "limit": 10], result: ["commands": [ContractExamples.command]])
+        )
     }
 
     /// `command.putResults`: the thing posts one result per action, in the actions' order.
@@ -180,5 +225,73 @@ public enum CommandMethods: Sendable {
         }
         public static let name = "command.putResults"
         public static let itemLimits: [String: Int] = ["actionResults": 100]
+
+        public static let access: AccessRequirement = .principal
+        public static let contract = MethodContract(
+            summary:
+                "The thing posts a command's results, one per action in the actions' order: {name: {succeeded, errorMessage?, data?}}. The command becomes DONE when every action succeeded, else INCOMPLETE, and commandResult (the commandID only) goes to the installations of its sender: all of a normal user's, only the sending one for a pseudo user.",
+            tags: ["command", "thing"],
+            params: [
+                .thingID, .init("commandID", JSONSchema.string, required: true),
+                .init(
+                    "actionResults",
+                    JSONSchema.array(of: JSONSchema.object),
+                    required: true,
+                    "One {name: {succeeded, errorMessage?, data?}} per action, in order"
+                ),
+            ],
+            result: "state",
+            JSONSchema.object(required: ["commandState"], ["commandState": JSONSchema.oneOf(["DONE", "INCOMPLETE"])]),
+            errors: thingReadErrors + [ErrorReason.commandNotFound, ErrorReason.commandAlreadyDone],
+            writes: true,
+            example: .init(
+                params: [
+                    "thingID": ContractExamples.thingID, "commandID": ContractExamples.commandID,
+                    "actionResults": [["turnPower": ["succeeded": true]], ["setBrightness": ["succeeded": false, "errorMessage": "too bright"]]],
+                ],
+                result: ["commandState": "INCOMPLETE"]
+            )
+        )
     }
 }
+
+extension ContractExamples {
+    static let commandID: JSONValue = "5b1d9e0c7a2f4e3d8c6b1a0f9e8d7c6b"
+    static let actions: JSONValue = [["turnPower": ["power": true]], ["setBrightness": ["brightness": 80]]]
+    /// A command with its results.
+    static let command: JSONValue = [
+        "commandID": commandID, "thingID": thingID, "issuer": owner, "actions": actions,
+        "actionResults": [["turnPower": ["succeeded": true]], ["setBrightness": ["succeeded": false, "errorMessage": "too bright"]]],
+        "commandState": "INCOMPLETE", "schema": "SmartLight", "schemaVersion": 1, "created": 1_795_348_760_000,
+        "modified": 1_795_348_760_120,
+    ]
+}
+
+/// The params of a command request (`command.send`, a trigger's `command`).
+let commandRequestParams: [MethodContract.Param] = [
+    .init("actions", JSONSchema.array(of: JSONSchema.object), required: true, "1-100 single-key objects {name: params}, run in order"),
+    .init("issuer", JSONSchema.string, required: true, "user:ID or group:ID: an owner of the thing the caller acts for"),
+    .init("schema", JSONSchema.string, required: true, "1-128 characters"),
+    .init("schemaVersion", JSONSchema.integer, required: true, "At least 1"),
+    .init("title", JSONSchema.string, "At most 50 characters"),
+    .init("description", JSONSchema.string, "At most 200 characters"),
+    .init("metadata", JSONSchema.object, "At most 10 KB"),
+]
+
+/// The schema of a command request.
+let commandRequestSchema = JSONSchema.object(
+    required: ["actions", "issuer", "schema", "schemaVersion"],
+    Dictionary(uniqueKeysWithValues: commandRequestParams.map { ($0.name, $0.schema) })
+)
+
+/// The schema of a command's record.
+let commandSchema = JSONSchema.object(
+    required: ["commandID", "thingID", "issuer", "actions", "commandState", "schema", "schemaVersion", "created", "modified"],
+    [
+        "commandID": JSONSchema.string, "thingID": JSONSchema.string, "issuer": JSONSchema.string,
+        "actions": JSONSchema.array(of: JSONSchema.object), "actionResults": JSONSchema.array(of: JSONSchema.object),
+        "commandState": JSONSchema.oneOf(["SENDING", "DELIVERED", "DONE", "INCOMPLETE"]), "firedByTriggerID": JSONSchema.string,
+        "schema": JSONSchema.string, "schemaVersion": JSONSchema.integer, "title": JSONSchema.string,
+        "description": JSONSchema.string, "metadata": JSONSchema.object, "created": JSONSchema.integer, "modified": JSONSchema.integer,
+    ]
+)

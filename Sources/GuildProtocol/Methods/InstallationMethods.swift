@@ -1,3 +1,5 @@
+import GuildJSON
+
 /// `installation.*`: a user's devices, to which command results are pushed (protocol/things.md).
 public enum InstallationMethods: Sendable {
     /// An installation as the methods show it.
@@ -32,6 +34,23 @@ public enum InstallationMethods: Sendable {
         }
         public typealias Result = InstallationInfo
         public static let name = "installation.register"
+
+        public static let access: AccessRequirement = .session
+        public static let contract = MethodContract(
+            summary:
+                "Registers an installation (a device) of the calling user, or finds the one with the same deviceType and registration id, and binds the calling connection to it: command results are pushed to installations (protocol/things.md). Register before events.subscribe. A user has at most 100 installations: a new one past that is QUOTA_EXCEEDED (data.limit, data.usage); finding an existing one still works.",
+            tags: ["installation", "thing"],
+            params: [
+                .init("deviceType", JSONSchema.oneOf(["ANDROID", "IOS", "JPUSH", "MQTT"]), required: true),
+                .init("installationRegistrationID", JSONSchema.string, "The push registration id (1-512 bytes); generated for MQTT"),
+                .init("development", JSONSchema.boolean, "A development (sandbox) installation"),
+            ],
+            result: "installation",
+            installationSchema,
+            errors: [ErrorReason.invalidInputData, ErrorReason.unauthorized, ErrorReason.permissionDenied, ErrorReason.quotaExceeded],
+            writes: true,
+            example: .init(params: ["deviceType": "ANDROID", "installationRegistrationID": "fcm-token-123"], result: ContractExamples.installation)
+        )
     }
 
     /// `installation.list`: a page of the caller's installations, oldest first.
@@ -56,6 +75,24 @@ public enum InstallationMethods: Sendable {
             }
         }
         public static let name = "installation.list"
+
+        public static let access: AccessRequirement = .session
+        public static let contract = MethodContract(
+            summary:
+                "The calling user's installations, oldest first, at most limit (default and maximum 100, the most a user may have) per page; nextPaginationKey continues (absent on the last page).",
+            tags: ["installation", "thing"],
+            params: [
+                .init("limit", JSONSchema.integer, "1-100"),
+                .init("paginationKey", JSONSchema.string, "From the previous page, by the same caller; valid until the daemon restarts"),
+            ],
+            result: "installations",
+            JSONSchema.object(
+                required: ["installations"],
+                ["installations": JSONSchema.array(of: installationSchema), "nextPaginationKey": JSONSchema.string]
+            ),
+            errors: [ErrorReason.invalidInputData, ErrorReason.unauthorized, ErrorReason.permissionDenied],
+            example: .init(params: ["limit": 10], result: ["installations": [ContractExamples.installation]])
+        )
     }
 
     /// `installation.delete`: removes one of the caller's installations.
@@ -66,5 +103,33 @@ public enum InstallationMethods: Sendable {
         }
         public typealias Result = Bool
         public static let name = "installation.delete"
+
+        public static let access: AccessRequirement = .session
+        public static let contract = MethodContract(
+            summary: "Deletes one of the caller's installations (an admin: anyone's); results are no longer pushed to it.",
+            tags: ["installation", "thing"],
+            params: [.init("installationID", JSONSchema.string, required: true)],
+            result: "deleted",
+            JSONSchema.boolean,
+            errors: [ErrorReason.unauthorized, ErrorReason.permissionDenied, ErrorReason.installationNotFound],
+            writes: true,
+            example: .init(params: ["installationID": "in.0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f"], result: true)
+        )
     }
+}
+
+/// The schema of an installation.
+let installationSchema = JSONSchema.object(
+    required: ["installationID", "deviceType", "development", "created"],
+    [
+        "installationID": JSONSchema.string, "deviceType": JSONSchema.string, "installationRegistrationID": JSONSchema.string,
+        "development": JSONSchema.boolean, "created": JSONSchema.integer,
+    ]
+)
+
+extension ContractExamples {
+    static let installation: JSONValue = [
+        "installationID": "in.0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f", "deviceType": "ANDROID", "installationRegistrationID": "fcm-token-123",
+        "development": false, "created": 1_795_348_702_624,
+    ]
 }

@@ -38,6 +38,32 @@ public enum ThingMethods: Sendable {
             }
         }
         public static let name = "thing.onboard"
+
+        public static let access: AccessRequirement = .session
+        public static let contract = MethodContract(
+            summary:
+                "Onboards a thing for an owner (the caller, or a group the caller is a member of) and returns its thingID and a new access token. The first onboarding registers the thing and its password, which sticks: a later onboarding with the same vendorThingID must give it (INVALID_CREDENTIALS otherwise, without saying which part was wrong), returns the same thingID and adds the owner.",
+            tags: ["thing"],
+            params: [
+                .init("vendorThingID", JSONSchema.string, required: true, "1-200 of [a-zA-Z0-9-_.]; unique, immutable"),
+                .init("thingPassword", JSONSchema.string, required: true, "1-200 printable characters"),
+                .thingOwner,
+                .init("thingType", JSONSchema.string, "1-100 of [a-zA-Z0-9-_.]"),
+                .init("firmwareVersion", JSONSchema.string, "1-100 of [a-zA-Z0-9-_.]"),
+                .init("thingProperties", JSONSchema.object, "Custom fields (names starting with _ are dropped), at most 63 KB"),
+            ],
+            result: "onboarded",
+            JSONSchema.object(required: ["thingID", "accessToken"], ["thingID": JSONSchema.string, "accessToken": JSONSchema.string]),
+            errors: [
+                ErrorReason.invalidInputData, ErrorReason.unauthorized, ErrorReason.invalidCredentials, ErrorReason.permissionDenied,
+                ErrorReason.userNotFound, ErrorReason.groupNotFound,
+            ],
+            writes: true,
+            example: .init(
+                params: ["vendorThingID": "lamp-0042", "thingPassword": "s3cret", "owner": ContractExamples.owner, "thingType": "LED"],
+                result: ["thingID": ContractExamples.thingID, "accessToken": "gt_q2Jv3LrNfYt0aZp9Wm1kQe7hXb5cUd8sGi4oRn6TlAy"]
+            )
+        )
     }
 
     /// Params naming one thing.
@@ -87,6 +113,17 @@ public enum ThingMethods: Sendable {
         public typealias Params = ThingRef
         public typealias Result = ThingInfo
         public static let name = "thing.get"
+
+        public static let access: AccessRequirement = .principal
+        public static let contract = MethodContract(
+            summary: "A thing's record, with whether a connection is bound to it now (online): for its owners, the thing itself and admins.",
+            tags: ["thing"],
+            params: [.thingID],
+            result: "thing",
+            thingSchema,
+            errors: thingReadErrors,
+            example: .init(params: ["thingID": ContractExamples.thingID], result: ContractExamples.thing)
+        )
     }
 
     /// `thing.delete`: removes a thing with its ownerships, commands, states, triggers and thing-scope data.
@@ -94,6 +131,19 @@ public enum ThingMethods: Sendable {
         public typealias Params = ThingRef
         public typealias Result = Bool
         public static let name = "thing.delete"
+
+        public static let access: AccessRequirement = .principal
+        public static let contract = MethodContract(
+            summary:
+                "Deletes a thing with its ownerships, tokens, commands, states, triggers and thing-scope buckets (an owner, the thing itself or an admin). Its owners get thingDeleted; connections bound to it are unbound.",
+            tags: ["thing"],
+            params: [.thingID],
+            result: "deleted",
+            JSONSchema.boolean,
+            errors: thingReadErrors,
+            writes: true,
+            example: .init(params: ["thingID": ContractExamples.thingID], result: true)
+        )
     }
 
     /// `thing.setPassword`: an app admin changes a thing's password.
@@ -108,6 +158,18 @@ public enum ThingMethods: Sendable {
         }
         public typealias Result = Bool
         public static let name = "thing.setPassword"
+
+        public static let access: AccessRequirement = .admin
+        public static let contract = MethodContract(
+            summary: "Changes a thing's password (app admins only); later onboardings and ownership requests must give the new one.",
+            tags: ["thing"],
+            params: [.thingID, .init("thingPassword", JSONSchema.string, required: true, "1-200 printable characters")],
+            result: "changed",
+            JSONSchema.boolean,
+            errors: [ErrorReason.invalidInputData, ErrorReason.permissionDenied, ErrorReason.thingNotFound],
+            writes: true,
+            example: .init(params: ["thingID": ContractExamples.thingID, "thingPassword": "n3w-s3cret"], result: true)
+        )
     }
 
     /// `thing.addOwner` and `thing.removeOwner`.
@@ -128,6 +190,21 @@ public enum ThingMethods: Sendable {
         public typealias Params = OwnerParams
         public typealias Result = Bool
         public static let name = "thing.addOwner"
+
+        public static let access: AccessRequirement = .principal
+        public static let contract = MethodContract(
+            summary:
+                "Adds an owner: a user adds themself, a member adds their group; the thing itself and admins add anyone. With --require-thing-password-for-ownership, others must give the thing's password. Owners and the thing get thingOwnerAdded.",
+            tags: ["thing"],
+            params: [.thingID, .thingOwner, .init("thingPassword", JSONSchema.string, "The thing's password (required by the daemon option)")],
+            result: "added",
+            JSONSchema.boolean,
+            errors: thingReadErrors + [
+                ErrorReason.invalidCredentials, ErrorReason.userNotFound, ErrorReason.groupNotFound, ErrorReason.thingOwnershipAlreadyExists,
+            ],
+            writes: true,
+            example: .init(params: ["thingID": ContractExamples.thingID, "owner": "group:kitchen"], result: true)
+        )
     }
 
     /// `thing.removeOwner`.
@@ -142,6 +219,19 @@ public enum ThingMethods: Sendable {
         }
         public typealias Result = Bool
         public static let name = "thing.removeOwner"
+
+        public static let access: AccessRequirement = .principal
+        public static let contract = MethodContract(
+            summary:
+                "Removes an owner: the user themself, a member of the owner group, the thing itself or an admin. The removed owner, the remaining owners and the thing get thingOwnerRemoved.",
+            tags: ["thing"],
+            params: [.thingID, .thingOwner],
+            result: "removed",
+            JSONSchema.boolean,
+            errors: thingReadErrors + [ErrorReason.userNotFound, ErrorReason.groupNotFound, ErrorReason.thingOwnershipNotFound],
+            writes: true,
+            example: .init(params: ["thingID": ContractExamples.thingID, "owner": "group:kitchen"], result: true)
+        )
     }
 
     /// `thing.owners`: the thing's owners as TypedID strings.
@@ -152,6 +242,17 @@ public enum ThingMethods: Sendable {
             public init(owners: [String]) { self.owners = owners }
         }
         public static let name = "thing.owners"
+
+        public static let access: AccessRequirement = .principal
+        public static let contract = MethodContract(
+            summary: "The thing's owners as TypedIDs (user:ID, group:ID), in the order they were added.",
+            tags: ["thing"],
+            params: [.thingID],
+            result: "owners",
+            JSONSchema.object(required: ["owners"], ["owners": JSONSchema.array(of: JSONSchema.string)]),
+            errors: thingReadErrors,
+            example: .init(params: ["thingID": ContractExamples.thingID], result: ["owners": [ContractExamples.owner, "group:kitchen"]])
+        )
     }
 
     /// `user.ownedThings`: the things a user owns, directly or through a group they are a member of now.
@@ -165,6 +266,19 @@ public enum ThingMethods: Sendable {
             public init(things: [ThingInfo]) { self.things = things }
         }
         public static let name = "user.ownedThings"
+
+        public static let access: AccessRequirement = .session
+        public static var adminOnlyParameters: [String] { ["userID"] }
+        public static let contract = MethodContract(
+            summary:
+                "The things a user owns, directly or through a group they are a member of at this moment (joining or leaving the group changes it at once). The caller's own, or anyone's for an admin.",
+            tags: ["thing", "user"],
+            params: [.init("userID", JSONSchema.string, "Whose; the caller when absent")],
+            result: "things",
+            JSONSchema.object(required: ["things"], ["things": JSONSchema.array(of: thingSchema)]),
+            errors: [ErrorReason.unauthorized, ErrorReason.permissionDenied, ErrorReason.userNotFound],
+            example: .init(params: [:], result: ["things": [ContractExamples.thing]])
+        )
     }
 
     /// `thing.putState`: uploads the thing's state.
@@ -190,6 +304,25 @@ public enum ThingMethods: Sendable {
             }
         }
         public static let name = "thing.putState"
+
+        public static let access: AccessRequirement = .principal
+        public static let contract = MethodContract(
+            summary:
+                "Uploads the thing's state (the thing itself, an owner or an admin): a JSON object of at most 10 KB, kept as the latest and in the history. created says whether it was the first (Kii answers 201, then 204). Owners get thingStateChanged; enabled triggers whose condition turns true send their command, at most 10 a second per thing and while it has fewer than 1,000 commands pending; firings past those bounds send nothing and are recorded in one triggerSkipped event to the owners (triggerIDs, reason, limit).",
+            tags: ["thing"],
+            params: [
+                .thingID, .init("state", JSONSchema.object, required: true, "A JSON object of at most 10,240 bytes"),
+                .init("timestamp", JSONSchema.integer, "The thing's time for the state (ms); the daemon's clock when absent"),
+            ],
+            result: "stored",
+            JSONSchema.object(required: ["created", "timestamp"], ["created": JSONSchema.boolean, "timestamp": JSONSchema.integer]),
+            errors: thingReadErrors + [ErrorReason.stateTooLarge],
+            writes: true,
+            example: .init(
+                params: ["thingID": ContractExamples.thingID, "state": ContractExamples.state],
+                result: ["created": true, "timestamp": 1_795_348_760_000]
+            )
+        )
     }
 
     /// A state as it was uploaded.
@@ -207,6 +340,17 @@ public enum ThingMethods: Sendable {
         public typealias Params = ThingRef
         public typealias Result = StateInfo
         public static let name = "thing.getState"
+
+        public static let access: AccessRequirement = .principal
+        public static let contract = MethodContract(
+            summary: "The thing's latest state and its time: for its owners, the thing itself and admins.",
+            tags: ["thing"],
+            params: [.thingID],
+            result: "state",
+            stateSchema,
+            errors: thingReadErrors + [ErrorReason.stateNotFound],
+            example: .init(params: ["thingID": ContractExamples.thingID], result: ["state": ContractExamples.state, "timestamp": 1_795_348_760_000])
+        )
     }
 
     /// `thing.stateHistory`: earlier states in a time range, oldest first, paged.
@@ -234,5 +378,101 @@ public enum ThingMethods: Sendable {
             }
         }
         public static let name = "thing.stateHistory"
+
+        public static let access: AccessRequirement = .principal
+        public static let contract = MethodContract(
+            summary:
+                "The thing's states with from <= timestamp <= to, in upload order, at most limit (default and maximum 1,000) per page; nextPaginationKey continues. A thing that never uploaded a state has no history (STATE_HISTORY_NOT_AVAILABLE, as Kii answers).",
+            tags: ["thing"],
+            params: [
+                .thingID, .init("from", JSONSchema.integer, "Earliest timestamp (ms)"), .init("to", JSONSchema.integer, "Latest timestamp (ms)"),
+                .init("limit", JSONSchema.integer, "1-1000"),
+                .init(
+                    "paginationKey",
+                    JSONSchema.string,
+                    "From the previous page, with the same range by the same caller; valid until the daemon restarts"
+                ),
+            ],
+            result: "page",
+            JSONSchema.object(
+                required: ["results"],
+                ["results": JSONSchema.array(of: stateSchema), "nextPaginationKey": JSONSchema.string]
+            ),
+            errors: thingReadErrors + [ErrorReason.stateHistoryNotAvailable],
+            example: .init(
+                params: ["thingID": ContractExamples.thingID, "limit": 2],
+                result: [
+                    "results": [["state": ContractExamples.state, "timestamp": 1_795_348_760_000]]
+                ]
+            )
+        )
     }
+}
+
+extension MethodContract.Param {
+    /// `thingID`.
+    static let thingID = MethodContract.Param("thingID", JSONSchema.string, required: true, "th. and 32 hex digits, as thing.onboard returned")
+    /// `owner`, a TypedID.
+    static let thingOwner = MethodContract.Param("owner", JSONSchema.string, required: true, "user:ID or group:ID")
+}
+
+extension ContractExamples {
+    static let thingID: JSONValue = "th.8a1f2c3d4e5f60718293a4b5c6d7e8f9"
+    static let owner: JSONValue = "user:4f1c2e0a9b8d4c7e8f6a5b4c3d2e1f00"
+    /// A thing's record.
+    static let thing: JSONValue = [
+        "thingID": thingID, "vendorThingID": "lamp-0042", "thingType": "LED", "firmwareVersion": "1.0.3",
+        "thingProperties": ["room": "kitchen"], "created": 1_795_348_702_624, "modified": 1_795_348_702_624, "online": true,
+        "onlineStatusModifiedAt": 1_795_348_760_000,
+    ]
+    /// A state.
+    static let state: JSONValue = ["power": true, "brightness": 80]
+}
+
+/// The schema of a thing's record.
+let thingSchema = JSONSchema.object(
+    required: ["thingID", "vendorThingID", "thingProperties", "created", "modified", "online"],
+    [
+        "thingID": JSONSchema.string, "vendorThingID": JSONSchema.string, "thingType": JSONSchema.string,
+        "firmwareVersion": JSONSchema.string, "thingProperties": JSONSchema.object, "created": JSONSchema.integer,
+        "modified": JSONSchema.integer, "online": JSONSchema.boolean, "onlineStatusModifiedAt": JSONSchema.integer,
+    ]
+)
+
+/// The schema of a state with its time.
+let stateSchema = JSONSchema.object(required: ["state", "timestamp"], ["state": JSONSchema.object, "timestamp": JSONSchema.integer])
+
+/// The errors of a call on one thing that owners, the thing and admins may make.
+let thingReadErrors = [
+    ErrorReason.invalidInputData, ErrorReason.unauthorized, ErrorReason.permissionDenied, ErrorReason.thingNotFound,
+]
+
+extension ThingMethods {
+    /// The things area's methods (things, owners, states, commands, installations, triggers), in the published
+    /// contract. A new method of the area is added here.
+    public static let all: [any RPCMethod.Type] = [
+        ThingMethods.Onboard.self,
+        ThingMethods.Get.self,
+        ThingMethods.Delete.self,
+        ThingMethods.SetPassword.self,
+        ThingMethods.AddOwner.self,
+        ThingMethods.RemoveOwner.self,
+        ThingMethods.Owners.self,
+        ThingMethods.OwnedThings.self,
+        ThingMethods.PutState.self,
+        ThingMethods.GetState.self,
+        ThingMethods.StateHistory.self,
+        CommandMethods.Send.self,
+        CommandMethods.Get.self,
+        CommandMethods.List.self,
+        CommandMethods.PutResults.self,
+        InstallationMethods.Register.self,
+        InstallationMethods.List.self,
+        InstallationMethods.Delete.self,
+        TriggerMethods.Create.self,
+        TriggerMethods.List.self,
+        TriggerMethods.Enable.self,
+        TriggerMethods.Disable.self,
+        TriggerMethods.Delete.self,
+    ]
 }
