@@ -72,6 +72,8 @@ struct OperationsTests {
         #expect((samples["guild_connections{}"] ?? 0) >= 1)
         #expect(samples["guild_subscriptions{}"] == 0)
         #expect((samples["guild_database_bytes{}"] ?? 0) > 0)
+        // SQLite's own heap in the daemon: at least the open connections and the pages they read.
+        #expect((samples["guild_database_heap_bytes{}"] ?? 0) > 100_000)
         #expect((samples["guild_store_commit_duration_seconds_count{}"] ?? 0) >= 2)
         #expect((samples["guild_store_commit_operations_count{}"] ?? 0) >= 2)
         #expect((samples["guild_events_appended_total{}"] ?? 0) >= 1)

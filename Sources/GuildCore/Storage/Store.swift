@@ -19,6 +19,14 @@ public protocol Store: EventRepository {
     func afterCommit(_ hook: @escaping @Sendable (_ changed: Set<RecordKey>) -> Void)
     /// Checks the storage's own integrity (SQLite: `PRAGMA integrity_check`); `["ok"]` when sound.
     func integrityCheck() async throws -> [String]
+    /// The heap the engine's library holds in this process (SQLite: its page caches, statements and
+    /// connections), in bytes; nil for an engine that keeps its memory in a server of its own.
+    var engineHeapBytes: Int64? { get }
+}
+
+extension Store {
+    /// None by default: the engine's memory is not in this process.
+    public var engineHeapBytes: Int64? { nil }
 }
 
 /// One transaction (or read-only snapshot) of a ``Store``: each feature area's records and queries, and the

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import GuildCore
 import Synchronization
 
@@ -133,6 +134,10 @@ public final class SQLiteStore: Sendable {
 
     /// Group commit so far: transactions committed (one fsync each) and the write operations they held.
     public var writeStatistics: (commits: Int, operations: Int) { self.writer.statistics }
+
+    /// What SQLite holds on the heap in this process, over every connection of every store (page caches of up
+    /// to 16 MiB per connection, prepared statements, the connections themselves): `sqlite3_memory_used`.
+    public var engineHeapBytes: Int64? { sqlite3_memory_used() }
 
     /// Runs `PRAGMA integrity_check` and returns its messages (`["ok"]` when the file is sound).
     public func integrityCheck() async throws -> [String] {

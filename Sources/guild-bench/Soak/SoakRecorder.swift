@@ -21,6 +21,8 @@ final class SoakRecorder: Sendable {
         /// Calls whose connection or process failed (no reply at all).
         var failures = 0
         var rssBytes: Int?
+        /// What SQLite held on guildd's heap then (`guild_database_heap_bytes`).
+        var databaseHeapBytes: Int?
         var descriptors: Int?
         var databaseBytes: Int?
         var walBytes: Int?
@@ -62,7 +64,7 @@ final class SoakRecorder: Sendable {
     }
 
     /// Records guildd's resources for `minute`, read at its end.
-    func sample(minute: Int, pid: Int32, databasePath: String) {
+    func sample(minute: Int, pid: Int32, databasePath: String, databaseHeapBytes: Int?) {
         let rss = try? MemoryStatus.read(pid: pid).rssBytes
         let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
         func size(_ path: String) -> Int? {
@@ -70,6 +72,7 @@ final class SoakRecorder: Sendable {
         }
         self.withMinute(minute) { bucket in
             bucket.rssBytes = rss
+            bucket.databaseHeapBytes = databaseHeapBytes
             bucket.descriptors = descriptors
             bucket.databaseBytes = size(databasePath)
             bucket.walBytes = size(databasePath + "-wal") ?? 0

@@ -73,7 +73,8 @@ extension MethodRegistry {
             ServerGauges.update(
                 connections: connections.count,
                 subscriptions: hub.count,
-                databaseBytes: ServerGauges.databaseBytes(configuration.databasePath)
+                databaseBytes: ServerGauges.databaseBytes(configuration.databasePath),
+                databaseHeapBytes: store.engineHeapBytes
             )
             try await StorageGauges.update(store)
             return operations.exposition?() ?? ""
