@@ -126,7 +126,8 @@ struct IdleExitService: Service {
 }
 
 /// Prunes the event log to its retention (count and age), and group messages to theirs, at start and every
-/// minute.
+/// minute. Events go in batches of ``EventPruning/batchSize``, each its own transaction, so the writes that
+/// arrive meanwhile wait for one batch, not for a minute's worth.
 struct RetentionService: Service {
     let store: any EventRepository
     let keepCount: Int64

@@ -570,6 +570,52 @@ struct EventRepositoryConformanceTests {
         }
     }
 
+    /// One call drops at most its limit, the oldest first, by count and then by age, with the audience rows of
+    /// what it dropped; calls in a row end where one unlimited prune would.
+    @Test(arguments: Engine.available)
+    func pruningInBatchesDropsTheOldestFirstAndNeverMoreThanTheLimit(engine: Engine) async throws {
+        try await Self.withWorld(engine) { world in
+            let owner = try await world.pseudo("owner")
+            let visitor = try await world.pseudo("visitor")
+            let store = world.store
+            let day: Int64 = 86_400_000
+            try await world.group("g", owner.caller)  // 1
+            _ = try await world.groups.addMembers(caller: owner.caller, groupID: "g", userIDs: [visitor.id])  // 2
+            _ = try await world.groups.removeMembers(caller: owner.caller, groupID: "g", userIDs: [visitor.id])  // 3
+            for index in 1...3 { try await world.rename("g", owner.caller, to: "a\(index)") }  // 4...6
+            world.clock.advance(seconds: 3600)
+            for index in 1...4 { try await world.rename("g", owner.caller, to: "b\(index)") }  // 7...10
+            #expect(try await world.seqs(visitor.id) == [2, 3])
+
+            // By count (keep 5 of 10): two, then two, then the last one.
+            let now = world.clock.now
+            #expect(try await store.pruneEvents(keepCount: 5, maxAgeMilliseconds: day, now: now, limit: 2) == 2)
+            #expect(try await world.seqs(nil) == Array(3...10))
+            #expect(try await world.seqs(visitor.id) == [3])
+            // The rest in batches of two (two, then one).
+            #expect(try await store.pruneEvents(keepCount: 5, maxAgeMilliseconds: day, now: now, batchSize: 2) == 3)
+            #expect(try await world.seqs(visitor.id).isEmpty)
+            #expect(try await store.pruneEvents(keepCount: 5, maxAgeMilliseconds: day, now: now, limit: 2) == 0)
+            #expect(try await store.eventSnapshot(userID: nil).oldest == 6)
+
+            // By age: the hour-old event 6, and nothing newer.
+            #expect(try await store.pruneEvents(keepCount: 100, maxAgeMilliseconds: 1_800_000, now: now, limit: 3) == 1)
+            #expect(try await world.seqs(nil) == Array(7...10))
+
+            // Count and age in one call share the limit; the batched prune ends where a single one would.
+            world.clock.advance(seconds: 3600)
+            try await world.rename("g", owner.caller, to: "c")  // 11
+            let later = world.clock.now
+            #expect(try await store.pruneEvents(keepCount: 3, maxAgeMilliseconds: 1_800_000, now: later, limit: 3) == 3)
+            #expect(try await world.seqs(nil) == [10, 11])
+            #expect(try await store.pruneEvents(keepCount: 3, maxAgeMilliseconds: 1_800_000, now: later) == 1)
+            #expect(try await world.seqs(nil) == [11])
+            #expect(try await store.pruneEvents(keepCount: 0, maxAgeMilliseconds: day, now: later, limit: .max) == 1)
+            #expect(try await store.pruneEvents(keepCount: 0, maxAgeMilliseconds: day, now: later, limit: .min) == 0)
+            #expect(try await store.eventSnapshot(userID: nil).oldest == 12)
+        }
+    }
+
     // MARK: - Committed events
 
     /// Arguments no caller should pass get the same answer on every engine, never a crash or a database error:

@@ -503,7 +503,10 @@ struct GroupRecordsConformanceTests {
             }
             let revoked = try await store.read { try $0.records.messages.message(groupID: "g1", msgID: "m2") }
             #expect(revoked?.body == nil && revoked?.sender == "u1")
-            #expect(try await store.write { try $0.records.messages.deleteMessages(before: 2500) } == 2)
+            // The oldest first, at most the limit at a time.
+            #expect(try await store.write { try $0.records.messages.deleteMessages(before: 3500, limit: 2) } == 2)
+            #expect(try await store.read { try $0.records.messages.message(groupID: "g1", msgID: "m3") } != nil)
+            #expect(try await store.write { try $0.records.messages.deleteMessages(before: 2500, limit: 2) } == 0)
             let kept = try await store.read {
                 try $0.records.messages.messages(groupID: "g1", in: 1...9, descending: false, limit: 9)
             }

@@ -1,5 +1,6 @@
 import Foundation
 import GuildClient
+import GuildCore
 import GuildJSON
 import GuildProtocol
 import GuildServer

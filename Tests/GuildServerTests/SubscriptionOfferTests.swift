@@ -14,7 +14,7 @@ struct SubscriptionOfferTests {
         func replay(userID: String?, installationID: String?, after: Int64, through: Int64, limit: Int) async throws -> [StoredEvent] {
             []
         }
-        func pruneEvents(keepCount: Int64, maxAgeMilliseconds: Int64, now: Int64) async throws -> Int { 0 }
+        func pruneEvents(keepCount: Int64, maxAgeMilliseconds: Int64, now: Int64, limit: Int) async throws -> Int { 0 }
         func onCommittedEvents(_ sink: @escaping @Sendable ([CommittedEvent]) -> Void) {}
     }
 

@@ -117,8 +117,11 @@ public protocol GroupMessageRecords {
     func message(groupID: String, msgID: String) throws -> StoredMessage?
     /// Removes a message's body, noting who recalled it.
     func revokeMessage(groupID: String, seq: Int64, by userID: String?) throws
-    /// Deletes every message sent before `time`, and their `newMessage` events; returns how many messages.
-    func deleteMessages(before time: Int64) throws -> Int
+    /// Deletes at most `limit` group `newMessage` events from before `time` (AVChatRoom's live-only ones too), the
+    /// oldest first; returns how many.
+    func deleteMessageEvents(before time: Int64, limit: Int) throws -> Int
+    /// Deletes at most `limit` messages sent before `time`, the oldest first; returns how many.
+    func deleteMessages(before time: Int64, limit: Int) throws -> Int
     /// The group's newest message seq (0 before the first).
     func lastMessageSeq(groupID: String) throws -> Int64
     /// A member's read mark; nil for a non-member.

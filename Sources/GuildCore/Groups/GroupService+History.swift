@@ -98,9 +98,20 @@ extension GroupService {
         }
     }
 
-    /// Deletes messages older than the retention (and their `newMessage` events); returns how many.
-    public func pruneMessages() async throws -> Int {
+    /// Deletes messages older than the retention (and their `newMessage` events); returns how many messages.
+    /// Both go in transactions of at most `batchSize` rows, as the event log's retention does, so
+    /// the writes that arrive meanwhile wait for one batch.
+    public func pruneMessages(batchSize batch: Int = EventPruning.batchSize) async throws -> Int {
         let cutoff = self.now() - self.messageOptions.retentionMilliseconds
-        return try await self.store.write { tx in try tx.messages.deleteMessages(before: cutoff) }
+        while try await self.store.write({ tx in try tx.messages.deleteMessageEvents(before: cutoff, limit: batch) }) > 0 {
+            try Task.checkCancellation()
+        }
+        var total = 0
+        while true {
+            try Task.checkCancellation()
+            let removed = try await self.store.write { tx in try tx.messages.deleteMessages(before: cutoff, limit: batch) }
+            guard removed > 0 else { return total }
+            total += removed
+        }
     }
 }

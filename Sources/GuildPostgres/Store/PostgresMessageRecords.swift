@@ -69,15 +69,27 @@ extension PostgresMessageRecords: GroupMessageRecords {
         )
     }
 
-    /// Deletes every message sent before `time`, and every group `newMessage` event before it; returns how many
-    /// messages.
-    public func deleteMessages(before time: Int64) throws -> Int {
+    /// Deletes at most `limit` group `newMessage` events from before `time`, the oldest first; returns how many.
+    public func deleteMessageEvents(before time: Int64, limit: Int) throws -> Int {
         try self.connection.execute(
             """
-            DELETE FROM event WHERE time < \(time) AND kind = 'newMessage' AND substr(topic, 1, 6) = 'group:'
+            DELETE FROM event WHERE seq IN (
+                SELECT seq FROM event WHERE time < \(time) AND kind = 'newMessage' AND substr(topic, 1, 6) = 'group:'
+                ORDER BY time, seq LIMIT \(EventPruning.clamped(limit: limit))
+            )
             """
         )
-        return try self.connection.execute("DELETE FROM group_message WHERE time < \(time)")
+    }
+
+    /// Deletes at most `limit` messages sent before `time`, the oldest first; returns how many.
+    public func deleteMessages(before time: Int64, limit: Int) throws -> Int {
+        try self.connection.execute(
+            """
+            DELETE FROM group_message WHERE (group_id, seq) IN (
+                SELECT group_id, seq FROM group_message WHERE time < \(time) ORDER BY time LIMIT \(EventPruning.clamped(limit: limit))
+            )
+            """
+        )
     }
 
     /// The group's newest message seq (0 before the first, and for a missing group).

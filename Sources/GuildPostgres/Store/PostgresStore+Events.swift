@@ -63,14 +63,27 @@ extension PostgresStore: EventRepository {
         """
     }
 
-    public func pruneEvents(keepCount: Int64, maxAgeMilliseconds: Int64, now: Int64) async throws -> Int {
+    public func pruneEvents(keepCount: Int64, maxAgeMilliseconds: Int64, now: Int64, limit: Int) async throws -> Int {
         let (keepCount, olderThan) = EventPruning.bounds(keepCount: keepCount, maxAgeMilliseconds: maxAgeMilliseconds, now: now)
+        let limit = EventPruning.clamped(limit: limit)
         let areas = Self.eventAreas
         return try await self.writer.write { context in
             let connection = context.connection
-            let removed = try connection.execute(
-                "DELETE FROM event WHERE seq <= (SELECT max(seq) FROM event) - \(keepCount) OR time < \(olderThan)"
+            // Beyond the count: the oldest `limit` seqs at most, a range of the primary key.
+            var removed = try connection.execute(
+                """
+                DELETE FROM event
+                WHERE seq <= LEAST((SELECT max(seq) FROM event) - \(keepCount), (SELECT min(seq) FROM event) + \(limit) - 1)
+                """
             )
+            // Past the age: what is left of the limit, the oldest first along the time index.
+            if removed < limit, olderThan > Int64.min {
+                removed += try connection.execute(
+                    """
+                    DELETE FROM event WHERE seq IN (SELECT seq FROM event WHERE time < \(olderThan) ORDER BY time, seq LIMIT \(limit - removed))
+                    """
+                )
+            }
             if removed > 0 { for area in areas { try area.pruned(on: connection) } }
             return removed
         }

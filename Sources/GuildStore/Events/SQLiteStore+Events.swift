@@ -63,14 +63,27 @@ extension SQLiteStore: EventRepository {
         }
     }
 
-    public func pruneEvents(keepCount: Int64, maxAgeMilliseconds: Int64, now: Int64) async throws -> Int {
+    public func pruneEvents(keepCount: Int64, maxAgeMilliseconds: Int64, now: Int64, limit: Int) async throws -> Int {
         let (keepCount, olderThan) = EventPruning.bounds(keepCount: keepCount, maxAgeMilliseconds: maxAgeMilliseconds, now: now)
+        let limit = EventPruning.clamped(limit: limit)
         return try await self.writeDatabase { db in
+            // Beyond the count: the oldest `limit` seqs at most, a range of the primary key.
             try db.execute(
-                sql: "DELETE FROM event WHERE seq <= (SELECT max(seq) FROM event) - ? OR time < ?",
-                arguments: StoredText.arguments([keepCount, olderThan])
+                sql: """
+                    DELETE FROM event
+                    WHERE seq <= min((SELECT max(seq) FROM event) - ?, (SELECT min(seq) FROM event) + ? - 1)
+                    """,
+                arguments: [keepCount, limit]
             )
-            let removed = db.changesCount
+            var removed = db.changesCount
+            // Past the age: what is left of the limit, the oldest first along the time index.
+            if removed < limit, olderThan > Int64.min {
+                try db.execute(
+                    sql: "DELETE FROM event WHERE seq IN (SELECT seq FROM event WHERE time < ? ORDER BY time, seq LIMIT ?)",
+                    arguments: [olderThan, limit - removed]
+                )
+                removed += db.changesCount
+            }
             if removed > 0 {
                 for area in self.eventAreas.all { try area.pruned(in: db) }
             }

@@ -50,12 +50,25 @@ extension SQLiteMessageRecords: GroupMessageRecords {
         )
     }
 
-    func deleteMessages(before time: Int64) throws -> Int {
-        // Every group message event past the retention goes (AVChatRoom's live-only ones too), then the messages.
-        try self.db.cachedStatement(sql: "DELETE FROM event WHERE time < ? AND kind = 'newMessage' AND substr(topic, 1, 6) = 'group:'").execute(
-            arguments: [time]
-        )
-        try self.db.cachedStatement(sql: "DELETE FROM group_message WHERE time < ?").execute(arguments: [time])
+    func deleteMessageEvents(before time: Int64, limit: Int) throws -> Int {
+        try self.db.cachedStatement(
+            sql: """
+                DELETE FROM event WHERE seq IN (
+                    SELECT seq FROM event WHERE time < ? AND kind = 'newMessage' AND substr(topic, 1, 6) = 'group:' ORDER BY time, seq LIMIT ?
+                )
+                """
+        ).execute(arguments: [time, EventPruning.clamped(limit: limit)])
+        return self.db.changesCount
+    }
+
+    func deleteMessages(before time: Int64, limit: Int) throws -> Int {
+        try self.db.cachedStatement(
+            sql: """
+                DELETE FROM group_message WHERE (groupID, seq) IN (
+                    SELECT groupID, seq FROM group_message WHERE time < ? ORDER BY time LIMIT ?
+                )
+                """
+        ).execute(arguments: [time, EventPruning.clamped(limit: limit)])
         return self.db.changesCount
     }
 
