@@ -37,7 +37,9 @@ struct DaemonStore: Sendable {
                 let (commits, operations) = store.writeStatistics
                 return SystemStatus.Writes(commits: commits, operations: operations)
             },
-            status: { SystemStatus.Database(engine: "sqlite", connected: true, synchronous: store.synchronous) },
+            status: {
+                SystemStatus.Database(engine: "sqlite", connected: true, synchronous: store.synchronous, heapBytes: store.engineHeapBytes)
+            },
             backup: { path in
                 do {
                     return try await store.backup(to: path)

@@ -20,5 +20,11 @@ struct EngineTests {
         #expect(scratch.database.hasPrefix("postgresql://") == TestEngine.isPostgreSQL)
         // What the SQLite writer's commits really do, read back from that connection (GRDB once reset it to NORMAL).
         #expect(database.synchronous == (TestEngine.isPostgreSQL ? nil : "FULL"))
+        // SQLite's memory is guildd's (its schema and statements at least); PostgreSQL's is the server's.
+        if TestEngine.isPostgreSQL {
+            #expect(database.heapBytes == nil)
+        } else {
+            #expect((database.heapBytes ?? 0) > 100_000)
+        }
     }
 }

@@ -25,7 +25,7 @@ struct GuildctlOutputTests {
         }
         for (id, name) in seen { text = text.replacingOccurrences(of: id, with: name) }
         let volatile = try NSRegularExpression(
-            pattern: #"^((?:peer\.)?pid|uptimeSeconds|writes\.commits|writes\.operations|peer\.[ug]id):( +)\S+$"#,
+            pattern: #"^((?:peer\.)?pid|uptimeSeconds|writes\.commits|writes\.operations|peer\.[ug]id|database\.heapBytes):( +)\S+$"#,
             options: .anchorsMatchLines
         )
         text = volatile.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "$1:$2<n>")

@@ -331,6 +331,9 @@ public struct SystemStatus: Codable, Hashable, Sendable {
         /// SQLite: the write connection's `PRAGMA synchronous` as read back from it at start-up (`FULL`: every
         /// commit is fsynced before its callers are answered; `NORMAL` with `--synchronous NORMAL`).
         public var synchronous: String?
+        /// SQLite: the bytes it holds on guildd's heap (page caches, statements, schema), also the
+        /// `guild_database_heap_bytes` gauge; absent for an engine whose memory is another process's.
+        public var heapBytes: Int64?
 
         /// Creates a database status.
         public init(
@@ -338,13 +341,15 @@ public struct SystemStatus: Codable, Hashable, Sendable {
             connected: Bool,
             eventCursor: Int64? = nil,
             followerConnects: Int? = nil,
-            synchronous: String? = nil
+            synchronous: String? = nil,
+            heapBytes: Int64? = nil
         ) {
             self.engine = engine
             self.connected = connected
             self.eventCursor = eventCursor
             self.followerConnects = followerConnects
             self.synchronous = synchronous
+            self.heapBytes = heapBytes
         }
     }
 

@@ -196,7 +196,7 @@ struct SoakCommand: AsyncParsableCommand {
         // The per-minute table first: what the run measured is printed even if the verification fails.
         let minuteFailures = self.kill ? [] : Self.reportMinutes(recorder)
         Log.progress("  load stopped; verifying")
-        let acknowledged = tallies.flatMap(\.acknowledgedTexts)
+        let acknowledged = tallies.map(\.acknowledgedTexts)
         let unknown = tallies.flatMap(\.unknownTexts)
         let createdUsers = tallies.flatMap(\.acknowledgedUsers)
         let createdObjects = tallies.flatMap(\.acknowledgedObjects)
@@ -227,7 +227,7 @@ struct SoakCommand: AsyncParsableCommand {
                     : "")
         )
         print(
-            "- writes: \(Format.grouped(Double(acknowledged.count))) messages, \(Format.grouped(Double(createdUsers.count))) pseudo users, "
+            "- writes: \(Format.grouped(Double(acknowledged.reduce(0) { $0 + $1.count }))) messages, \(Format.grouped(Double(createdUsers.count))) pseudo users, "
                 + "\(Format.grouped(Double(createdObjects.count))) objects (kept) and \(Format.grouped(Double(tallies.reduce(0) { $0 + $1.commands }))) "
                 + "commands acknowledged, \(unknown.count) messages in flight at a kill (\(verification.unknownCommitted) of them committed); "
                 + "reads: \(Format.grouped(Double(tallies.reduce(0) { $0 + $1.reads }))); "
@@ -355,16 +355,12 @@ struct SoakCommand: AsyncParsableCommand {
         return try admin.call(EventMethods.Subscribe.self, .init(all: true)).seq
     }
 
-    /// Blocking: what SQLite holds on guildd's heap (`guild_database_heap_bytes` of `system.metrics`), nil when
+    /// Blocking: what SQLite holds on guildd's heap (`database.heapBytes` of `system.status`), nil when
     /// the daemon does not say.
     static func databaseHeap(_ socketPath: String) throws -> Int? {
         let admin = try LineConnection(path: socketPath, timeout: 60)
         defer { admin.close() }
-        let exposition = try admin.call(SystemMethods.Metrics.self, NoParams())
-        for line in exposition.split(separator: "\n") where line.hasPrefix("guild_database_heap_bytes") {
-            return line.split(separator: " ").last.flatMap { Double($0) }.map { Int($0) }
-        }
-        return nil
+        return try admin.call(SystemMethods.Status.self, NoParams()).database?.heapBytes.map { Int($0) }
     }
 
     static func groupID(_ index: Int) -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import GuildHarness
 import GuildJSON
 import GuildProtocol
 
@@ -27,7 +28,7 @@ struct SoakVerification: Sendable {
     /// Blocking.
     static func run(
         _ socketPath: String,
-        acknowledged: [String],
+        acknowledged: [[String]],
         unknown: [String],
         users: [String],
         objects: [(scope: String, objectID: String)] = []
@@ -41,20 +42,21 @@ struct SoakVerification: Sendable {
         if !check.ok { result.failures.append("system.check failed") }
 
         // The replay: every event the log keeps, counting message texts. A long run passes the retention
-        // (a million events by default): then the replay starts at the oldest kept event (CURSOR_EXPIRED names
-        // it), and acknowledged messages whose events were pruned cannot be counted.
+        // (a million events by default): then the replay starts at the oldest kept event (CURSOR_EXPIRED's
+        // data.oldestSeq), and acknowledged messages whose events were pruned cannot be counted.
         var counts: [String: Int] = [:]
         var lastSeq: Int64 = 0
         let replay = try LineConnection(path: socketPath, timeout: 60, capacity: 1 << 20)
         defer { replay.close() }
+        try replay.send(EventMethods.Subscribe.self, .init(since: 0, all: true))
         var subscribed: EventMethods.Subscribe.Result
-        do {
-            subscribed = try replay.call(EventMethods.Subscribe.self, .init(since: 0, all: true))
-        } catch {
-            let text = "\(error)"
-            guard let range = text.range(of: "the oldest kept is "),
-                let oldest = Int64(text[range.upperBound...].prefix { $0.isNumber })
-            else { throw error }
+        switch try RawRPC.outcome(EventMethods.Subscribe.self, try replay.readLine()) {
+        case .success(let result):
+            subscribed = result
+        case .failure(let error):
+            guard error.code == .cursorExpired, let oldest = error.data?["oldestSeq"]?.intValue else {
+                throw DaemonError("\(EventMethods.Subscribe.name) failed: \(error)")
+            }
             lastSeq = oldest - 1
             result.replayFrom = lastSeq
             subscribed = try replay.call(EventMethods.Subscribe.self, .init(since: lastSeq, all: true))
@@ -99,11 +101,20 @@ struct SoakVerification: Sendable {
         if result.replayGaps > 0 || result.replayDuplicates > 0 {
             result.failures.append("the event log replays with \(result.replayGaps) gaps and \(result.replayDuplicates) duplicates")
         }
-        for text in acknowledged {
-            switch counts[text] ?? 0 {
-            case 1: break
-            case 0: result.missing += 1
-            default: result.duplicated += 1
+        // Each worker's acknowledged messages, in the order it sent them (one call in flight at a time, so also
+        // the order they committed in): the retention prunes the oldest events, so a worker's missing messages
+        // may only come before its first one found.
+        var outOfOrder = 0
+        for texts in acknowledged {
+            var found = false
+            for text in texts {
+                switch counts[text] ?? 0 {
+                case 1: found = true
+                case 0:
+                    result.missing += 1
+                    if found { outOfOrder += 1 }
+                default: result.duplicated += 1
+                }
             }
         }
         for text in unknown {
@@ -112,9 +123,12 @@ struct SoakVerification: Sendable {
             if count > 1 { result.duplicated += 1 }
         }
         if result.replayFrom > 0 {
-            // Pruned events hide their messages: only duplicates and a shortfall beyond the pruned count fail.
-            if result.duplicated > 0 || Int64(result.missing) > result.replayFrom {
-                result.failures.append("\(result.missing) acknowledged messages missing, \(result.duplicated) duplicated")
+            // Pruned events hide their messages, and only those: a message missing after one that is found was lost.
+            if result.duplicated > 0 || outOfOrder > 0 {
+                result.failures.append(
+                    "\(result.missing) acknowledged messages missing (\(outOfOrder) of them sent after one that is kept), "
+                        + "\(result.duplicated) duplicated"
+                )
             }
         } else if result.missing > 0 || result.duplicated > 0 {
             result.failures.append("\(result.missing) acknowledged messages missing, \(result.duplicated) duplicated")

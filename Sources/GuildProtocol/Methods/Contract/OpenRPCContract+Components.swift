@@ -59,7 +59,7 @@ extension OpenRPCContract {
                 "database": [
                     "type": "object",
                     "description":
-                        "The engine (sqlite or postgresql) and its health: whether the write connection is open; for PostgreSQL, the last event of any host read from the shared log and how often its follower connected; for SQLite, the write connection's synchronous mode as read back from it (FULL: every commit fsynced)",
+                        "The engine (sqlite or postgresql) and its health: whether the write connection is open; for PostgreSQL, the last event of any host read from the shared log and how often its follower connected; for SQLite, the write connection's synchronous mode as read back from it (FULL: every commit fsynced) and the bytes SQLite holds on guildd's heap",
                     "required": ["engine", "connected"],
                     "properties": [
                         "engine": JSONSchema.oneOf(["sqlite", "postgresql"]),
@@ -67,6 +67,7 @@ extension OpenRPCContract {
                         "eventCursor": JSONSchema.integer,
                         "followerConnects": JSONSchema.integer,
                         "synchronous": JSONSchema.oneOf(["OFF", "NORMAL", "FULL", "EXTRA", "unknown"]),
+                        "heapBytes": JSONSchema.integer,
                     ],
                 ],
             ]
