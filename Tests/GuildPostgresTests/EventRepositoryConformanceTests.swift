@@ -55,13 +55,13 @@ struct EventRepositoryConformanceTests {
             self.users = try await UserService(
                 store: store,
                 hasher: PasswordHasher(logN: 4),
-                deletionSteps: [GroupService.removeDeletedUser, ObjectService.removeDeletedUser, ThingService.removeDeletedUser],
+                deletionSteps: DeletionSteps.user,
                 now: { clock.now }
             )
             self.groups = GroupService(
                 store: store,
                 now: { clock.now },
-                deletionSteps: [ObjectService.removeDeletedGroup, ThingService.removeDeletedGroup]
+                deletionSteps: DeletionSteps.group
             )
             self.objects = ObjectService(store: store, now: { clock.now })
             self.things = ThingService(store: store, hasher: PasswordHasher(logN: 4), generations: self.users.generations, now: { clock.now })

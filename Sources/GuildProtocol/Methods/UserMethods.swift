@@ -36,10 +36,7 @@ public enum UserMethods: Sendable {
         public static let contract = MethodContract(
             summary: "Creates a user with a login name, email or phone and a password; logs them in and binds the connection.",
             tags: ["user"],
-            params: [
-                .init("username", JSONSchema.string, "3-64 of [A-Za-z0-9._-], unique (case-insensitive)"),
-                .init("email", JSONSchema.string, "Unique (case-insensitive)"),
-                .init("phone", JSONSchema.string, "'+' and 4-20 digits, unique"),
+            params: UserMethods.identityParams + [
                 .init("password", JSONSchema.string, required: true, "4-50 printable ASCII characters"),
                 .init("displayName", JSONSchema.string, "At most 50 characters"),
                 .init("fields", JSONSchema.object, "Custom fields: at most 63 KB of JSON; names starting with '_' are dropped"),
@@ -112,12 +109,7 @@ public enum UserMethods: Sendable {
         public static let contract = MethodContract(
             summary: "Exchanges exactly one of username, email or phone and the password for a new session; binds the connection.",
             tags: ["user"],
-            params: [
-                .init("username", JSONSchema.string, "3-64 of [A-Za-z0-9._-], unique (case-insensitive)"),
-                .init("email", JSONSchema.string, "Unique (case-insensitive)"),
-                .init("phone", JSONSchema.string, "'+' and 4-20 digits, unique"),
-                .init("password", JSONSchema.string, required: true),
-            ],
+            params: UserMethods.identityParams + [.init("password", JSONSchema.string, required: true)],
             result: "auth",
             JSONSchema.ref("AuthResult"),
             errors: [ErrorReason.invalidCredentials, ErrorReason.invalidInputData],
@@ -167,12 +159,7 @@ public enum UserMethods: Sendable {
         public static let contract = MethodContract(
             summary: "Gives the calling pseudo user a login identity and password in place: same userID, the token keeps working.",
             tags: ["user"],
-            params: [
-                .init("username", JSONSchema.string, "3-64 of [A-Za-z0-9._-], unique (case-insensitive)"),
-                .init("email", JSONSchema.string, "Unique (case-insensitive)"),
-                .init("phone", JSONSchema.string, "'+' and 4-20 digits, unique"),
-                .init("password", JSONSchema.string, required: true),
-            ],
+            params: UserMethods.identityParams + [.init("password", JSONSchema.string, required: true)],
             result: "user",
             JSONSchema.ref("UserProfile"),
             errors: [ErrorReason.unauthorized, ErrorReason.identityAlreadySet, ErrorReason.userAlreadyExists, ErrorReason.invalidInputData],
@@ -397,5 +384,15 @@ extension UserMethods {
         UserMethods.Register.self,
         UserMethods.RegisterPseudo.self,
         UserMethods.Update.self,
+    ]
+}
+
+extension UserMethods {
+    /// The login identity `user.register`, `user.login` and `user.putIdentity` take: one or more of these (login:
+    /// exactly one), each unique among users.
+    static let identityParams: [MethodContract.Param] = [
+        .init("username", JSONSchema.string, "3-64 of [A-Za-z0-9._-], unique (case-insensitive)"),
+        .init("email", JSONSchema.string, "Unique (case-insensitive)"),
+        .init("phone", JSONSchema.string, "'+' and 4-20 digits, unique"),
     ]
 }

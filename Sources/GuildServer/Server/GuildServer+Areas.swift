@@ -17,14 +17,4 @@ extension GuildServer {
             ConformanceArea(),
         ]
     }
-
-    /// What the areas that keep records of users do to them when a user is deleted, in the deletion's
-    /// transaction. An area with such records adds its step here.
-    static let userDeletionSteps: [UserDeletionStep] = [
-        GroupService.removeDeletedUser, ObjectService.removeDeletedUser, ThingService.removeDeletedUser,
-    ]
-
-    /// What the areas that keep records of groups do to them when a group is deleted, in the deletion's
-    /// transaction. An area with such records adds its step here.
-    static let groupDeletionSteps: [GroupDeletionStep] = [ObjectService.removeDeletedGroup, ThingService.removeDeletedGroup]
 }

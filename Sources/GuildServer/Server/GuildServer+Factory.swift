@@ -29,7 +29,7 @@ extension GuildServer {
             store: store,
             hasher: hasher,
             accessTokenLifetime: configuration.accessTokenLifetimeSeconds,
-            deletionSteps: Self.userDeletionSteps
+            deletionSteps: DeletionSteps.user
         )
         let things = ThingService(
             store: store,
@@ -52,7 +52,7 @@ extension GuildServer {
             configuration: configuration,
             store: store,
             users: users,
-            groups: GroupService(store: store, messageOptions: configuration.messageOptions, deletionSteps: Self.groupDeletionSteps),
+            groups: GroupService(store: store, messageOptions: configuration.messageOptions, deletionSteps: DeletionSteps.group),
             objects: ObjectService(store: store, storageQuota: configuration.storageQuota),
             things: things,
             hub: hub,
