@@ -33,17 +33,17 @@ public final class ChildProcesses: Sendable {
 
     /// Stops `process` (``stopSignal(_:)``, then SIGKILL after `timeout` seconds, said on stderr) and forgets it.
     public func stop(_ process: Process, timeout: Double) async {
-        if process.isRunning {
+        if !process.hasEnded {
             kill(process.processIdentifier, Self.stopSignal(process.processIdentifier))
             let deadline = Deadline(seconds: timeout)
-            while process.isRunning, !deadline.hasPassed {
+            while !process.hasEnded, !deadline.hasPassed {
                 try? await Task.sleep(for: .milliseconds(2))
             }
-            if process.isRunning {
+            if !process.hasEnded {
                 let message = "  pid \(process.processIdentifier) ignored SIGTERM for \(timeout) s; sending SIGKILL\n"
                 FileHandle.standardError.write(Data(message.utf8))
                 kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
+                process.waitUntilEnded()
             }
         }
         _ = self.state.withLock { $0.processes.removeValue(forKey: process.processIdentifier) }
@@ -58,12 +58,12 @@ public final class ChildProcesses: Sendable {
             state.processes.removeAll()
             return all
         }
-        for process in all where process.isRunning { kill(process.processIdentifier, Self.stopSignal(process.processIdentifier)) }
+        for process in all where !process.hasEnded { kill(process.processIdentifier, Self.stopSignal(process.processIdentifier)) }
         let deadline = Deadline(seconds: timeout)
-        while all.contains(where: { $0.isRunning }), !deadline.hasPassed { usleep(2_000) }
-        for process in all where process.isRunning {
+        while all.contains(where: { !$0.hasEnded }), !deadline.hasPassed { usleep(2_000) }
+        for process in all where !process.hasEnded {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.waitUntilEnded()
         }
     }
 }

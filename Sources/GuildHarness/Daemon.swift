@@ -62,10 +62,8 @@ public final class Daemon: Sendable {
 
     /// Throws (with the log's tail) when the process has exited.
     public func checkRunning() throws {
-        guard self.process.isRunning else {
-            throw DaemonError(
-                "\(self.name) exited with status \(self.process.terminationStatus); log \(self.logPath):\n\(self.logTail())"
-            )
+        if let status = self.process.endedStatus {
+            throw DaemonError("\(self.name) exited with status \(status); log \(self.logPath):\n\(self.logTail())")
         }
     }
 

@@ -65,11 +65,12 @@ public final class Child: @unchecked Sendable {
     /// Waits for exit; returns the exit status, or nil after `timeout` seconds.
     public func wait(timeout: Double = 20) async -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
-        while self.process.isRunning {
+        while true {
+            // Not `isRunning` alone: Foundation may notice an exit late (see `Process.endedStatus`).
+            if let status = self.process.endedStatus { return status }
             if deadline.timeIntervalSinceNow < 0 { return nil }
             try? await Task.sleep(for: .milliseconds(10))
         }
-        return self.process.terminationStatus
     }
 
     /// What the process wrote to stdout so far.
@@ -84,12 +85,12 @@ public final class Child: @unchecked Sendable {
 
     /// Kills the process if it is still running (for `defer`).
     public func terminate() {
-        if self.process.isRunning { self.signal(SIGKILL) }
+        if !self.process.hasEnded { self.signal(SIGKILL) }
     }
 
     /// Kills the process if it is still running and waits up to 5 seconds for it to end.
     public func stop() async {
-        if self.process.isRunning {
+        if !self.process.hasEnded {
             self.signal(SIGKILL)
             _ = await self.wait(timeout: 5)
         }

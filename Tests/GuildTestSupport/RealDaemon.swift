@@ -16,7 +16,7 @@ public enum RealDaemon {
         )
         do {
             try await Self.waitUntilServing(scratch.socket) {
-                guard daemon.process.isRunning else { throw DaemonError("guildd exited with status \(daemon.process.terminationStatus)") }
+                if let status = daemon.process.endedStatus { throw DaemonError("guildd exited with status \(status)") }
             }
         } catch {
             await daemon.stop()

@@ -56,14 +56,20 @@ public enum TestEngine: Sendable, Equatable {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
             process.arguments = ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", server, "-c", command]
-            let errors = Pipe()
+            // stderr to a file, not a pipe, and the exit seen with `waitUntilEnded`: neither waits on a descriptor
+            // that a process spawned at the same moment may have inherited (see `Process.endedStatus`).
+            let errorPath = "/tmp/ge-psql-\(UUID().uuidString).err"
+            _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+            defer { try? FileManager.default.removeItem(atPath: errorPath) }
+            guard let errors = FileHandle(forWritingAtPath: errorPath) else { throw DaemonError("cannot write \(errorPath)") }
             process.standardError = errors
             process.standardOutput = FileHandle.nullDevice
             process.standardInput = FileHandle.nullDevice
             try process.run()
-            let message = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
+            try? errors.close()
+            let status = process.waitUntilEnded()
+            guard status == 0 else {
+                let message = FileManager.default.contents(atPath: errorPath) ?? Data()
                 throw DaemonError("psql \(command): \(String(decoding: message, as: UTF8.self))")
             }
         }
