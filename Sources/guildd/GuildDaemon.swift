@@ -231,10 +231,10 @@ struct GuildDaemon: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         // Before anything answers on the socket: a stop request from then on is a graceful shutdown, and arms the
         // backstop, which also ends a start-up that is stuck (a database that does not answer) when it comes then.
-        let earlyShutdown = EarlyShutdownService(signals: [SIGTERM, SIGINT])
+        let earlySignals = await EarlySignals(signals: [SIGTERM, SIGINT])
         let shutdownTimeout = Duration.milliseconds(Int64(self.shutdownTimeout * 1000))
         let backstop = ShutdownBackstop(deadline: shutdownTimeout + .seconds(2), logger: logger)
-        backstop.watch([SIGTERM, SIGINT])
+        await backstop.watch([SIGTERM, SIGINT])
 
         let descriptors = Descriptors.raiseSoftLimit()
         let maxConnections = try Descriptors.connectionLimit(requested: self.maxConnections, descriptors: descriptors, logger: logger)
@@ -341,7 +341,6 @@ struct GuildDaemon: AsyncParsableCommand {
                 serviceName: "RetentionService"
             ),
             .init(service: MemoryTrimService(interval: .seconds(60)), serviceName: "MemoryTrimService"),
-            .init(service: earlyShutdown, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "EarlyShutdownService"),
         ]
         services.append(
             .init(
@@ -378,7 +377,9 @@ struct GuildDaemon: AsyncParsableCommand {
         // Past the timeout, graceful shutdown turns into cancellation; the notifier's backstop ends the process
         // if even that does not finish (a read blocked in SQLite cannot be cancelled).
         groupConfiguration.maximumGracefulShutdownDuration = shutdownTimeout
-        try await ServiceGroup(configuration: groupConfiguration).run()
+        let group = ServiceGroup(configuration: groupConfiguration)
+        await earlySignals.forward(to: group)
+        try await group.run()
     }
 
     // MARK: - Start-up

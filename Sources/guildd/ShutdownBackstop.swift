@@ -16,7 +16,7 @@ final class ShutdownBackstop: Sendable {
     private let logger: Logger
     private let armed = Atomic<Bool>(false)
     private let queue = DispatchQueue(label: "guildd-backstop-signals")
-    private let sources = Mutex<[any DispatchSourceSignal]>([])
+    private let sources = Mutex<[SignalSources.Kept]>([])
 
     init(deadline: Duration, logger: Logger) {
         self.deadline = deadline
@@ -24,18 +24,13 @@ final class ShutdownBackstop: Sendable {
     }
 
     /// Arms the backstop when one of `signals` arrives (the service group's own handling of them still runs:
-    /// every dispatch source of a signal fires). Their default action must already be off: ``EarlyShutdownService``
+    /// every dispatch source of a signal fires). Their default action must already be off: ``EarlySignals``
     /// turns it off before the first dispatch source of each, and a `signal(_, SIG_IGN)` after that replaces the
-    /// handler libdispatch installed with that first source, so that no source fires again.
-    func watch(_ signals: [Int32]) {
-        self.sources.withLock { sources in
-            for number in signals {
-                let source = DispatchSource.makeSignalSource(signal: number, queue: self.queue)
-                source.setEventHandler { self.arm() }
-                source.resume()
-                sources.append(source)
-            }
-        }
+    /// handler libdispatch installed with that first source, so that no source fires again. Returns once the sources
+    /// are registered (``SignalSources``).
+    func watch(_ signals: [Int32]) async {
+        let watching = await SignalSources.watch(signals, queue: self.queue) { [weak self] _ in self?.arm() }
+        self.sources.withLock { $0.append(contentsOf: watching) }
     }
 
     /// Starts the countdown, once.
