@@ -14,8 +14,7 @@ import Synchronization
 ///
 /// The group's `triggerGracefulShutdown()` remembers a request made before it runs and tolerates one that races
 /// its own handling of the same signal. (This was a service that returned when a signal had come, which the group
-/// took as a service finishing "unexpectedly", an error exit, whenever the signal reached the group too; and
-/// sending the signal again from that service lost it now and then, and the daemon stayed up.)
+/// took as a service finishing "unexpectedly", an error exit, whenever the signal had reached the group too.)
 final class EarlySignals: Sendable {
     /// Whether a signal came, and the group to forward it to once known.
     private final class Forwarding: Sendable {

@@ -4,9 +4,8 @@ import Dispatch
 ///
 /// `resume()` registers a signal source later, on libdispatch's manager thread, and a signal that arrives before
 /// then reaches no source (the signals' default action is already off): under load that gap lasted past the
-/// socket's bind, and a SIGTERM sent as soon as the socket appeared left the daemon running, unseen (2 of 300
-/// tries beside three busy loops). So each source's registration is awaited, as swift-service-lifecycle does for
-/// its own.
+/// socket's bind, and a SIGTERM sent as soon as the socket appeared now and then left the daemon running, unseen.
+/// So each source's registration is awaited, as swift-service-lifecycle does for its own.
 enum SignalSources {
     /// A registered source, held only so that it stays alive. `@unchecked`: dispatch sources are thread-safe
     /// objects, and nothing calls this one after its registration.

@@ -58,10 +58,9 @@ extension EventRepository {
     }
 
     /// Drops every event beyond the newest `keepCount` or older than `maxAgeMilliseconds`, in transactions of at
-    /// most `batchSize` events: a minute of a busy log (twenty thousand events and their audience
-    /// rows) deleted at once held the writer long enough to lift that minute's p99 of every write by a third,
-    /// while a batch's delete is shorter than a group commit, and writes queued meanwhile go between batches.
-    /// Returns how many.
+    /// most `batchSize` events, so that writes queued meanwhile go between batches: a minute of a busy log (twenty
+    /// thousand events and their audience rows) deleted in one transaction held the writer long enough to lift
+    /// that minute's p99 of every write (protocol/performance.md, 2026-11-29). Returns how many.
     public func pruneEvents(
         keepCount: Int64,
         maxAgeMilliseconds: Int64,
@@ -83,7 +82,7 @@ extension EventRepository {
     }
 }
 
-/// The bounds ``EventRepository/pruneEvents(keepCount:maxAgeMilliseconds:now:)`` applies, the same on every
+/// The bounds ``EventRepository/pruneEvents(keepCount:maxAgeMilliseconds:now:limit:)`` applies, the same on every
 /// engine: a negative count keeps none beyond the newest, an age beyond the clock's range drops nothing by age.
 public enum EventPruning {
     /// How many of the newest events to keep (never negative) and the time before which events are dropped.
