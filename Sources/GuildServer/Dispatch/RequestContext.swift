@@ -18,9 +18,16 @@ public struct RequestContext: Sendable {
     /// Told of every binding.
     let bindingObserver: (any SessionBindingObserver)?
 
-    /// Binds a session to the connection: later calls on it act as that session's user (or thing).
-    func bind(_ session: ResolvedSession?) {
-        self.connection.session = session.map { ($0, self.generations.current($0.user.id)) }
+    /// Binds a session to the connection: later calls on it act as that session's user (or thing). `epoch`
+    /// is ``SessionGenerations/epoch`` from before the read that found the session, when one did: a session
+    /// revoked (or a thing disabled) while it was read is checked again on the next call.
+    func bind(_ session: ResolvedSession?, checkedSince epoch: UInt64? = nil) {
+        self.connection.session = session.map { session in
+            let generation =
+                epoch.map { self.generations.generation(of: session.user.id, checkedSince: $0) }
+                ?? self.generations.current(session.user.id)
+            return (session, generation)
+        }
         self.bindingObserver?.bound(session, on: self.connection)
     }
 }

@@ -5,8 +5,9 @@ extension MethodRegistry {
     /// `session.*`: binding a token to the connection, asking who it is, logging out.
     mutating func registerSessionMethods(_ users: UserService) {
         self.register(SessionMethods.Authenticate.self) { params, context in
+            let epoch = users.generations.epoch
             let session = try await users.resolve(accessToken: params.accessToken)
-            context.bind(session)
+            context.bind(session, checkedSince: epoch)
             return SessionInfo(context.caller, session: session)
         }
         self.register(SessionMethods.WhoAmI.self) { _, context in
