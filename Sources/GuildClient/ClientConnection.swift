@@ -173,7 +173,10 @@ final class ClientConnection: Sendable {
             guard let ended = try? RPCCoding.decode(SubscriptionEnded.self, from: params),
                 let route = self.state.withLock({ $0.routes.removeValue(forKey: ended.subscription) })
             else { return false }
-            route.finish(throwing: SubscriptionEnd.lagged(lastSeq: ended.lastSeq))
+            route.finish(
+                throwing: ended.reason == SubscriptionEnded.thingDisabled
+                    ? SubscriptionEnd.thingDisabled(lastSeq: ended.lastSeq) : SubscriptionEnd.lagged(lastSeq: ended.lastSeq)
+            )
             return true
         default:
             return false

@@ -4,6 +4,9 @@ import GuildProtocol
 public enum SubscriptionEnd: Error, Sendable, Hashable {
     /// The subscriber fell too far behind; resubscribe with `since: lastSeq` to lose nothing.
     case lagged(lastSeq: Int64)
+    /// The subscriber is a thing that was disabled (`thing.disable`): its connection is unbound. Once enabled, it
+    /// authenticates again and resubscribes with `since: lastSeq`.
+    case thingDisabled(lastSeq: Int64)
     /// The connection closed.
     case disconnected
 }

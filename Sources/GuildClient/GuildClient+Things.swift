@@ -31,6 +31,34 @@ extension GuildClient {
         try await self.call(ThingMethods.Get.self, .init(thingID: thingID))
     }
 
+    /// `thing.find`: a thing by its vendorThingID.
+    public func findThing(vendorThingID: String) async throws -> ThingMethods.ThingInfo {
+        try await self.call(ThingMethods.Find.self, .init(vendorThingID: vendorThingID))
+    }
+
+    /// `thing.update`: changes the given fields (`properties` merged, a `null` removing one); returns the thing.
+    @discardableResult
+    public func updateThing(
+        _ thingID: String,
+        thingType: String? = nil,
+        firmwareVersion: String? = nil,
+        properties: [String: JSONValue]? = nil
+    ) async throws -> ThingMethods.ThingInfo {
+        try await self.call(
+            ThingMethods.Update.self,
+            .init(thingID: thingID, thingType: thingType, firmwareVersion: firmwareVersion, thingProperties: properties)
+        )
+    }
+
+    /// `thing.disable` (`disabled: true`) or `thing.enable`.
+    public func setThingDisabled(_ thingID: String, _ disabled: Bool) async throws {
+        if disabled {
+            _ = try await self.call(ThingMethods.Disable.self, .init(thingID: thingID))
+        } else {
+            _ = try await self.call(ThingMethods.Enable.self, .init(thingID: thingID))
+        }
+    }
+
     /// `thing.delete`.
     public func deleteThing(_ thingID: String) async throws {
         _ = try await self.call(ThingMethods.Delete.self, .init(thingID: thingID))

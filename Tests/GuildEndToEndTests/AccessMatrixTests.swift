@@ -475,6 +475,12 @@ struct AccessMatrixTests {
             ["vendorThingID": .string("mx-o-\($0.index)"), "thingPassword": "pw", "owner": .string("user:" + ($0.actor ?? $0.subject).id)]
         },
         things("thing.get", "principal", finer: [(nonMembers, "PERMISSION_DENIED")]) { ["thingID": .string($0.thing)] },
+        things("thing.find", "principal", finer: [(nonMembers, "PERMISSION_DENIED")]) { ["vendorThingID": .string("mx-t-\($0.index)")] },
+        things("thing.update", "principal", finer: [(nonMembers, "PERMISSION_DENIED")]) {
+            ["thingID": .string($0.thing), "firmwareVersion": .string("2.\($0.index)")]
+        },
+        things("thing.disable", "session", finer: [(nonMembers, "PERMISSION_DENIED")]) { ["thingID": .string($0.thing)] },
+        things("thing.enable", "session", finer: [(nonMembers, "PERMISSION_DENIED")]) { ["thingID": .string($0.thing)] },
         things("thing.delete", "principal", finer: [(nonMembers, "PERMISSION_DENIED")]) { ["thingID": .string($0.thing)] },
         things("thing.setPassword", "admin", finer: [([.anonymous], "PERMISSION_DENIED")]) {
             ["thingID": .string($0.thing), "thingPassword": "new-pw"]

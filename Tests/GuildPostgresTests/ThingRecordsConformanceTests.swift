@@ -192,6 +192,30 @@ struct ThingRecordsConformanceTests {
     }
 
     @Test(arguments: Engine.available)
+    func aDisabledThingsTokenIsRefusedUntilItIsEnabled(engine: Engine) async throws {
+        try await engine.withThingStore { store in
+            var thing = try Self.thing("th.1")
+            var born = try Self.thing("th.2")
+            born.disabled = true
+            try await store.write { [thing, born] in
+                try $0.things.insertThing(thing)
+                try $0.things.insertThing(born)
+            }
+            #expect(try await store.read { try $0.things.thing(id: "th.2") } == born)
+            let hash = Token.generate().hash
+            try await store.write { try $0.things.insertThingToken(hash: hash, thingID: "th.1", now: 20) }
+            #expect(try await store.read { try $0.users.resolveAccessToken(hash: hash, now: 21) }?.isThing == true)
+            thing.disabled = true
+            try await store.write { [thing] in try $0.things.updateThing(thing) }
+            #expect(try await store.read { try $0.things.thing(vendorThingID: "vendor-th.1") } == thing)
+            await Self.expectError(.thingDisabled) { _ = try await store.read { try $0.users.resolveAccessToken(hash: hash, now: 22) } }
+            thing.disabled = false
+            try await store.write { [thing] in try $0.things.updateThing(thing) }
+            #expect(try await store.read { try $0.users.resolveAccessToken(hash: hash, now: 23) }?.user.id == "th.1")
+        }
+    }
+
+    @Test(arguments: Engine.available)
     func aTakenThingIDOrVendorIDIsRefused(engine: Engine) async throws {
         try await engine.withThingStore { store in
             try await store.write { try $0.things.insertThing(try Self.thing("th.1")) }

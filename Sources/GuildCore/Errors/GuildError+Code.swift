@@ -59,6 +59,8 @@ extension GuildError {
         case objectTooLarge
         /// No such thing (Kii Thing-IF's THING_NOT_FOUND).
         case thingNotFound
+        /// The thing is disabled (Kii's thing status `disabled`): it cannot authenticate or be onboarded.
+        case thingDisabled
         /// The user or group does not own the thing.
         case thingOwnershipNotFound
         /// No such command on the thing.

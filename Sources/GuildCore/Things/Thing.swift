@@ -21,6 +21,9 @@ public struct Thing: Sendable, Hashable {
     public var onlineModified: Int64?
     /// Whether the thing has uploaded a state.
     public var hasState: Bool
+    /// Whether an owner or admin disabled the thing (`thing.disable`): its token authenticates nothing and
+    /// onboarding it is refused until `thing.enable`; owners still read it and send it commands, which wait.
+    public var disabled: Bool
 
     /// Creates a thing.
     public init(
@@ -34,7 +37,8 @@ public struct Thing: Sendable, Hashable {
         modified: Int64,
         online: Bool = false,
         onlineModified: Int64? = nil,
-        hasState: Bool = false
+        hasState: Bool = false,
+        disabled: Bool = false
     ) {
         self.thingID = thingID
         self.vendorThingID = vendorThingID
@@ -47,6 +51,7 @@ public struct Thing: Sendable, Hashable {
         self.online = online
         self.onlineModified = onlineModified
         self.hasState = hasState
+        self.disabled = disabled
     }
 }
 

@@ -2,12 +2,14 @@ import GuildJSON
 
 /// A thing's event, for the event log (topic `thing:<thingID>`): a command for the thing, a command's result
 /// for the issuer's installations, a state upload, trigger firings an upload skipped, the thing going online or
-/// offline, an owner added or removed, the thing deleted. Each reaches only whom it names (``ThingAudience``), live and on replay.
+/// offline, an owner added or removed, the thing updated, disabled or enabled, the thing deleted. Each reaches only whom it names (``ThingAudience``), live and on replay.
 public struct ThingEvent: LoggableEvent {
     /// The kinds of thing events.
     public enum Kind: String, CaseIterable, Sendable {
         case commandReceived, commandResult, thingStateChanged, thingConnected, thingDisconnected
         case thingOwnerAdded, thingOwnerRemoved, thingDeleted
+        /// The thing's type, firmware, custom fields or disabled status changed (the new values of what changed).
+        case thingUpdated
         /// An upload's trigger firings that sent nothing, past a bound (``TriggerSkip``).
         case triggerSkipped
     }
@@ -160,6 +162,7 @@ public struct ThingEventAudience: EventAudience {
         let owners = [ThingEvent.Kind.thingOwnerAdded, .thingOwnerRemoved].map(\.rawValue)
         let skipped = [ThingEvent.Kind.triggerSkipped.rawValue]
         let state = [ThingEvent.Kind.thingStateChanged.rawValue]
+        let updated = [ThingEvent.Kind.thingUpdated.rawValue]
         return [
             EventField("topic", .string, always: true, "thing:<thingID>"),
             EventField(
@@ -188,6 +191,10 @@ public struct ThingEventAudience: EventAudience {
             ),
             EventField("timestamp", .integer, always: true, kinds: state, "When the state was taken, ms since the Unix epoch"),
             EventField("owner", .string, always: true, kinds: owners, "The owner added or removed: user:<userID> or group:<groupID>"),
+            EventField("thingType", .string, kinds: updated, "The thing's new type, when it changed"),
+            EventField("firmwareVersion", .string, kinds: updated, "The thing's new firmware version, when it changed"),
+            EventField("thingProperties", .object, kinds: updated, "The thing's custom fields after the change, when they changed"),
+            EventField("disabled", .boolean, kinds: updated, "Whether the thing is now disabled, when that changed"),
             EventField("triggerIDs", .strings, always: true, kinds: skipped, "The triggers whose firing sent nothing"),
             EventField("reason", .string, always: true, kinds: skipped, "The bound that stopped them: pendingCommands, firingRate or storageQuota"),
             EventField("limit", .integer, always: true, kinds: skipped, "That bound's limit"),

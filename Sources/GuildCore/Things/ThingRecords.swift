@@ -13,7 +13,7 @@ public protocol ThingRecords {
     func markThingHasState(id: String) throws
     /// Stores a new thing.
     func insertThing(_ thing: Thing) throws
-    /// Writes a thing's password, type, firmware, properties, times, online status and state flag.
+    /// Writes a thing's password, type, firmware, properties, times, online status, state flag and disabled flag.
     func updateThing(_ thing: Thing) throws
     /// Deletes a thing with its tokens, owners, commands, states and triggers.
     func deleteThing(id: String) throws

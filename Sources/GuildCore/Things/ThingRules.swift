@@ -52,6 +52,20 @@ public enum ThingRules {
         return fields
     }
 
+    /// Custom properties after an update: `changes` merged over `existing` at the top level, a `null` value
+    /// removing its key; `_` names dropped, at most 63 KB of JSON in all.
+    public static func properties(_ existing: [String: JSONValue], merging changes: [String: JSONValue]) throws(GuildError) -> [String: JSONValue] {
+        var fields = existing
+        for (key, value) in changes where !key.hasPrefix("_") {
+            if value == .null {
+                fields.removeValue(forKey: key)
+            } else {
+                fields[key] = value
+            }
+        }
+        return try Self.properties(fields)
+    }
+
     /// A command's actions: 1-100 single-key objects whose key is a non-empty name.
     public static func checkActions(_ actions: [JSONValue]) throws(GuildError) {
         guard !actions.isEmpty, actions.count <= Self.maximumActions else {

@@ -2,8 +2,8 @@ import Foundation
 import GuildJSON
 
 /// Kii Thing-IF's things (see protocol/things.md): onboarding, owners, commands with results, states,
-/// installations, triggers and connectivity. Concerns are in extensions: `+Owners`, `+Commands`, `+States`,
-/// `+Triggers`, `+Installations`, `+Presence` and `+Deletion`.
+/// installations, triggers and connectivity. Concerns are in extensions: `+Lifecycle`, `+Owners`, `+Commands`,
+/// `+States`, `+Triggers`, `+Installations`, `+Presence` and `+Deletion`.
 ///
 /// Who may do what: a thing's owners (users, and the members of owner groups at the moment of each check),
 /// the thing itself (a connection bound with its token) and app admins may read a thing, its commands and
@@ -82,6 +82,7 @@ public struct ThingService: Sendable {
             if let known = try tx.things.thing(vendorThingID: vendorThingID) {
                 // Known, or onboarded meanwhile: the password checked must be the one that stuck.
                 guard known.passwordHash == hash else { throw Self.wrongCredentials }
+                guard !known.disabled else { throw Self.disabledError(thingID: known.thingID) }
                 thing = known
             } else {
                 guard existing == nil else { throw Self.wrongCredentials }

@@ -140,6 +140,12 @@ extension PostgresMigration {
                 "CREATE INDEX thing_command_fired ON thing_command (thing_id, created) WHERE fired_by_trigger_id IS NOT NULL",
             ]
         ),
+        // SQLite's `things-5`: thing.disable / thing.enable.
+        PostgresMigration(
+            version: 23,
+            name: "disabled things",
+            statements: ["ALTER TABLE thing ADD COLUMN disabled boolean NOT NULL DEFAULT false"]
+        ),
     ]
 }
 

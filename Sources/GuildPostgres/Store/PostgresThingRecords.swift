@@ -72,13 +72,13 @@ extension PostgresThingRecords: ThingRecords {
             INSERT INTO thing (\(unescaped: Self.thingColumns)) VALUES (
                 \(thing.thingID), \(thing.vendorThingID), \(thing.passwordHash), \(thing.thingType),
                 \(thing.firmwareVersion), \(Self.json(.object(thing.properties))), \(thing.created), \(thing.modified),
-                \(thing.online), \(thing.onlineModified), \(thing.hasState)
+                \(thing.online), \(thing.onlineModified), \(thing.hasState), \(thing.disabled)
             )
             """
         )
     }
 
-    /// Writes a thing's password, type, firmware, properties, times, online status and state flag.
+    /// Writes a thing's password, type, firmware, properties, times, online status, state flag and disabled flag.
     public func updateThing(_ thing: Thing) throws {
         guard Self.isStorableKey(thing.thingID) else { return }
         try self.connection.execute(
@@ -86,7 +86,7 @@ extension PostgresThingRecords: ThingRecords {
             UPDATE thing SET password_hash = \(thing.passwordHash), thing_type = \(thing.thingType),
                 firmware_version = \(thing.firmwareVersion), properties = \(Self.json(.object(thing.properties))),
                 modified = \(thing.modified), online = \(thing.online), online_modified = \(thing.onlineModified),
-                has_state = \(thing.hasState)
+                has_state = \(thing.hasState), disabled = \(thing.disabled)
             WHERE thing_id = \(thing.thingID)
             """
         )
@@ -108,16 +108,18 @@ extension PostgresThingRecords: ThingRecords {
     }
 
     /// The session of a thing's access token, as SQLite's store resolves one after finding no user's token: the
-    /// thing acts as a user named by its vendor's id, with a token that never expires.
+    /// thing acts as a user named by its vendor's id, with a token that never expires; `thingDisabled` while the
+    /// thing is disabled.
     public func resolveThingToken(hash: [UInt8]) throws -> ResolvedSession? {
         let rows = try self.connection.query(
             """
-            SELECT t.thing_id, t.vendor_thing_id, t.created, t.modified
+            SELECT t.thing_id, t.vendor_thing_id, t.created, t.modified, t.disabled
             FROM thing_token k JOIN thing t ON t.thing_id = k.thing_id WHERE k.hash = \(ByteBuffer(bytes: hash))
             """
         )
         guard let row = rows.first else { return nil }
-        let (id, vendorThingID, created, modified) = try row.decode((String, String, Int64, Int64).self)
+        let (id, vendorThingID, created, modified, disabled) = try row.decode((String, String, Int64, Int64, Bool).self)
+        if disabled { throw ThingService.disabledError(thingID: id) }
         let user = User(id: id, username: vendorThingID, isPseudo: false, createdAt: created, modifiedAt: modified)
         return ResolvedSession(user: user, tokenHash: hash, expiresAt: nil, isThing: true)
     }
@@ -561,7 +563,7 @@ extension PostgresThingRecords: ThingRecords {
 extension PostgresThingRecords {
     private static let thingColumns = """
         thing_id, vendor_thing_id, password_hash, thing_type, firmware_version, properties, created, modified, online, \
-        online_modified, has_state
+        online_modified, has_state, disabled
         """
 
     private static let commandColumns = """
@@ -588,7 +590,8 @@ extension PostgresThingRecords {
             modified: try row[7].decode(Int64.self),
             online: try row[8].decode(Bool.self),
             onlineModified: try row[9].decode(Int64?.self),
-            hasState: try row[10].decode(Bool.self)
+            hasState: try row[10].decode(Bool.self),
+            disabled: try row[11].decode(Bool.self)
         )
     }
 

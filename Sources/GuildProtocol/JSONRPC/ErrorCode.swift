@@ -134,6 +134,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
 
     /// No such thing.
     public static let thingNotFound = ErrorCode(rawValue: 40408)
+    /// The thing is disabled: it cannot authenticate or be onboarded.
+    public static let thingDisabled = ErrorCode(rawValue: 40302)
     /// The user or group does not own the thing.
     public static let thingOwnershipNotFound = ErrorCode(rawValue: 40409)
     /// No such command.

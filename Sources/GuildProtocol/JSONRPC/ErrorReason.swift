@@ -93,6 +93,8 @@ public enum ErrorReason: Sendable {
     public static let objectTooLarge = "OBJECT_TOO_LARGE"
     /// Code 40408, in "Thing codes (Kii Thing-IF's names)" of `protocol/errors.md`.
     public static let thingNotFound = "THING_NOT_FOUND"
+    /// Code 40302, in "Thing codes (Kii Thing-IF's names)" of `protocol/errors.md`.
+    public static let thingDisabled = "THING_DISABLED"
     /// Code 40409, in "Thing codes (Kii Thing-IF's names)" of `protocol/errors.md`.
     public static let thingOwnershipNotFound = "THING_OWNERSHIP_NOT_FOUND"
     /// Code 40410, in "Thing codes (Kii Thing-IF's names)" of `protocol/errors.md`.

@@ -83,6 +83,7 @@ public enum EventMethods: Sendable {
                             "receiveJoinApplication", "applicationProcessed", "allMembersMuted", "newMessage", "objectCreated",
                             "objectUpdated", "objectDeleted", "bucketDeleted", "aclChanged", "commandReceived", "commandResult",
                             "thingStateChanged", "thingConnected", "thingDisconnected", "thingOwnerAdded", "thingOwnerRemoved", "thingDeleted",
+                            "thingUpdated",
                             "triggerSkipped",
                         ])
                     ),
@@ -151,10 +152,16 @@ public struct SubscriptionEnded: Codable, Hashable, Sendable {
     /// The notification method.
     public static let method = "events.ended"
     public var subscription: String
-    /// `LAGGED`: the subscriber did not keep up.
+    /// `LAGGED`: the subscriber did not keep up; `THING_DISABLED`: the subscriber is a thing, disabled since
+    /// (its connection is unbound; see `thing.disable`).
     public var reason: String
     /// The last event sequence number sent on this subscription.
     public var lastSeq: Int64
+
+    /// The reason of a subscription whose subscriber did not keep up.
+    public static let lagged = "LAGGED"
+    /// The reason of a thing's subscription when the thing is disabled.
+    public static let thingDisabled = "THING_DISABLED"
 
     /// Creates the params.
     public init(subscription: String, reason: String, lastSeq: Int64) {

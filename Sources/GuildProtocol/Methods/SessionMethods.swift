@@ -17,14 +17,14 @@ public enum SessionMethods: Sendable {
         public static let changesSession = true
         public static let contract = MethodContract(
             summary:
-                "Binds an access token to this connection; later calls act as its user. A thing's token (thing.onboard) binds the thing instead: the result names it (thingID, vendorThingID) and user-only calls answer PERMISSION_DENIED.",
+                "Binds an access token to this connection; later calls act as its user. A thing's token (thing.onboard) binds the thing instead: the result names it (thingID, vendorThingID) and user-only calls answer PERMISSION_DENIED; a disabled thing's token answers THING_DISABLED.",
             tags: ["session"],
             params: [
                 .init("accessToken", JSONSchema.string, required: true)
             ],
             result: "session",
             JSONSchema.ref("SessionInfo"),
-            errors: [ErrorReason.invalidToken],
+            errors: [ErrorReason.invalidToken, ErrorReason.thingDisabled],
             example: .init(params: ["accessToken": "gt_DD0RbSbC2h_pLGHoDO0SJxX-30z02i7FmgKFwHRpUco"], result: ContractExamples.session)
         )
     }

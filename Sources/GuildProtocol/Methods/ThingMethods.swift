@@ -56,7 +56,7 @@ public enum ThingMethods: Sendable {
             JSONSchema.object(required: ["thingID", "accessToken"], ["thingID": JSONSchema.string, "accessToken": JSONSchema.string]),
             errors: [
                 ErrorReason.invalidInputData, ErrorReason.unauthorized, ErrorReason.invalidCredentials, ErrorReason.permissionDenied,
-                ErrorReason.userNotFound, ErrorReason.groupNotFound,
+                ErrorReason.userNotFound, ErrorReason.groupNotFound, ErrorReason.thingDisabled,
             ],
             writes: true,
             example: .init(
@@ -85,6 +85,8 @@ public enum ThingMethods: Sendable {
         public var online: Bool
         /// When `online` last changed (ms), nil before the thing first connected.
         public var onlineStatusModifiedAt: Int64?
+        /// Whether the thing is disabled (`thing.disable`).
+        public var disabled: Bool
         public init(
             thingID: String,
             vendorThingID: String,
@@ -94,7 +96,8 @@ public enum ThingMethods: Sendable {
             created: Int64,
             modified: Int64,
             online: Bool,
-            onlineStatusModifiedAt: Int64?
+            onlineStatusModifiedAt: Int64?,
+            disabled: Bool = false
         ) {
             self.thingID = thingID
             self.vendorThingID = vendorThingID
@@ -105,6 +108,7 @@ public enum ThingMethods: Sendable {
             self.modified = modified
             self.online = online
             self.onlineStatusModifiedAt = onlineStatusModifiedAt
+            self.disabled = disabled
         }
     }
 
@@ -123,6 +127,108 @@ public enum ThingMethods: Sendable {
             thingSchema,
             errors: thingReadErrors,
             example: .init(params: ["thingID": ContractExamples.thingID], result: ContractExamples.thing)
+        )
+    }
+
+    /// `thing.find`: a thing's record by its vendorThingID, for its owners, the thing itself and admins.
+    public enum Find: RPCMethod {
+        public struct Params: Codable, Hashable, Sendable {
+            public var vendorThingID: String
+            public init(vendorThingID: String) { self.vendorThingID = vendorThingID }
+        }
+        public typealias Result = ThingInfo
+        public static let name = "thing.find"
+
+        public static let access: AccessRequirement = .principal
+        public static let contract = MethodContract(
+            summary: "A thing's record found by its vendorThingID (Kii's VENDOR_THING_ID:{id} lookup): for its owners, the thing itself and admins.",
+            tags: ["thing"],
+            params: [.init("vendorThingID", JSONSchema.string, required: true, "1-200 of [a-zA-Z0-9-_.]")],
+            result: "thing",
+            thingSchema,
+            errors: thingReadErrors,
+            example: .init(params: ["vendorThingID": "lamp-0042"], result: ContractExamples.thing)
+        )
+    }
+
+    /// `thing.update`: changes a thing's type, firmware version and custom fields.
+    public enum Update: RPCMethod {
+        public struct Params: Codable, Hashable, Sendable {
+            public var thingID: String
+            public var thingType: String?
+            public var firmwareVersion: String?
+            /// Merged at the top level; a `null` value removes its field.
+            public var thingProperties: [String: JSONValue]?
+            public init(thingID: String, thingType: String? = nil, firmwareVersion: String? = nil, thingProperties: [String: JSONValue]? = nil) {
+                self.thingID = thingID
+                self.thingType = thingType
+                self.firmwareVersion = firmwareVersion
+                self.thingProperties = thingProperties
+            }
+        }
+        public typealias Result = ThingInfo
+        public static let name = "thing.update"
+
+        public static let access: AccessRequirement = .principal
+        public static let contract = MethodContract(
+            summary:
+                "Changes a thing's type, firmware version and custom fields (an owner, the thing itself or an admin) and returns the thing as it now is. thingProperties are merged at the top level, a null value removing its field. When anything changed, the owners and the thing get thingUpdated with the new values of what changed.",
+            tags: ["thing"],
+            params: [
+                .thingID,
+                .init("thingType", JSONSchema.string, "1-100 of [a-zA-Z0-9-_.]"),
+                .init("firmwareVersion", JSONSchema.string, "1-100 of [a-zA-Z0-9-_.]"),
+                .init(
+                    "thingProperties",
+                    JSONSchema.object,
+                    "Custom fields to set (null removes one; names starting with _ are dropped); at most 63 KB in all after the merge"
+                ),
+            ],
+            result: "thing",
+            thingSchema,
+            errors: thingReadErrors,
+            writes: true,
+            example: .init(params: ["thingID": ContractExamples.thingID, "firmwareVersion": "1.0.3"], result: ContractExamples.thing)
+        )
+    }
+
+    /// `thing.disable`: an owner or admin disables a thing.
+    public enum Disable: RPCMethod {
+        public typealias Params = ThingRef
+        public typealias Result = Bool
+        public static let name = "thing.disable"
+
+        public static let access: AccessRequirement = .session
+        public static let contract = statusContract(
+            "Disables a thing (an owner or an admin): its token no longer authenticates and onboarding it is refused (THING_DISABLED); connections bound to it are unbound at once, their subscriptions end with events.ended (THING_DISABLED), and it goes offline. Its data stays; owners still read it and send it commands, which wait until it is enabled and connects again. The owners and the thing get thingUpdated (disabled: true). Disabling a disabled thing changes nothing.",
+            result: "disabled"
+        )
+    }
+
+    /// `thing.enable`: an owner or admin enables a disabled thing again.
+    public enum Enable: RPCMethod {
+        public typealias Params = ThingRef
+        public typealias Result = Bool
+        public static let name = "thing.enable"
+
+        public static let access: AccessRequirement = .session
+        public static let contract = statusContract(
+            "Enables a disabled thing again (an owner or an admin): its tokens authenticate again. The owners and the thing get thingUpdated (disabled: false). Enabling an enabled thing changes nothing.",
+            result: "enabled"
+        )
+    }
+
+    /// The contract of `thing.disable` and `thing.enable`, which differ only in what they say and name their result.
+    static func statusContract(_ summary: String, result: String) -> MethodContract {
+        MethodContract(
+            summary: summary,
+            tags: ["thing"],
+            params: [.thingID],
+            result: result,
+            JSONSchema.boolean,
+            errors: thingReadErrors,
+            writes: true,
+            example: .init(params: ["thingID": ContractExamples.thingID], result: true)
         )
     }
 
@@ -423,7 +529,7 @@ extension ContractExamples {
     static let thing: JSONValue = [
         "thingID": thingID, "vendorThingID": "lamp-0042", "thingType": "LED", "firmwareVersion": "1.0.3",
         "thingProperties": ["room": "kitchen"], "created": 1_795_348_702_624, "modified": 1_795_348_702_624, "online": true,
-        "onlineStatusModifiedAt": 1_795_348_760_000,
+        "onlineStatusModifiedAt": 1_795_348_760_000, "disabled": false,
     ]
     /// A state.
     static let state: JSONValue = ["power": true, "brightness": 80]
@@ -431,11 +537,12 @@ extension ContractExamples {
 
 /// The schema of a thing's record.
 let thingSchema = JSONSchema.object(
-    required: ["thingID", "vendorThingID", "thingProperties", "created", "modified", "online"],
+    required: ["thingID", "vendorThingID", "thingProperties", "created", "modified", "online", "disabled"],
     [
         "thingID": JSONSchema.string, "vendorThingID": JSONSchema.string, "thingType": JSONSchema.string,
         "firmwareVersion": JSONSchema.string, "thingProperties": JSONSchema.object, "created": JSONSchema.integer,
         "modified": JSONSchema.integer, "online": JSONSchema.boolean, "onlineStatusModifiedAt": JSONSchema.integer,
+        "disabled": JSONSchema.boolean,
     ]
 )
 
@@ -453,6 +560,10 @@ extension ThingMethods {
     public static let all: [any RPCMethod.Type] = [
         ThingMethods.Onboard.self,
         ThingMethods.Get.self,
+        ThingMethods.Find.self,
+        ThingMethods.Update.self,
+        ThingMethods.Disable.self,
+        ThingMethods.Enable.self,
         ThingMethods.Delete.self,
         ThingMethods.SetPassword.self,
         ThingMethods.AddOwner.self,

@@ -100,7 +100,9 @@ extension GuildEvent {
                 "actions": ["description": "The command's actions, in order. In commandReceived.", "type": "array"],
                 "commandID": ["description": "The command. In commandReceived, commandResult.", "type": "string"],
                 "description": ["description": "The command's description. In commandReceived.", "type": "string"],
+                "disabled": ["description": "Whether the thing is now disabled, when that changed. In thingUpdated.", "type": "boolean"],
                 "firedByTriggerID": ["description": "The trigger that sent the command. In commandReceived.", "type": "string"],
+                "firmwareVersion": ["description": "The thing's new firmware version, when it changed. In thingUpdated.", "type": "string"],
                 "issuer": ["description": "Who sent the command: user:<userID> or group:<groupID>. In commandReceived.", "type": "string"],
                 "kind": [
                     "description": "What happened",
@@ -113,6 +115,7 @@ extension GuildEvent {
                         "thingOwnerAdded",
                         "thingOwnerRemoved",
                         "thingDeleted",
+                        "thingUpdated",
                         "triggerSkipped",
                     ],
                 ],
@@ -135,9 +138,14 @@ extension GuildEvent {
                 ],
                 "thingID": [
                     "description":
-                        "The thing (a commandResult names it only in its topic). In commandReceived, thingStateChanged, thingConnected, thingDisconnected, thingOwnerAdded, thingOwnerRemoved, thingDeleted, triggerSkipped.",
+                        "The thing (a commandResult names it only in its topic). In commandReceived, thingStateChanged, thingConnected, thingDisconnected, thingOwnerAdded, thingOwnerRemoved, thingDeleted, thingUpdated, triggerSkipped.",
                     "type": "string",
                 ],
+                "thingProperties": [
+                    "description": "The thing's custom fields after the change, when they changed. In thingUpdated.",
+                    "type": "object",
+                ],
+                "thingType": ["description": "The thing's new type, when it changed. In thingUpdated.", "type": "string"],
                 "time": ["description": "When, ms since the Unix epoch.", "type": "integer"],
                 "timestamp": ["description": "When the state was taken, ms since the Unix epoch. In thingStateChanged.", "type": "integer"],
                 "title": ["description": "The command's title. In commandReceived.", "type": "string"],

@@ -41,7 +41,7 @@ public struct GuildEvent: Codable, Hashable, Sendable {
     /// The ACL entries the change revoked. In aclChanged.
     public var revoked: [ACLMethods.Entry]?
     /// The thing (a commandResult names it only in its topic). In commandReceived, thingStateChanged, thingConnected,
-    /// thingDisconnected, thingOwnerAdded, thingOwnerRemoved, thingDeleted, triggerSkipped.
+    /// thingDisconnected, thingOwnerAdded, thingOwnerRemoved, thingDeleted, thingUpdated, triggerSkipped.
     public var thingID: String?
     /// The command. In commandReceived, commandResult.
     public var commandID: String?
@@ -67,6 +67,14 @@ public struct GuildEvent: Codable, Hashable, Sendable {
     public var timestamp: Int64?
     /// The owner added or removed: user:<userID> or group:<groupID>. In thingOwnerAdded, thingOwnerRemoved.
     public var owner: String?
+    /// The thing's new type, when it changed. In thingUpdated.
+    public var thingType: String?
+    /// The thing's new firmware version, when it changed. In thingUpdated.
+    public var firmwareVersion: String?
+    /// The thing's custom fields after the change, when they changed. In thingUpdated.
+    public var thingProperties: [String: JSONValue]?
+    /// Whether the thing is now disabled, when that changed. In thingUpdated.
+    public var disabled: Bool?
     /// The triggers whose firing sent nothing. In triggerSkipped.
     public var triggerIDs: [String]?
     /// The bound that stopped them: pendingCommands, firingRate or storageQuota. In triggerSkipped.
@@ -104,6 +112,10 @@ public struct GuildEvent: Codable, Hashable, Sendable {
         state: [String: JSONValue]? = nil,
         timestamp: Int64? = nil,
         owner: String? = nil,
+        thingType: String? = nil,
+        firmwareVersion: String? = nil,
+        thingProperties: [String: JSONValue]? = nil,
+        disabled: Bool? = nil,
         triggerIDs: [String]? = nil,
         reason: String? = nil,
         limit: Int64? = nil
@@ -136,6 +148,10 @@ public struct GuildEvent: Codable, Hashable, Sendable {
         self.state = state
         self.timestamp = timestamp
         self.owner = owner
+        self.thingType = thingType
+        self.firmwareVersion = firmwareVersion
+        self.thingProperties = thingProperties
+        self.disabled = disabled
         self.triggerIDs = triggerIDs
         self.reason = reason
         self.limit = limit
@@ -173,6 +189,7 @@ public struct GuildEvent: Codable, Hashable, Sendable {
             "thingOwnerAdded",
             "thingOwnerRemoved",
             "thingDeleted",
+            "thingUpdated",
             "triggerSkipped",
         ],
     ]

@@ -248,7 +248,9 @@ public final class Dispatcher: Sendable {
     ) async throws -> RequestContext {
         var caller = Caller(peer: connection.peer, isAdmin: connection.isAdmin)
         caller.installationID = connection.installationID
-        var revoked = false
+        // Why the bound session no longer holds (its token revoked or expired, or its thing disabled): the
+        // connection is unbound, and a call that needs a session says why.
+        var revoked: GuildError?
         let binding: ConnectionState.Binding? =
             switch session {
             case .captured(let binding): binding
@@ -259,18 +261,20 @@ public final class Dispatcher: Sendable {
                 let (live, generation) = try await self.users.revalidate(bound.session, checkedAt: bound.generation)
                 caller.bind(live)
                 if generation != bound.generation { connection.replaceSession(bound, with: (live, generation)) }
-            } catch let error as GuildError where error.code == .invalidToken {
+            } catch let error as GuildError where error.code == .invalidToken || error.code == .thingDisabled {
                 connection.replaceSession(bound, with: nil)
-                revoked = true
+                self.bindingObserver?.bound(nil, on: connection)
+                revoked =
+                    error.code == .thingDisabled
+                    ? GuildError(.thingDisabled, error.message + "; the connection is unbound")
+                    : GuildError(.invalidToken, "the session's access token was revoked or has expired; the connection is unbound")
             }
         }
         switch access {
         case .anyone:
             break
         case .session:
-            if revoked {
-                throw GuildError(.invalidToken, "the session's access token was revoked or has expired; the connection is unbound")
-            }
+            if let revoked { throw revoked }
             if caller.thingID != nil && !caller.isAdmin {
                 throw GuildError(.permissionDenied, "\(request.method) is for users; the connection is bound to a thing")
             }
@@ -278,9 +282,7 @@ public final class Dispatcher: Sendable {
                 throw GuildError(.unauthorized, "\(request.method) needs a session: call session.authenticate first")
             }
         case .principal:
-            if revoked {
-                throw GuildError(.invalidToken, "the session's access token was revoked or has expired; the connection is unbound")
-            }
+            if let revoked { throw revoked }
             guard caller.principalID != nil || caller.isAdmin else {
                 throw GuildError(.unauthorized, "\(request.method) needs a session: call session.authenticate first")
             }

@@ -11,7 +11,7 @@ extension GuildServer {
             GroupArea(groups: services.groups, store: services.store),
             IMGroupArea(groups: services.groups),
             ObjectArea(objects: services.objects),
-            ThingArea(things: services.things),
+            ThingArea(things: services.things, presence: services.thingPresence, hub: services.hub),
             EventArea(hub: services.hub),
             StorageUsageArea(store: services.store, quota: services.configuration.storageQuota),
             ConformanceArea(),

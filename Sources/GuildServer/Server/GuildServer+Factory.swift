@@ -48,6 +48,7 @@ extension GuildServer {
             maximumPerConnection: configuration.maximumSubscriptionsPerConnection,
             receipts: CommandDeliveries(things: things).receipts
         )
+        let presence = ThingPresence(things: things)
         let services = ServerServices(
             configuration: configuration,
             store: store,
@@ -55,6 +56,7 @@ extension GuildServer {
             groups: GroupService(store: store, messageOptions: configuration.messageOptions, deletionSteps: DeletionSteps.group),
             objects: ObjectService(store: store, storageQuota: configuration.storageQuota),
             things: things,
+            thingPresence: presence,
             hub: hub,
             connections: ConnectionRegistry(probePID: configuration.probePID),
             writeStatistics: writeStatistics,
@@ -82,7 +84,7 @@ extension GuildServer {
             maximumBatchReplyBytes: configuration.maximumBatchReplyBytes,
             metrics: operations.measuresRequests ? RequestMetrics(methods: registry.methodNames) : nil,
             immediateReads: configuration.immediateReads ? ImmediateReads(store: store, logger: logger) : nil,
-            bindingObserver: ThingPresence(things: things)
+            bindingObserver: presence
         )
         try await presenceReset
         return GuildServer(

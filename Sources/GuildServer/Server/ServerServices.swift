@@ -9,6 +9,8 @@ struct ServerServices: Sendable {
     var groups: GroupService
     var objects: ObjectService
     var things: ThingService
+    /// Which things are online (the dispatcher's binding observer; `thing.disable` unbinds through it).
+    var thingPresence: ThingPresence
     var hub: EventHub
     var connections: ConnectionRegistry
     var writeStatistics: @Sendable () -> SystemStatus.Writes?

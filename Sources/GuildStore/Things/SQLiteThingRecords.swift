@@ -17,7 +17,7 @@ extension SQLiteThingRecords {
     // MARK: - Things
 
     private static let thingColumns =
-        "thingID, vendorThingID, passwordHash, thingType, firmwareVersion, properties, created, modified, online, onlineModified, hasState"
+        "thingID, vendorThingID, passwordHash, thingType, firmwareVersion, properties, created, modified, online, onlineModified, hasState, disabled"
 
     private static func thing(from row: Row) throws -> Thing {
         Thing(
@@ -31,7 +31,8 @@ extension SQLiteThingRecords {
             modified: row[7],
             online: row[8],
             onlineModified: row[9],
-            hasState: row[10]
+            hasState: row[10],
+            disabled: row[11]
         )
     }
 
@@ -58,10 +59,11 @@ extension SQLiteThingRecords {
     }
 
     func insertThing(_ thing: Thing) throws {
-        try self.db.cachedStatement(sql: "INSERT INTO thing (\(Self.thingColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").execute(
+        try self.db.cachedStatement(sql: "INSERT INTO thing (\(Self.thingColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").execute(
             arguments: StoredText.arguments([
                 thing.thingID, thing.vendorThingID, thing.passwordHash, thing.thingType, thing.firmwareVersion,
                 StoredJSON.data(thing.properties), thing.created, thing.modified, thing.online, thing.onlineModified, thing.hasState,
+                thing.disabled,
             ])
         )
     }
@@ -70,12 +72,12 @@ extension SQLiteThingRecords {
         try self.db.cachedStatement(
             sql: """
                 UPDATE thing SET passwordHash = ?, thingType = ?, firmwareVersion = ?, properties = ?, modified = ?, online = ?,
-                onlineModified = ?, hasState = ? WHERE thingID = ?
+                onlineModified = ?, hasState = ?, disabled = ? WHERE thingID = ?
                 """
         ).execute(
             arguments: StoredText.arguments([
                 thing.passwordHash, thing.thingType, thing.firmwareVersion, StoredJSON.data(thing.properties), thing.modified,
-                thing.online, thing.onlineModified, thing.hasState, thing.thingID,
+                thing.online, thing.onlineModified, thing.hasState, thing.disabled, thing.thingID,
             ])
         )
     }
@@ -91,17 +93,19 @@ extension SQLiteThingRecords {
         )
     }
 
-    /// The session of a thing's access token (see ``resolveAccessToken(hash:now:)``).
+    /// The session of a thing's access token (see ``resolveAccessToken(hash:now:)``); `thingDisabled` while the
+    /// thing is disabled.
     func resolveThingToken(hash: [UInt8]) throws -> ResolvedSession? {
         guard
             let row = try Row.fetchOne(
                 self.db.cachedStatement(
                     sql:
-                        "SELECT t.thingID, t.vendorThingID, t.created, t.modified FROM thing_token k JOIN thing t ON t.thingID = k.thingID WHERE k.hash = ?"
+                        "SELECT t.thingID, t.vendorThingID, t.created, t.modified, t.disabled FROM thing_token k JOIN thing t ON t.thingID = k.thingID WHERE k.hash = ?"
                 ),
                 arguments: [Data(hash)]
             )
         else { return nil }
+        if row[4] as Bool { throw ThingService.disabledError(thingID: row.text(at: 0) ?? "") }
         let user = User(
             id: row.text(at: 0) ?? "",
             username: row.text(at: 1),

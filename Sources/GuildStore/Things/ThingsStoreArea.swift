@@ -119,6 +119,10 @@ struct ThingsStoreArea: SQLiteStoreArea {
                     """
             )
         }
+        // thing.disable / thing.enable: a disabled thing's token authenticates nothing.
+        migrator.registerMigration("things-5: disabled things") { db in
+            try db.execute(sql: "ALTER TABLE thing ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0")
+        }
     }
 
     var eventArea: (any SQLiteEventArea)? { ThingSQLiteEventArea() }

@@ -141,6 +141,9 @@ struct ThingAgentCommand: AsyncParsableCommand {
         case SubscriptionEnd.lagged:
             Output.printError("error: the thing's event subscription fell behind; restart the agent (unanswered commands come first)")
             return GuildExitCode.unavailable.exitCode
+        case SubscriptionEnd.thingDisabled:
+            Output.printError("error: the thing was disabled (thing.disable); restart the agent once an owner enables it (thing.enable)")
+            return GuildExitCode.applicationError.exitCode
         default:
             return Runner.report(error, json: json)
         }

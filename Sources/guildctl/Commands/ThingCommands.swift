@@ -15,8 +15,8 @@ struct ThingCommand: AsyncParsableCommand {
             ..., or guildctl --profile PROFILE thing agent ...
             """,
         subcommands: [
-            Onboard.self, Get.self, Owners.self, AddOwner.self, RemoveOwner.self, Owned.self, State.self, PutState.self, History.self,
-            Delete.self, SetPassword.self, ThingAgentCommand.self,
+            Onboard.self, Get.self, Find.self, Update.self, Disable.self, Enable.self, Owners.self, AddOwner.self, RemoveOwner.self,
+            Owned.self, State.self, PutState.self, History.self, Delete.self, SetPassword.self, ThingAgentCommand.self,
         ]
     )
 }
@@ -25,6 +25,14 @@ struct ThingCommand: AsyncParsableCommand {
 struct ThingOptions: ParsableArguments {
     @Option(name: .customLong("thing"), help: ArgumentHelp("The thing's id (th.…).", valueName: "thingID"))
     var thingID: String
+}
+
+extension ThingOptions {
+    /// `thing disable` and `thing enable`: switches the thing and prints `true`.
+    func setDisabled(_ disabled: Bool, _ options: GlobalOptions) async throws {
+        try await Runner.run(options) { try await $0.setThingDisabled(self.thingID, disabled) }
+        try Output.printResult(true, json: options.json)
+    }
 }
 
 extension GuildClient {
@@ -115,6 +123,82 @@ extension ThingCommand {
             let result = try await Runner.run(self.options) { try await $0.thing(self.thing.thingID) }
             try Output.printResult(result, json: self.options.json)
         }
+    }
+
+    struct Find: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "find",
+            abstract: "Print a thing's record found by its vendorThingID (thing.find)."
+        )
+
+        @Option(name: .customLong("vendor-thing-id"), help: ArgumentHelp("The vendor's id.", valueName: "id"))
+        var vendorThingID: String
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            let result = try await Runner.run(self.options) { try await $0.findThing(vendorThingID: self.vendorThingID) }
+            try Output.printResult(result, json: self.options.json)
+        }
+    }
+
+    struct Update: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "update",
+            abstract: "Change a thing's type, firmware version or custom properties (thing.update) and print the thing.",
+            discussion: "--properties are merged into the thing's: a key set to null is removed, the others are kept."
+        )
+
+        @OptionGroup var thing: ThingOptions
+        @Option(name: .customLong("thing-type"), help: ArgumentHelp("The thing's new type.", valueName: "type"))
+        var thingType: String?
+        @Option(name: .customLong("firmware-version"), help: ArgumentHelp("The new firmware version.", valueName: "version"))
+        var firmwareVersion: String?
+        @Option(help: ArgumentHelp("Custom properties to set, as a JSON object, or @FILE.", valueName: "json"))
+        var properties: String?
+        @OptionGroup var options: GlobalOptions
+
+        func validate() throws {
+            if self.thingType == nil && self.firmwareVersion == nil && self.properties == nil {
+                throw ValidationError("Give at least one of --thing-type, --firmware-version or --properties.")
+            }
+        }
+
+        func run() async throws {
+            let properties = try self.properties.map { try JSONInput.object($0, "--properties").objectValue }
+            let result = try await Runner.run(self.options) {
+                try await $0.updateThing(
+                    self.thing.thingID,
+                    thingType: self.thingType,
+                    firmwareVersion: self.firmwareVersion,
+                    properties: properties ?? nil
+                )
+            }
+            try Output.printResult(result, json: self.options.json)
+        }
+    }
+
+    struct Disable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "disable",
+            abstract: "Disable a thing (thing.disable; an owner or admin): its token stops working and its connections are unbound."
+        )
+
+        @OptionGroup var thing: ThingOptions
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws { try await self.thing.setDisabled(true, self.options) }
+    }
+
+    struct Enable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "enable",
+            abstract: "Enable a disabled thing again (thing.enable; an owner or admin)."
+        )
+
+        @OptionGroup var thing: ThingOptions
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws { try await self.thing.setDisabled(false, self.options) }
     }
 
     struct Owners: AsyncParsableCommand {

@@ -56,8 +56,10 @@ class SubscriptionEnded(Exception):
 
     Attributes:
         reason: :data:`LAGGED` (the daemon ended it because the reader fell
-            too far behind) or another reason sent in ``events.ended``; or
-            :data:`UNSUBSCRIBED` after :meth:`Subscription.unsubscribe`.
+            too far behind), ``"THING_DISABLED"`` (the subscriber is a thing
+            that was disabled: its connection is unbound) or another reason
+            sent in ``events.ended``; or :data:`UNSUBSCRIBED` after
+            :meth:`Subscription.unsubscribe`.
         last_seq: The last sequence number sent on the subscription (the
             daemon's ``lastSeq``).  Subscribe again with ``since=last_seq``
             to lose nothing.

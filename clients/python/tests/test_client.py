@@ -12,7 +12,8 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, List
 
-from guild_client import Call, GuildClient, GuildError
+import guild_client
+from guild_client import Call, GuildClient, GuildError, SubscriptionEnded
 
 from .support import BATCH_LIMIT, LIVE_SOCKET, OfflineTestCase, live
 
@@ -319,6 +320,47 @@ class LiveDaemonTests(unittest.TestCase):
         self.assertIsInstance(results[1], GuildError)
         self.assertEqual(results[1].code, -32601)
         self.assertEqual(results[2], "pong")
+
+    def test_thing_find_update_disable_enable(self) -> None:
+        owner = self.client.call("user.registerPseudo", {"displayName": "Py Owner"})
+        self.delete_user_later(owner["accessToken"])
+        self.client.call("session.authenticate", {"accessToken": owner["accessToken"]})
+        vendor = "py-" + uuid.uuid4().hex[:12]
+        onboarded = self.client.call("thing.onboard", {
+            "vendorThingID": vendor, "thingPassword": "pw",
+            "owner": "user:" + owner["user"]["userID"], "thingProperties": {"room": "hall"}})
+        thing_id = onboarded["thingID"]
+        self.addCleanup(lambda: self.client.call("thing.delete", {"thingID": thing_id}))
+        found = self.client.call("thing.find", {"vendorThingID": vendor})
+        self.assertEqual(found["thingID"], thing_id)
+        self.assertIs(found["disabled"], False)
+
+        device = self.connect()
+        device.call("session.authenticate", {"accessToken": onboarded["accessToken"]})
+        commands = device.subscribe(thing_ids=[thing_id])
+        updated = device.call("thing.update", {
+            "thingID": thing_id, "firmwareVersion": "2.0", "thingProperties": {"room": None, "floor": 1}})
+        self.assertEqual(updated["firmwareVersion"], "2.0")
+        self.assertEqual(updated["thingProperties"], {"floor": 1})
+        event = commands.next_event(timeout=5)
+        self.assertEqual(event["kind"], "thingUpdated")
+        self.assertEqual(event["firmwareVersion"], "2.0")
+
+        # Disabled: the thing's subscription ends and its token no longer works.
+        self.assertIs(self.client.call("thing.disable", {"thingID": thing_id}), True)
+        with self.assertRaises(SubscriptionEnded) as ended:
+            while True:
+                commands.next_event(timeout=5)
+        self.assertEqual(ended.exception.reason, "THING_DISABLED")
+        with self.assertRaises(GuildError) as refused:
+            device.call("session.authenticate", {"accessToken": onboarded["accessToken"]})
+        self.assertEqual(refused.exception.code, guild_client.THING_DISABLED)
+        self.assertEqual(refused.exception.reason, "THING_DISABLED")
+        self.assertIs(self.client.call("thing.get", {"thingID": thing_id})["disabled"], True)
+
+        self.assertIs(self.client.call("thing.enable", {"thingID": thing_id}), True)
+        device.call("session.authenticate", {"accessToken": onboarded["accessToken"]})
+        self.assertIs(self.client.call("thing.get", {"thingID": thing_id})["disabled"], False)
 
     def test_parse_error_keeps_connection(self) -> None:
         self.client.send_raw(b'{"jsonrpc":"2.0","id":1,"method":\n')

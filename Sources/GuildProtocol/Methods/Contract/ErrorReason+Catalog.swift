@@ -361,6 +361,14 @@ extension ErrorReason {
                     when: "The `thingID` names no thing (or one deleted)."
                 ),
                 ErrorEntry(
+                    .thingDisabled,
+                    "THING_DISABLED",
+                    domain: .meaning("The thing is disabled (Kii's thing status `disabled`): it cannot authenticate or be onboarded."),
+                    summary: "The thing is disabled",
+                    when:
+                        "`session.authenticate` with a disabled thing's token, a call on a connection bound to a thing disabled since (the connection is unbound), or `thing.onboard` of a disabled thing; `thing.enable` ends it."
+                ),
+                ErrorEntry(
                     .thingOwnershipNotFound,
                     "THING_OWNERSHIP_NOT_FOUND",
                     domain: .meaning("The user or group does not own the thing."),

@@ -203,9 +203,10 @@ extension OpenRPCContract {
         [
             "name": "events.ended",
             "summary":
-                "The subscription is over: reason LAGGED when the subscriber fell more than the queue limit behind. Resubscribe with since: lastSeq to lose nothing.",
+                "The subscription is over: reason LAGGED when the subscriber fell more than the queue limit behind (resubscribe with since: lastSeq to lose nothing), THING_DISABLED when the subscriber is a thing that was disabled (its connection is unbound; after thing.enable it authenticates and resubscribes with since: lastSeq).",
             "params": [
-                ["name": "subscription", "schema": JSONSchema.string], ["name": "reason", "schema": JSONSchema.oneOf(["LAGGED"])],
+                ["name": "subscription", "schema": JSONSchema.string],
+                ["name": "reason", "schema": JSONSchema.oneOf([SubscriptionEnded.lagged, SubscriptionEnded.thingDisabled])],
                 ["name": "lastSeq", "schema": JSONSchema.integer],
             ],
         ],

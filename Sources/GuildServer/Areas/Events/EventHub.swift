@@ -114,6 +114,19 @@ final class EventHub: Sendable {
         for subscription in removed { subscription.cancel() }
     }
 
+    /// Ends the subscriptions `connection` holds as `principal`, each with an `events.ended` notification
+    /// giving `reason` (a thing disabled: it may no longer receive its commands).
+    func end(subscriptionsOf connection: ConnectionState, principal: String, reason: String) {
+        let removed = self.state.withLock { state in
+            let ids = state.subscriptions.filter { $0.value.connection === connection && $0.value.userID == principal }.map(\.key)
+            let removed = ids.compactMap { state.subscriptions.removeValue(forKey: $0) }
+            for subscription in removed { state.index.remove(subscription) }
+            return removed
+        }
+        connection.subscriptionsChanged(by: -removed.count)
+        for subscription in removed { subscription.end(reason: reason) }
+    }
+
     /// Offers committed events to the subscriptions they concern, each event wrapped once.
     func publish(_ events: [CommittedEvent]) {
         let envelopes = events.map(EventEnvelope.init)

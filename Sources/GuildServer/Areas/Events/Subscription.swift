@@ -162,7 +162,7 @@ final class Subscription: Sendable, IndexedSubscriber {
             }
         }
         if lagged {
-            self.sendEnded(reason: "LAGGED")
+            self.sendEnded(reason: SubscriptionEnded.lagged)
         } else if !batch.isEmpty {
             self.write(batch)
             self.report(batch.lazy.map { ($0.event.kind, $0.event.json) })
@@ -279,7 +279,7 @@ final class Subscription: Sendable, IndexedSubscriber {
             state.lastSent = buffered[buffered.count - 1].event.seq
             return (buffered, false)
         }
-        if lagged { self.sendEnded(reason: "LAGGED") }
+        if lagged { self.sendEnded(reason: SubscriptionEnded.lagged) }
         if !buffered.isEmpty {
             self.write(buffered)
             self.report(buffered.lazy.map { ($0.event.kind, $0.event.json) })
@@ -292,6 +292,17 @@ final class Subscription: Sendable, IndexedSubscriber {
             state.phase = .ended
             state.buffer = []
         }
+    }
+
+    /// Ends the subscription with an `events.ended` notification giving `reason` (unless it had ended).
+    func end(reason: String) {
+        let live = self.state.withLock { state in
+            guard state.phase != .ended else { return false }
+            state.phase = .ended
+            state.buffer = []
+            return true
+        }
+        if live { self.sendEnded(reason: reason) }
     }
 
     // MARK: - Writing
@@ -331,7 +342,7 @@ final class Subscription: Sendable, IndexedSubscriber {
     }
 
     private func sendEnded(reason: String) {
-        if reason == "LAGGED" { EventMetrics.lagging() }
+        if reason == SubscriptionEnded.lagged { EventMetrics.lagging() }
         let lastSent = self.state.withLock { $0.lastSent }
         let params = (try? RPCCoding.encode(SubscriptionEnded(subscription: self.id, reason: reason, lastSeq: lastSent))) ?? []
         var bytes: [UInt8] = []

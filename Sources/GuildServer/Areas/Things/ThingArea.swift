@@ -4,9 +4,13 @@ import GuildCore
 /// events (topics `thing:<thingID>`).
 struct ThingArea: FeatureArea {
     let things: ThingService
+    /// Which things are online; `thing.disable` unbinds the thing's connections through it.
+    let presence: ThingPresence
+    /// Ends a disabled thing's subscriptions.
+    let hub: EventHub
 
     func register(in registry: inout MethodRegistry) {
-        registry.registerThingMethods(self.things)
+        registry.registerThingMethods(self.things, presence: self.presence, hub: self.hub)
     }
 
     var invariantChecks: [@Sendable () async throws -> [String]] {

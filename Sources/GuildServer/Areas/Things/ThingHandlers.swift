@@ -4,7 +4,7 @@ import GuildProtocol
 
 extension MethodRegistry {
     /// `thing.*`, `user.ownedThings`, `command.*`, `installation.*` and `trigger.*`.
-    mutating func registerThingMethods(_ things: ThingService) {
+    mutating func registerThingMethods(_ things: ThingService, presence: ThingPresence, hub: EventHub) {
         self.register(ThingMethods.Onboard.self) { params, context in
             let (thing, token) = try await things.onboard(
                 caller: context.caller,
@@ -19,6 +19,34 @@ extension MethodRegistry {
         }
         self.register(ThingMethods.Get.self) { params, context in
             ThingMethods.ThingInfo(try await things.get(caller: context.caller, thingID: params.thingID))
+        }
+        self.register(ThingMethods.Find.self) { params, context in
+            ThingMethods.ThingInfo(try await things.find(caller: context.caller, vendorThingID: params.vendorThingID))
+        }
+        self.register(ThingMethods.Update.self) { params, context in
+            ThingMethods.ThingInfo(
+                try await things.update(
+                    caller: context.caller,
+                    thingID: params.thingID,
+                    thingType: params.thingType,
+                    firmwareVersion: params.firmwareVersion,
+                    properties: params.thingProperties
+                )
+            )
+        }
+        self.register(ThingMethods.Disable.self) { params, context in
+            if try await things.setDisabled(caller: context.caller, thingID: params.thingID, disabled: true) {
+                // Committed: the thing's connections go unbound now (not at their next call), and their
+                // subscriptions end, so no command reaches it while it is disabled; its commands wait.
+                for connection in presence.unbind(thingID: params.thingID) {
+                    hub.end(subscriptionsOf: connection, principal: params.thingID, reason: SubscriptionEnded.thingDisabled)
+                }
+            }
+            return true
+        }
+        self.register(ThingMethods.Enable.self) { params, context in
+            try await things.setDisabled(caller: context.caller, thingID: params.thingID, disabled: false)
+            return true
         }
         self.register(ThingMethods.Delete.self) { params, context in
             try await things.delete(caller: context.caller, thingID: params.thingID)

@@ -8,6 +8,8 @@ final class ThingPresence: SessionBindingObserver {
     private struct State {
         /// The thing each connection is bound to.
         var byConnection: [UInt64: String] = [:]
+        /// The connections bound to a thing, by id (to unbind them when their thing is disabled).
+        var connections: [UInt64: ConnectionState] = [:]
         /// Connections bound to each thing.
         var counts: [String: Int] = [:]
         /// Connections whose close is watched.
@@ -40,6 +42,7 @@ final class ThingPresence: SessionBindingObserver {
                 }
             }
             state.byConnection[connection.id] = thingID
+            state.connections[connection.id] = thingID == nil ? nil : connection
             if let thingID {
                 state.counts[thingID, default: 0] += 1
                 if state.counts[thingID] == 1 { changed.append(thingID) }
@@ -52,11 +55,27 @@ final class ThingPresence: SessionBindingObserver {
                 self.state.withLock { state in
                     state.watched.remove(connection.id)
                     state.byConnection[connection.id] = nil
+                    state.connections[connection.id] = nil
                 }
             }
         }
         for thingID in changed {
             Task { try? await self.things.setOnline(thingID: thingID) { self.isOnline(thingID) } }
         }
+    }
+
+    /// Unbinds every connection bound to the thing (it was disabled): each goes on unbound, as if it had never
+    /// authenticated, and the thing goes offline. Returns those connections.
+    func unbind(thingID: String) -> [ConnectionState] {
+        let connections = self.state.withLock { state in
+            state.byConnection.filter { $0.value == thingID }.compactMap { state.connections[$0.key] }
+        }
+        for connection in connections {
+            if let binding = connection.session, binding.session.isThing, binding.session.user.id == thingID {
+                connection.replaceSession(binding, with: nil)
+            }
+            self.bound(nil, on: connection)
+        }
+        return connections
     }
 }

@@ -13,7 +13,8 @@ extension ThingMethods.ThingInfo {
             created: thing.created,
             modified: thing.modified,
             online: thing.online,
-            onlineStatusModifiedAt: thing.onlineModified
+            onlineStatusModifiedAt: thing.onlineModified,
+            disabled: thing.disabled
         )
     }
 }
