@@ -6,8 +6,13 @@ import GuildHarness
 /// `guild-bench churn`: connect, one `system.ping`, close, over and over, at 1, 8 and 64 concurrent clients, against
 /// one guildd and, in the same run, against a floor that accepts the same way (`churn-echo`). A daemon that lives
 /// for months must serve its millionth connection as it served its first: per 100,000-connection slice the run
-/// reports connect-to-reply p50/p99, connections/s and guildd's VmRSS. Not part of the benchmark run; exit status
-/// 1 when a target is missed or a connection fails.
+/// reports connect-to-reply p50/p99, connections/s and guildd's VmRSS (and its anonymous part, RssAnon). Not part of
+/// the benchmark run; exit status 1 when a target is missed or a connection fails.
+///
+/// guildd's first minute is left out (``settle``): its first retention pass, a minute after start, is the first
+/// write transaction of a daemon that only answers pings, and pages in about 4 MiB of the executable's code (clean,
+/// file-backed pages, once; an idle guildd shows the same step at the same moment), which is no cost of a
+/// connection.
 struct ChurnCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "churn",
@@ -32,6 +37,9 @@ struct ChurnCommand: AsyncParsableCommand {
     @Option(help: "Extra guildd arguments (repeatable).")
     var daemonArgument: [String] = []
 
+    @Option(help: "Seconds from guildd's start to its first measured slice, so its first minute's one-time work is left out.")
+    var settle: Int = 65
+
     /// The targets (the lifetime issue's): the last slice's p50 at most this times the first's ...
     static let flatLatency = 1.1
     /// ... guildd's VmRSS growing less than this from the end of the first slice to the end of the last ...
@@ -46,6 +54,7 @@ struct ChurnCommand: AsyncParsableCommand {
     func validate() throws {
         guard self.connections >= 1 else { throw ValidationError("--connections must be at least 1") }
         guard self.slice >= 1 else { throw ValidationError("--slice must be at least 1") }
+        guard self.settle >= 0 else { throw ValidationError("--settle must be at least 0") }
         guard !self.levels.isEmpty, self.levels.allSatisfy({ (1...1024).contains($0) }) else {
             throw ValidationError("--concurrency takes levels of 1-1024 clients, e.g. 1,8,64")
         }
@@ -55,6 +64,7 @@ struct ChurnCommand: AsyncParsableCommand {
         let context = try ModeOptions.makeContext(self.bench)
         let echoCount = self.echoConnections ?? min(self.connections, 200_000)
         let daemon = try await launchOwnDaemon(context, name: "churn", extraArguments: self.daemonArgument)
+        let settled = ContinuousClock.now + .seconds(self.settle)
         let echo = try await ChurnEcho.launch(socket: context.path("echo.sock"), logPath: context.path("echo.log"))
         Log.progress(
             "churn: \(Format.grouped(Double(self.connections))) connections to guildd and \(Format.grouped(Double(echoCount))) "
@@ -63,11 +73,18 @@ struct ChurnCommand: AsyncParsableCommand {
         var failures: [String] = []
         print("## guild-bench churn")
         print("")
-        print("guildd \(context.guilddPath); each connection: connect, one system.ping, read the reply, close.")
+        print(
+            "guildd \(context.guilddPath); each connection: connect, one system.ping, read the reply, close; measured from "
+                + "\(self.settle) s after guildd started."
+        )
         for level in self.levels {
             Log.progress("▶ \(level) client(s): floor")
             let floor = await ChurnLoad(path: echo.socketPath, count: echoCount, concurrency: level, slice: self.slice, serverPID: nil).run()
             Log.progress("  floor \(Format.grouped(floor.rate))/s; guildd")
+            if ContinuousClock.now < settled {
+                Log.progress("  (waiting for guildd's first minute to pass: --settle \(self.settle))")
+                try await Task.sleep(until: settled)
+            }
             let cpu = CPUMeter(daemonPID: daemon.pid)
             let load = ChurnLoad(path: daemon.socketPath, count: self.connections, concurrency: level, slice: self.slice, serverPID: daemon.pid)
             let measured = await load.run()
@@ -98,20 +115,21 @@ struct ChurnCommand: AsyncParsableCommand {
         print("")
         print("### \(level) concurrent client\(level == 1 ? "" : "s")")
         print("")
-        print("| slice | connections | p50 | p99 | connections/s | guildd VmRSS |")
-        print("|---|---|---|---|---|---|")
+        print("| slice | connections | p50 | p99 | connections/s | guildd VmRSS | of which RssAnon |")
+        print("|---|---|---|---|---|---|---|")
+        let mebibytes = { (bytes: Int?) in bytes.map { MeasurementUnit.mebibytes.format(Double($0) / 1_048_576) } ?? "—" }
         for slice in guildd.slices {
             print(
                 "| \(slice.index + 1) | \(Format.grouped(Double(slice.count))) | \(microseconds.format(slice.p50)) | "
-                    + "\(microseconds.format(slice.p99)) | \(Format.grouped(slice.rate)) | "
-                    + "\(slice.rssBytes.map { MeasurementUnit.mebibytes.format(Double($0) / 1_048_576) } ?? "—") |"
+                    + "\(microseconds.format(slice.p99)) | \(Format.grouped(slice.rate)) | \(mebibytes(slice.rssBytes)) | "
+                    + "\(mebibytes(slice.anonymousBytes)) |"
             )
         }
         let floorP50 = Stats.median(floor.slices.map(\.p50))
         print(
             "| floor (churn-echo) | \(Format.grouped(Double(floor.slices.reduce(0) { $0 + $1.count }))) | "
                 + "\(microseconds.format(floorP50)) | \(microseconds.format(Stats.median(floor.slices.map(\.p99)))) | "
-                + "\(Format.grouped(floor.rate)) | — |"
+                + "\(Format.grouped(floor.rate)) | — | — |"
         )
         print("")
         var missed: [String] = []
@@ -137,6 +155,9 @@ struct ChurnCommand: AsyncParsableCommand {
                     + "(target < 1,024 KiB): " + (met ? "met" : "**not met**")
             )
             if !met { missed.append("\(level) clients: VmRSS grew \(growth / 1024) KiB") }
+            if let firstAnonymous = first.anonymousBytes, let lastAnonymous = last.anonymousBytes {
+                print("  (RssAnon: \(Format.decimal(Double(lastAnonymous - firstAnonymous) / 1024, digits: 0)) KiB)")
+            }
         }
         let share = guildd.rate / floor.rate
         let shareLine =

@@ -19,6 +19,8 @@ final class ChurnLoad: @unchecked Sendable {
         var rate: Double
         /// The server's VmRSS once the slice's last connection finished (nil without a server pid).
         var rssBytes: Int?
+        /// The anonymous part of it (RssAnon: heap and stacks, without the mapped executable).
+        var anonymousBytes: Int?
     }
 
     /// What a run gave.
@@ -43,8 +45,8 @@ final class ChurnLoad: @unchecked Sendable {
     private let done = Atomic<Int>(0)
     private let failureCount = Atomic<Int>(0)
     private let firstFailure = Mutex<String?>(nil)
-    /// Per slice: when its last connection finished (the `done` counter reached its end) and VmRSS then.
-    private let boundaries = Mutex<[Int: (nanos: UInt64, rss: Int?)]>([:])
+    /// Per slice: when its last connection finished (the `done` counter reached its end) and the server's memory then.
+    private let boundaries = Mutex<[Int: (nanos: UInt64, memory: MemoryStatus?)]>([:])
 
     init(path: String, count: Int, concurrency: Int, slice: Int, serverPID: Int32?) {
         self.path = path
@@ -92,9 +94,9 @@ final class ChurnLoad: @unchecked Sendable {
             self.finished[index] = end
             let completed = self.done.add(1, ordering: .relaxed).newValue
             if completed % self.sliceSize == 0 || completed == self.count {
-                let rss = self.serverPID.flatMap { try? MemoryStatus.read(pid: $0).rssBytes }
-                self.boundaries.withLock { $0[(completed - 1) / self.sliceSize] = (end, rss) }
-                let memory = rss.map { ", VmRSS \(Format.decimal(Double($0) / 1_048_576, digits: 1)) MiB" } ?? ""
+                let status = self.serverPID.flatMap { try? MemoryStatus.read(pid: $0) }
+                self.boundaries.withLock { $0[(completed - 1) / self.sliceSize] = (end, status) }
+                let memory = status.map { ", VmRSS \(Format.decimal($0.rssMiB, digits: 1)) MiB" } ?? ""
                 Log.progress("    \(Format.grouped(Double(completed))) connections\(memory)")
             }
         }
@@ -144,7 +146,8 @@ final class ChurnLoad: @unchecked Sendable {
                     p50: Stats.percentile(sorted: latencies, 50),
                     p99: Stats.percentile(sorted: latencies, 99),
                     rate: Double(end - sliceStart) / max(Double(finishedAt &- previousEnd) / 1e9, 1e-9),
-                    rssBytes: boundary?.rss
+                    rssBytes: boundary?.memory?.rssBytes,
+                    anonymousBytes: boundary?.memory?.anonymousBytes
                 )
             )
             previousEnd = finishedAt
