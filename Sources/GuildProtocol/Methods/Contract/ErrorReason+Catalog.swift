@@ -669,7 +669,9 @@ extension ErrorSection {
         already has `--max-output-bytes` (default 4 MiB: replies and notifications together) waiting to be read, ends
         with a notification, not an error:
         `{"jsonrpc":"2.0","method":"events.ended","params":{"subscription":"s1","reason":"LAGGED","lastSeq":1234}}`.
-        Every event up to `lastSeq` was sent before it; resubscribe with `since: lastSeq` to lose nothing.
+        Every event up to `lastSeq` was sent before it; resubscribe with `since: lastSeq` to lose nothing. A thing's
+        subscriptions end the same way with `"reason":"THING_DISABLED"` when an owner disables it (`thing.disable`): its
+        connection is unbound at once; once enabled, it authenticates again and resubscribes with `since: lastSeq`.
 
         ## Other limits
 
