@@ -153,6 +153,9 @@ struct GuildDaemon: AsyncParsableCommand {
     @Flag(help: .hidden)
     var noImmediateReads = false
 
+    @Option(help: "glibc's mmap and trim thresholds in bytes, fixed at start (0: glibc's adaptive ones; GLIBC_TUNABLES wins).")
+    var mallocThreshold: Int = 128 << 10
+
     @Flag(help: "Do not measure each request (system.metrics then has no per-method counts, latencies or errors).")
     var noRequestMetrics = false
 
@@ -197,6 +200,9 @@ struct GuildDaemon: AsyncParsableCommand {
         guard (1...Self.longestDays).contains(Int64(self.stateHistoryDays)) else {
             throw ValidationError("--state-history-days must be 1 to \(Self.longestDays) (a century)")
         }
+        guard (0...GlibcMalloc.largestThreshold).contains(self.mallocThreshold) else {
+            throw ValidationError("--malloc-threshold must be 0 to \(GlibcMalloc.largestThreshold) bytes (32 MiB)")
+        }
         guard self.storageQuotaBytes >= 0 else { throw ValidationError("--storage-quota-bytes must not be negative") }
         guard self.eventRetentionCount >= 0 else { throw ValidationError("--event-retention-count must not be negative") }
         guard (Self.smallestFrame...Self.largestFrame).contains(self.maxFrameBytes) else {
@@ -229,6 +235,9 @@ struct GuildDaemon: AsyncParsableCommand {
         }
         let logger = Logger(label: "guildd")
         let environment = ProcessInfo.processInfo.environment
+        // Before the allocations of start-up: from here on, large buffers and freed memory follow these thresholds.
+        let thresholds = GlibcMalloc.fixThresholds(bytes: self.mallocThreshold, environment: environment)
+        logger.debug("malloc thresholds", metadata: ["thresholds": "\(thresholds)"])
         // Before anything answers on the socket: a stop request from then on is a graceful shutdown, and arms the
         // backstop, which also ends a start-up that is stuck (a database that does not answer) when it comes then.
         let earlySignals = await EarlySignals(signals: [SIGTERM, SIGINT])

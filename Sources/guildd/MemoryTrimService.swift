@@ -1,9 +1,5 @@
 import ServiceLifecycle
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Hands freed heap memory back to the kernel once a minute (`malloc_trim`).
 ///
 /// glibc keeps what a burst of work freed in its arenas (one per thread that allocated, up to eight per CPU) for
@@ -15,7 +11,7 @@ struct MemoryTrimService: Service {
     let interval: Duration
 
     func run() async throws {
-        guard let trim = Self.mallocTrim else {
+        guard let trim = GlibcMalloc.trim else {
             // Nothing to trim; returning early would end the service group.
             try? await gracefulShutdown()
             return
@@ -27,15 +23,4 @@ struct MemoryTrimService: Service {
             }
         }
     }
-
-    /// glibc's `malloc_trim`, looked up at run time: Swift's Glibc module does not import `<malloc.h>`, and
-    /// another C library has none (nil: nothing to trim).
-    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
-        #if canImport(Glibc)
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
-        #else
-        return nil
-        #endif
-    }()
 }
