@@ -31,8 +31,7 @@ public enum GroupPostgresEventArea {
     public static func pruned(on connection: BlockingConnection) throws {
         try connection.execute(
             """
-            DELETE FROM membership_history
-            WHERE to_seq IS NOT NULL AND to_seq < coalesce((SELECT min(seq) FROM event), to_seq + 1)
+            DELETE FROM membership_history WHERE to_seq < \(unescaped: ReplayRule.oldestKept)
             """
         )
         try GroupEventAudience().replay.prune(on: connection)

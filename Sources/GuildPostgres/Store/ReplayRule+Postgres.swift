@@ -104,10 +104,16 @@ extension ReplayRule {
         }
     }
 
+    /// The oldest seq the log still holds, or one past every seq when it is empty (no later event can have a
+    /// smaller one): a constant for the statement, so `seq < \(oldestKept)` is an index range. A fallback that
+    /// depended on the row (`coalesce(..., seq + 1)`) made every delete a scan of the whole table, once per
+    /// pruning batch.
+    static let oldestKept = "coalesce((SELECT min(seq) FROM event), 9223372036854775807)"
+
     /// Forgets the rule's rows of events no longer in the log.
     func prune(on connection: BlockingConnection) throws {
         for table in self.tables {
-            try connection.execute("DELETE FROM \(unescaped: table) WHERE seq < coalesce((SELECT min(seq) FROM event), seq + 1)")
+            try connection.execute("DELETE FROM \(unescaped: table) WHERE seq < \(unescaped: Self.oldestKept)")
         }
     }
 }

@@ -16,7 +16,7 @@ struct GroupSQLiteEventArea: SQLiteEventArea {
 
     func pruned(in db: Database) throws {
         try db.execute(
-            sql: "DELETE FROM membership_history WHERE toSeq IS NOT NULL AND toSeq < coalesce((SELECT min(seq) FROM event), toSeq + 1)"
+            sql: "DELETE FROM membership_history WHERE toSeq < \(SQLiteEventReaders.oldestKept)"
         )
     }
 }
