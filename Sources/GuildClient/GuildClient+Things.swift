@@ -149,6 +149,32 @@ extension GuildClient {
         try await self.call(TriggerMethods.Create.self, .init(thingID: thingID, condition: condition, command: command)).triggerID
     }
 
+    /// `trigger.create` with any predicate and action: returns the trigger's id, and a schedule's first due time
+    /// and time zone.
+    public func createTrigger(_ thingID: String, _ spec: TriggerMethods.TriggerSpec) async throws -> TriggerMethods.Create.Result {
+        try await self.call(TriggerMethods.Create.self, .init(thingID: thingID, spec))
+    }
+
+    /// `trigger.patch`: what `spec` gives replaces the trigger's; returns the trigger as it is now.
+    public func patchTrigger(_ thingID: String, _ triggerID: String, _ spec: TriggerMethods.TriggerSpec) async throws -> TriggerMethods.TriggerInfo {
+        try await self.call(TriggerMethods.Patch.self, .init(thingID: thingID, triggerID: triggerID, spec))
+    }
+
+    /// `trigger.get`.
+    public func trigger(_ thingID: String, _ triggerID: String) async throws -> TriggerMethods.TriggerInfo {
+        try await self.call(TriggerMethods.Get.self, .init(thingID: thingID, triggerID: triggerID))
+    }
+
+    /// `trigger.results`: a page of the trigger's firings, newest first.
+    public func triggerResults(
+        _ thingID: String,
+        _ triggerID: String,
+        limit: Int? = nil,
+        cursor: String? = nil
+    ) async throws -> TriggerMethods.Results.Result {
+        try await self.call(TriggerMethods.Results.self, .init(thingID: thingID, triggerID: triggerID, limit: limit, cursor: cursor))
+    }
+
     /// `trigger.list`.
     public func triggers(_ thingID: String) async throws -> [TriggerMethods.TriggerInfo] {
         try await self.call(TriggerMethods.List.self, .init(thingID: thingID)).triggers

@@ -102,6 +102,11 @@ struct GuildDaemon: AsyncParsableCommand {
     @Flag(help: .hidden)
     var testFailpoints = false
 
+    /// Where the things' clock starts (ms since the Unix epoch; it then runs with the wall clock), for tests of
+    /// schedules around their due times.
+    @Option(help: .hidden)
+    var testClockStart: Int64?
+
     @Option(help: "Seconds a connection may leave its replies unread before it is closed.")
     var writeStallTimeout: Double = 30
 
@@ -302,6 +307,9 @@ struct GuildDaemon: AsyncParsableCommand {
         configuration.requireThingPasswordForOwnership = self.requireThingPasswordForOwnership
         configuration.stateHistory = StateHistoryLimits(count: self.stateHistoryCount, days: self.stateHistoryDays)
         configuration.storageQuota = StorageQuota(bytes: self.storageQuotaBytes)
+        if let start = self.testClockStart {
+            configuration.thingClockOffsetMilliseconds = start - Int64(Date().timeIntervalSince1970 * 1000)
+        }
         configuration.messageOptions = MessageOptions(
             retentionMilliseconds: Int64(self.messageRetentionDays * 86_400_000),
             messagesPerUserPerSecond: self.messageRatePerUser,

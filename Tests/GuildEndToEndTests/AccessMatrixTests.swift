@@ -519,6 +519,15 @@ struct AccessMatrixTests {
             ]
         },
         things("trigger.list", "principal", finer: [(nonMembers, "PERMISSION_DENIED")]) { ["thingID": .string($0.thing)] },
+        things("trigger.get", "principal", finer: [(nonMembers, "PERMISSION_DENIED")]) {
+            ["thingID": .string($0.thing), "triggerID": .string($0.trigger)]
+        },
+        things("trigger.results", "principal", finer: [(nonMembers, "PERMISSION_DENIED")]) {
+            ["thingID": .string($0.thing), "triggerID": .string($0.trigger), "limit": 10]
+        },
+        things("trigger.patch", "session", finer: [(nonMembers, "PERMISSION_DENIED")]) {
+            ["thingID": .string($0.thing), "triggerID": .string($0.trigger), "title": "patched"]
+        },
         things("trigger.enable", "session", finer: [(nonMembers, "PERMISSION_DENIED")]) {
             ["thingID": .string($0.thing), "triggerID": .string($0.trigger)]
         },

@@ -128,4 +128,39 @@ struct DeviceSimulatorExampleTests {
         #expect(state.state == ["power": true, "brightness": 10, "blinks": 2])
         await owner.close()
     }
+
+    /// `--schedule`: the simulator gives its lamp a cron schedule, and the command it sends at the schedule's time
+    /// reaches the simulator like any other (the daemon's things' clock put 20 s before 07:00 UTC).
+    @Test func theSimulatedLampGetsItsScheduledCommand() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let seven = Int64(ISO8601DateFormatter().date(from: "2026-11-29T07:00:00Z")!.timeIntervalSince1970 * 1000)
+        let daemon = try await RealDaemon.start(scratch, ["--test-clock-start", "\(seven - 20_000)"], environment: ["TZ": "UTC"])
+        defer { daemon.terminate() }
+        let owner = try await GuildClient.connect(path: scratch.socket)
+        let me = try await owner.call(UserMethods.RegisterPseudo.self, .init(displayName: "owner"))
+        let simulator = try Child(
+            "/usr/bin/env",
+            [
+                "python3", "examples/device_simulator.py", "--socket", scratch.socket, "--owner-token", me.accessToken,
+                "--vendor-thing-id", "lamp-clock", "--password", "lamp-pw", "--count", "1", "--schedule", "0 7 * * *",
+            ],
+            currentDirectory: PythonClientTests.clientDirectory
+        )
+        let status = await simulator.wait(timeout: 120)
+        #expect(status == 0, "\(simulator.stdout)\(simulator.stderr)")
+        let first = try #require(simulator.stdout.split(separator: "\n").first)
+        let printed = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
+        let thing = try #require(printed["thingID"] as? String)
+        let triggerID = try #require(printed["triggerID"] as? String)
+        #expect(printed["timeZone"] as? String == "UTC")
+        #expect((printed["nextFireAt"] as? NSNumber)?.int64Value == seven)
+        let results = try await owner.triggerResults(thing, triggerID).results
+        #expect(results.map(\.outcome) == ["COMMAND_SENT"])
+        let command = try await owner.command(thing, commandID: try #require(results.first?.commandID))
+        #expect(command.commandState == "DONE")
+        #expect(command.firedByTriggerID == triggerID)
+        #expect(try await owner.thingState(thing).state["power"] == true)
+        await owner.close()
+    }
 }

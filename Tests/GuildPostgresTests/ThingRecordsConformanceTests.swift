@@ -1,5 +1,6 @@
 import Foundation
 import GuildCore
+import GuildJSON
 import GuildPostgres
 import GuildStore
 import PostgresNIO
@@ -692,13 +693,124 @@ struct ThingRecordsConformanceTests {
         ThingTrigger(
             triggerID: id,
             thingID: thingID,
-            condition: try Self.json(#"{"type": "eq", "field": "power", "value": true}"#),
-            command: try Self.request(issuer: .group("g1"), full: true),
+            predicate: try TriggerPredicate.condition(try Self.json(#"{"type": "eq", "field": "power", "value": true}"#)),
+            action: .command(try Self.request(issuer: .group("g1"), full: true)),
             enabled: true,
             lastValue: false,
             creator: "u1",
             created: time
         )
+    }
+
+    /// A schedule trigger due at `due`.
+    static func schedule(_ id: String, thingID: String = "th.1", due: Int64?, enabled: Bool = true) throws -> ThingTrigger {
+        ThingTrigger(
+            triggerID: id,
+            thingID: thingID,
+            predicate: try TriggerPredicate(
+                json: ["eventSource": "SCHEDULE", "schedule": "*/5 * * * *", "timeZone": "Asia/Tokyo"],
+                defaultTimeZone: TimeZone(identifier: "UTC")!
+            ),
+            action: .notify(parameters: ["room": "hall"]),
+            title: "Every five minutes",
+            description: "A test",
+            enabled: enabled,
+            lastValue: false,
+            nextFire: due,
+            creator: nil,
+            created: 10,
+            modified: 15
+        )
+    }
+
+    @Test(arguments: Engine.available)
+    func everyPartOfATriggerIsStoredAndUpdated(engine: Engine) async throws {
+        try await engine.withThingStore { store in
+            try await store.write { try $0.things.insertThing(try Self.thing("th.1")) }
+            let schedule = try Self.schedule("tr.s", due: 1_000)
+            try await store.write { try $0.things.insertTrigger(schedule) }
+            #expect(try await store.read { try $0.things.trigger(thingID: "th.1", triggerID: "tr.s") } == schedule)
+            #expect(try await store.read { try $0.things.trigger(thingID: "th.2", triggerID: "tr.s") } == nil)
+
+            // From a schedule that notifies to a state condition that sends a command, and back; who created the
+            // trigger and when are not changed by an update.
+            var changed = try Self.trigger("tr.s")
+            changed.creator = schedule.creator
+            changed.created = schedule.created
+            changed.predicate = .states(condition: ["type": "all"], triggersWhen: .conditionChanged)
+            changed.title = nil
+            changed.description = "now a condition"
+            changed.nextFire = nil
+            changed.modified = 99
+            try await store.write { [changed] in try $0.things.updateTrigger(changed) }
+            #expect(try await store.read { try $0.things.trigger(thingID: "th.1", triggerID: "tr.s") } == changed)
+            try await store.write { try $0.things.updateTrigger(schedule) }
+            #expect(try await store.read { try $0.things.triggers(thingID: "th.1") } == [schedule])
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func dueSchedulesAreFoundInDueOrderAndAdvancedOnce(engine: Engine) async throws {
+        try await engine.withThingStore { store in
+            try await store.write { try $0.things.insertThing(try Self.thing("th.1")) }
+            let triggers = [
+                try Self.schedule("tr.late", due: 3_000), try Self.schedule("tr.early", due: 1_000),
+                try Self.schedule("tr.off", due: 500, enabled: false), try Self.schedule("tr.done", due: nil),
+                try Self.trigger("tr.state"),
+            ]
+            for trigger in triggers { try await store.write { try $0.things.insertTrigger(trigger) } }
+            #expect(try await store.read { try $0.things.earliestDue() } == 1_000)
+            #expect(try await store.read { try $0.things.dueTriggers(at: 999, limit: 10) }.isEmpty)
+            #expect(try await store.read { try $0.things.dueTriggers(at: 3_000, limit: 10) }.map(\.triggerID) == ["tr.early", "tr.late"])
+            #expect(try await store.read { try $0.things.dueTriggers(at: 3_000, limit: 1) }.map(\.triggerID) == ["tr.early"])
+
+            // Advanced from the due time it was read with: once.
+            #expect(try await store.write { try $0.things.advanceSchedule(triggerID: "tr.early", from: 1_000, to: 2_000) })
+            #expect(try await store.write { try $0.things.advanceSchedule(triggerID: "tr.early", from: 1_000, to: 2_000) } == false)
+            #expect(try await store.read { try $0.things.trigger(thingID: "th.1", triggerID: "tr.early") }?.nextFire == 2_000)
+            // To none: a single time that fired.
+            #expect(try await store.write { try $0.things.advanceSchedule(triggerID: "tr.late", from: 3_000, to: nil) })
+            #expect(try await store.read { try $0.things.earliestDue() } == 2_000)
+            #expect(try await store.read { try $0.things.dueTriggers(at: 10_000, limit: 10) }.map(\.triggerID) == ["tr.early"])
+            #expect(try await store.write { try $0.things.advanceSchedule(triggerID: "tr.nothing", from: 1, to: 2) } == false)
+        }
+    }
+
+    @Test(arguments: Engine.available)
+    func firingsArePagedNewestFirstKeptToABoundAndGoWithTheTrigger(engine: Engine) async throws {
+        try await engine.withThingStore { store in
+            try await store.write { try $0.things.insertThing(try Self.thing("th.1")) }
+            for id in ["tr.1", "tr.2"] { try await store.write { try $0.things.insertTrigger(try Self.trigger(id)) } }
+            @Sendable func firing(_ trigger: String, at time: Int64) -> TriggerFiring {
+                TriggerFiring(
+                    triggerID: trigger,
+                    thingID: "th.1",
+                    firedAt: time,
+                    dueAt: time % 2 == 0 ? time - 1 : nil,
+                    cause: time % 2 == 0 ? "SCHEDULE" : "STATES",
+                    outcome: time % 3 == 0 ? .skipped : .commandSent,
+                    commandID: time % 3 == 0 ? nil : "c\(time)",
+                    reason: time % 3 == 0 ? "firingRate" : nil
+                )
+            }
+            for time in Int64(1)...6 {
+                try await store.write { tx in
+                    try tx.things.insertTriggerFiring(firing("tr.1", at: time))
+                    try tx.things.insertTriggerFiring(firing("tr.2", at: time * 10))
+                }
+            }
+            let page = try await store.read { try $0.things.triggerFirings(triggerID: "tr.1", before: nil, limit: 4) }
+            #expect(page.map(\.firing) == [6, 5, 4, 3].map { firing("tr.1", at: $0) })
+            let rest = try await store.read { try $0.things.triggerFirings(triggerID: "tr.1", before: page[3].position, limit: 4) }
+            #expect(rest.map(\.firing) == [2, 1].map { firing("tr.1", at: $0) })
+
+            try await store.write { try $0.things.pruneTriggerFirings(triggerID: "tr.1", keep: 2) }
+            #expect(try await store.read { try $0.things.triggerFirings(triggerID: "tr.1", before: nil, limit: 10) }.map(\.firing.firedAt) == [6, 5])
+            #expect(try await store.read { try $0.things.triggerFirings(triggerID: "tr.2", before: nil, limit: 10) }.count == 6)
+
+            #expect(try await store.write { try $0.things.deleteTrigger(thingID: "th.1", triggerID: "tr.2") })
+            #expect(try await store.read { try $0.things.triggerFirings(triggerID: "tr.2", before: nil, limit: 10) }.isEmpty)
+        }
     }
 
     @Test(arguments: Engine.available)
@@ -708,7 +820,7 @@ struct ThingRecordsConformanceTests {
             try await store.write { try $0.things.insertThing(try Self.thing("th.2")) }
             var triggers = [try Self.trigger("tr.b", at: 30), try Self.trigger("tr.a", at: 10)]
             triggers[1].creator = nil
-            triggers[1].command = try Self.request(issuer: .user("u1"))
+            triggers[1].action = .command(try Self.request(issuer: .user("u1")))
             for trigger in triggers { try await store.write { try $0.things.insertTrigger(trigger) } }
             let other = try Self.trigger("tr.c", thingID: "th.2")
             try await store.write { try $0.things.insertTrigger(other) }

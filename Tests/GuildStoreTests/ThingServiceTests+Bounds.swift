@@ -8,11 +8,6 @@ import Testing
 /// `maximumPendingCommands` pending, at most `maximumTriggerFiringsPerSecond` trigger firings in a rolling second,
 /// and every firing past them recorded as skipped. The clock is moved by hand, so the counts are exact.
 extension ThingServiceTests {
-    /// The things service on `world`'s store, reading `clock`.
-    static func things(_ world: World, _ clock: TestClock) -> ThingService {
-        ThingService(store: world.temp.store, hasher: PasswordHasher(logN: 4), generations: world.users.generations, now: { clock.now })
-    }
-
     /// A world with alice, who owns a thing, and a things service on a clock the test moves.
     static func aliceWithAThing() async throws -> (
         world: World, clock: TestClock, things: ThingService, alice: (caller: Caller, id: String), thing: (id: String, caller: Caller)

@@ -7,6 +7,14 @@ public final class TestClock: Sendable {
     /// A clock at its starting time.
     public init() {}
 
+    /// A clock at `start` (ms since 1970).
+    public init(at start: Int64) {
+        self.milliseconds.withLock { $0 = start }
+    }
+
+    /// Puts the clock at `time` (ms since 1970), forward or back.
+    public func set(_ time: Int64) { self.milliseconds.withLock { $0 = time } }
+
     /// Milliseconds now.
     public var now: Int64 { self.milliseconds.withLock { $0 } }
 

@@ -124,38 +124,52 @@ public struct Installation: Sendable, Hashable {
     }
 }
 
-/// A trigger: when the condition on a thing's uploaded state turns from false to true, the stored command is
-/// sent (with `firedByTriggerID`).
+/// A trigger (Thing-IF's): when its predicate fires (a condition on the thing's uploaded states, a schedule or a
+/// single time), its action runs: a command sent to the thing with `firedByTriggerID`, or a `triggerFired` event.
 public struct ThingTrigger: Sendable, Hashable {
     public var triggerID: String
     public var thingID: String
-    /// The condition as given (the query clause language).
-    public var condition: JSONValue
-    public var command: CommandRequest
+    public var predicate: TriggerPredicate
+    public var action: TriggerAction
+    /// Thing-IF's title (at most 50 characters) and description (at most 200).
+    public var title: String?
+    public var description: String?
     public var enabled: Bool
-    /// The condition's value on the last state it saw (false before any).
+    /// A state predicate's condition on the last state it saw (false before any).
     public var lastValue: Bool
+    /// A schedule's next due time (ms since the Unix epoch); nil for a state predicate, and once a single time
+    /// has fired.
+    public var nextFire: Int64?
     /// The user who created it.
     public var creator: String?
     public var created: Int64
+    public var modified: Int64
 
     public init(
         triggerID: String,
         thingID: String,
-        condition: JSONValue,
-        command: CommandRequest,
+        predicate: TriggerPredicate,
+        action: TriggerAction,
+        title: String? = nil,
+        description: String? = nil,
         enabled: Bool,
         lastValue: Bool,
+        nextFire: Int64? = nil,
         creator: String?,
-        created: Int64
+        created: Int64,
+        modified: Int64? = nil
     ) {
         self.triggerID = triggerID
         self.thingID = thingID
-        self.condition = condition
-        self.command = command
+        self.predicate = predicate
+        self.action = action
+        self.title = title
+        self.description = description
         self.enabled = enabled
         self.lastValue = lastValue
+        self.nextFire = nextFire
         self.creator = creator
         self.created = created
+        self.modified = modified ?? created
     }
 }

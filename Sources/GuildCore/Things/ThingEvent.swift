@@ -1,8 +1,9 @@
 import GuildJSON
 
 /// A thing's event, for the event log (topic `thing:<thingID>`): a command for the thing, a command's result
-/// for the issuer's installations, a state upload, trigger firings an upload skipped, the thing going online or
-/// offline, an owner added or removed, the thing updated, disabled or enabled, the thing deleted. Each reaches only whom it names (``ThingAudience``), live and on replay.
+/// for the issuer's installations, a state upload, trigger firings that were skipped, a `NOTIFY` trigger firing,
+/// the thing going online or offline, an owner added or removed, the thing updated, disabled or enabled, the thing
+/// deleted. Each reaches only whom it names (``ThingAudience``), live and on replay.
 public struct ThingEvent: LoggableEvent {
     /// The kinds of thing events.
     public enum Kind: String, CaseIterable, Sendable {
@@ -12,6 +13,9 @@ public struct ThingEvent: LoggableEvent {
         case thingUpdated
         /// An upload's trigger firings that sent nothing, past a bound (``TriggerSkip``).
         case triggerSkipped
+        /// A trigger whose action is `NOTIFY` fired: to the thing's owners and the trigger's creator, so a
+        /// subscribed program can act on it (Thing-IF's server code).
+        case triggerFired
     }
 
     public var kind: Kind
@@ -163,6 +167,7 @@ public struct ThingEventAudience: EventAudience {
         let skipped = [ThingEvent.Kind.triggerSkipped.rawValue]
         let state = [ThingEvent.Kind.thingStateChanged.rawValue]
         let updated = [ThingEvent.Kind.thingUpdated.rawValue]
+        let fired = [ThingEvent.Kind.triggerFired.rawValue]
         return [
             EventField("topic", .string, always: true, "thing:<thingID>"),
             EventField(
@@ -198,6 +203,10 @@ public struct ThingEventAudience: EventAudience {
             EventField("triggerIDs", .strings, always: true, kinds: skipped, "The triggers whose firing sent nothing"),
             EventField("reason", .string, always: true, kinds: skipped, "The bound that stopped them: pendingCommands, firingRate or storageQuota"),
             EventField("limit", .integer, always: true, kinds: skipped, "That bound's limit"),
+            EventField("triggerID", .string, always: true, kinds: fired, "The trigger that fired"),
+            EventField("eventSource", .string, always: true, kinds: fired, "What fired it: STATES, SCHEDULE or SCHEDULE_ONCE"),
+            EventField("dueAt", .integer, kinds: fired, "When a schedule was due, ms since the Unix epoch"),
+            EventField("parameters", .object, kinds: fired, "The parameters the trigger was given for its NOTIFY action"),
         ]
     }
 

@@ -93,10 +93,29 @@ public protocol ThingRecords {
     func insertTrigger(_ trigger: ThingTrigger) throws
     /// A thing's triggers, oldest first.
     func triggers(thingID: String) throws -> [ThingTrigger]
-    /// Writes a trigger's enabled flag and last condition value.
+    /// A thing's trigger by id.
+    func trigger(thingID: String, triggerID: String) throws -> ThingTrigger?
+    /// Writes a trigger's predicate, action, title, description, enabled flag, last condition value, next due
+    /// time and modification time.
     func updateTrigger(_ trigger: ThingTrigger) throws
-    /// Deletes a trigger; false when there was none.
+    /// Deletes a trigger with its firings; false when there was none.
     func deleteTrigger(thingID: String, triggerID: String) throws -> Bool
+    /// Enabled triggers whose schedule is due at `now` (a next due time at or before it), the earliest due
+    /// first; read through an index of the due times.
+    func dueTriggers(at now: Int64, limit: Int) throws -> [ThingTrigger]
+    /// The earliest next due time of an enabled schedule.
+    func earliestDue() throws -> Int64?
+    /// Moves a schedule's next due time from `from` to `to` (nil: none left), only if it is still `from`; false
+    /// when it was not (another host fired it first, or it was changed meanwhile).
+    func advanceSchedule(triggerID: String, from: Int64, to: Int64?) throws -> Bool
+    /// Stores a firing of a trigger; returns its row's id.
+    @discardableResult
+    func insertTriggerFiring(_ firing: TriggerFiring) throws -> Int64
+    /// Drops a trigger's oldest firings beyond the newest `keep`.
+    func pruneTriggerFirings(triggerID: String, keep: Int) throws
+    /// A page of a trigger's firings, newest first, older than `before` (a firing's position) when given; each
+    /// with its position.
+    func triggerFirings(triggerID: String, before: Int64?, limit: Int) throws -> [(firing: TriggerFiring, position: Int64)]
 
     /// Checks the things area's invariants; returns a description of each violation.
     func thingInvariantViolations() throws -> [String]

@@ -197,11 +197,20 @@ extension ThingService {
     }
 
     /// The position sealed in a pagination key made for `binding` (see ``PageKeys``).
-    func position(_ key: String, for binding: PageBinding) throws(GuildError) -> Int64 {
-        guard let position = Int64(String(decoding: try self.pageKeys.open(key, for: binding), as: UTF8.self)),
+    func position(_ key: String, for binding: PageBinding, field: String = "paginationKey") throws(GuildError) -> Int64 {
+        let opened: [UInt8]
+        do {
+            opened = try self.pageKeys.open(key, for: binding)
+        } catch {
+            // The key's own field name where the method calls it something else (trigger.results: cursor).
+            var renamed = error
+            renamed.field = field
+            throw renamed
+        }
+        guard let position = Int64(String(decoding: opened, as: UTF8.self)),
             position >= 0
         else {
-            throw .invalidInput("paginationKey is not one this daemon returned", field: "paginationKey")
+            throw .invalidInput("\(field) is not one this daemon returned", field: field)
         }
         return position
     }

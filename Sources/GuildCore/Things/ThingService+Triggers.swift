@@ -1,7 +1,9 @@
 import GuildJSON
 
-/// Triggers: a condition on the thing's state (the objects' query clauses) that sends a stored command when
-/// it turns from false to true. The last value is stored, so neither a replay nor a restart fires again.
+/// Triggers (Thing-IF's): a predicate (a condition on the thing's uploaded states with its `triggersWhen`, a cron
+/// schedule or a single time) and an action (a command to the thing, or a `triggerFired` event). A state
+/// condition's last value and a schedule's next due time are stored and advanced in the transaction that fires,
+/// so neither a replay nor a restart fires twice. Every firing is kept in the trigger's results.
 extension ThingService {
     /// The most triggers a thing may have.
     public static let maximumTriggers = 100
@@ -17,35 +19,118 @@ extension ThingService {
     /// commands created after `now - triggerFiringWindow`.
     public static let triggerFiringWindow: Int64 = 1_000
 
-    /// Registers a trigger (an owner or admin; the command's issuer must be an owner the caller acts for). Its
-    /// last value starts as the condition's value on the latest state, so it fires on the next transition.
-    public func createTrigger(caller: Caller, thingID: String, condition: JSONValue, command: CommandRequest) async throws -> ThingTrigger {
-        let clause = try ObjectClause(json: condition, field: "condition")
-        try Self.check(command)
+    /// The firings `trigger.results` keeps per trigger: the oldest past it are dropped (see ``record(_:_:)``).
+    public static let maximumTriggerResults = 1_000
+
+    /// The largest `parameters` of a `NOTIFY` action, in bytes of its JSON.
+    public static let maximumNotifyParametersBytes = 10_240
+
+    /// The most results `trigger.results` returns at once.
+    public static let maximumTriggerResultPage = 100
+
+    /// Registers a trigger (an owner or admin). A `COMMAND` action's issuer must be an owner the caller acts
+    /// for. A state predicate's last value starts as its condition's value on the latest state, so
+    /// `CONDITION_FALSE_TO_TRUE` and `CONDITION_CHANGED` fire on the next transition; a schedule starts at its
+    /// first due time after now (a single time must be in the future).
+    public func createTrigger(
+        caller: Caller,
+        thingID: String,
+        predicate: TriggerPredicate,
+        action: TriggerAction,
+        title: String? = nil,
+        description: String? = nil
+    ) async throws -> ThingTrigger {
+        try Self.checkTriggerTexts(title: title, description: description)
+        try Self.check(action)
         let now = self.now()
-        return try await self.store.write { tx in
+        let nextFire = try Self.firstDue(predicate, now: now)
+        let trigger = try await self.store.write { tx in
             _ = try Self.requireThing(thingID, tx)
             try Self.requireOwner(caller, thingID, tx)
-            try Self.requireOwnerRights(caller, command.issuer, tx)
-            guard try tx.things.thingOwners(thingID: thingID).contains(command.issuer) else {
-                throw GuildError(.permissionDenied, "the issuer \(command.issuer) is not an owner of thing \(thingID)", field: "command")
-            }
+            try Self.requireActionRights(caller, action, thingID, tx)
             guard try tx.things.triggers(thingID: thingID).count < Self.maximumTriggers else {
                 throw GuildError.invalidInput("a thing has at most \(Self.maximumTriggers) triggers", field: "thingID")
             }
-            let latest = try tx.things.latestState(thingID: thingID)
             let trigger = ThingTrigger(
                 triggerID: Self.newID(prefix: "tr."),
                 thingID: thingID,
-                condition: condition,
-                command: command,
+                predicate: predicate,
+                action: action,
+                title: title,
+                description: description,
                 enabled: true,
-                lastValue: latest.map { clause.matches($0.state) } ?? false,
+                lastValue: try Self.startingValue(predicate, thingID, tx),
+                nextFire: nextFire,
                 creator: caller.session?.user.id,
                 created: now
             )
             try tx.things.insertTrigger(trigger)
             return trigger
+        }
+        if trigger.nextFire != nil { self.scheduleWake?.poke() }
+        return trigger
+    }
+
+    /// The first triggers' form: sends `command` when `condition` on the thing's state turns from false to true.
+    public func createTrigger(caller: Caller, thingID: String, condition: JSONValue, command: CommandRequest) async throws -> ThingTrigger {
+        try await self.createTrigger(
+            caller: caller,
+            thingID: thingID,
+            predicate: try TriggerPredicate.condition(condition),
+            action: .command(command)
+        )
+    }
+
+    /// A predicate as Thing-IF's object gives it; a schedule without a time zone is in the daemon's.
+    public func predicate(_ json: JSONValue) throws(GuildError) -> TriggerPredicate {
+        try TriggerPredicate(json: json, defaultTimeZone: self.timeZone, defaultTimeZoneName: self.timeZoneName)
+    }
+
+    /// Changes a trigger's predicate, action, title or description (owners and admins); what is nil stays, and
+    /// an empty title or description removes it. A new predicate starts afresh (as at creation); the trigger's
+    /// firing history stays.
+    public func patchTrigger(
+        caller: Caller,
+        thingID: String,
+        triggerID: String,
+        predicate: TriggerPredicate?,
+        action: TriggerAction?,
+        title: String?,
+        description: String?
+    ) async throws -> ThingTrigger {
+        try Self.checkTriggerTexts(title: title, description: description)
+        if let action { try Self.check(action) }
+        let now = self.now()
+        let nextFire = try predicate.map { predicate throws(GuildError) in try Self.firstDue(predicate, now: now) }
+        let trigger = try await self.store.write { tx in
+            _ = try Self.requireThing(thingID, tx)
+            try Self.requireOwner(caller, thingID, tx)
+            var trigger = try Self.requireTrigger(thingID, triggerID, tx)
+            if let action {
+                try Self.requireActionRights(caller, action, thingID, tx)
+                trigger.action = action
+            }
+            if let predicate {
+                trigger.predicate = predicate
+                trigger.lastValue = try Self.startingValue(predicate, thingID, tx)
+                trigger.nextFire = nextFire ?? nil
+            }
+            if let title { trigger.title = title.isEmpty ? nil : title }
+            if let description { trigger.description = description.isEmpty ? nil : description }
+            trigger.modified = now
+            try tx.things.updateTrigger(trigger)
+            return trigger
+        }
+        if predicate != nil { self.scheduleWake?.poke() }
+        return trigger
+    }
+
+    /// A trigger: for owners, the thing itself and admins.
+    public func trigger(caller: Caller, thingID: String, triggerID: String) async throws -> ThingTrigger {
+        try await self.store.read { tx in
+            _ = try Self.requireThing(thingID, tx)
+            try Self.requireOwnerOrThing(caller, thingID, tx)
+            return try Self.requireTrigger(thingID, triggerID, tx)
         }
     }
 
@@ -58,20 +143,47 @@ extension ThingService {
         }
     }
 
-    /// Enables or disables a trigger (owners and admins).
-    public func setTrigger(caller: Caller, thingID: String, triggerID: String, enabled: Bool) async throws {
-        try await self.store.write { tx in
+    /// A page of a trigger's firings, newest first (for owners, the thing itself and admins); `paginationKey`
+    /// continues after the previous page.
+    public func triggerResults(
+        caller: Caller,
+        thingID: String,
+        triggerID: String,
+        limit: Int?,
+        paginationKey: String?
+    ) async throws -> (results: [TriggerFiring], nextPaginationKey: String?) {
+        let limit = try Self.pageLimit(limit, maximum: Self.maximumTriggerResultPage)
+        let binding = PageBinding("trigger.results", caller: caller, [thingID, triggerID])
+        let before = try paginationKey.map { key throws(GuildError) in try self.position(key, for: binding, field: "cursor") }
+        return try await self.store.read { tx in
             _ = try Self.requireThing(thingID, tx)
-            try Self.requireOwner(caller, thingID, tx)
-            guard var trigger = try tx.things.triggers(thingID: thingID).first(where: { $0.triggerID == triggerID }) else {
-                throw GuildError(.triggerNotFound, "no trigger \(triggerID) on thing \(thingID)", field: "triggerID")
-            }
-            trigger.enabled = enabled
-            try tx.things.updateTrigger(trigger)
+            try Self.requireOwnerOrThing(caller, thingID, tx)
+            _ = try Self.requireTrigger(thingID, triggerID, tx)
+            let page = try tx.things.triggerFirings(triggerID: triggerID, before: before, limit: limit + 1)
+            let next = page.count > limit ? self.key(page[limit - 1].position, for: binding) : nil
+            return (page.prefix(limit).map(\.firing), next)
         }
     }
 
-    /// Deletes a trigger (owners and admins).
+    /// Enables or disables a trigger (owners and admins). A schedule enabled again is next due at its first
+    /// time after now: what came due while it was disabled does not fire.
+    public func setTrigger(caller: Caller, thingID: String, triggerID: String, enabled: Bool) async throws {
+        let now = self.now()
+        let schedule = try await self.store.write { tx in
+            _ = try Self.requireThing(thingID, tx)
+            try Self.requireOwner(caller, thingID, tx)
+            var trigger = try Self.requireTrigger(thingID, triggerID, tx)
+            if enabled, !trigger.enabled, trigger.predicate.isSchedule {
+                trigger.nextFire = trigger.predicate.nextFire(after: now)
+            }
+            trigger.enabled = enabled
+            try tx.things.updateTrigger(trigger)
+            return trigger.predicate.isSchedule
+        }
+        if schedule { self.scheduleWake?.poke() }
+    }
+
+    /// Deletes a trigger with its firing history (owners and admins).
     public func deleteTrigger(caller: Caller, thingID: String, triggerID: String) async throws {
         try await self.store.write { tx in
             _ = try Self.requireThing(thingID, tx)
@@ -82,10 +194,79 @@ extension ThingService {
         }
     }
 
-    /// Evaluates the thing's triggers on a new state, in the upload's transaction: each whose condition turns
-    /// true sends its command (if enabled); every changed value is stored, fired or not. A firing past
-    /// ``maximumTriggerFiringsPerSecond`` or ``maximumPendingCommands`` sends nothing: the upload's skipped
-    /// firings are recorded in one `triggerSkipped` event to the owners, and returned.
+    // MARK: - Rules
+
+    /// A trigger of the thing, or `triggerNotFound`.
+    static func requireTrigger(_ thingID: String, _ triggerID: String, _ tx: any Transaction) throws -> ThingTrigger {
+        guard let trigger = try tx.things.trigger(thingID: thingID, triggerID: triggerID) else {
+            throw GuildError(.triggerNotFound, "no trigger \(triggerID) on thing \(thingID)", field: "triggerID")
+        }
+        return trigger
+    }
+
+    /// A trigger's title (at most 50 characters) and description (at most 200), Thing-IF's limits.
+    static func checkTriggerTexts(title: String?, description: String?) throws(GuildError) {
+        if let title, title.count > ThingRules.maximumTitleLength {
+            throw .invalidInput("a title is at most \(ThingRules.maximumTitleLength) characters", field: "title")
+        }
+        if let description, description.count > ThingRules.maximumDescriptionLength {
+            throw .invalidInput("a description is at most \(ThingRules.maximumDescriptionLength) characters", field: "description")
+        }
+    }
+
+    /// An action's own rules: a command's actions and texts, a notification's parameters.
+    static func check(_ action: TriggerAction) throws(GuildError) {
+        switch action {
+        case .command(let request):
+            try Self.check(request)
+        case .notify(let parameters):
+            guard let parameters else { return }
+            guard let members = parameters.objectValue else {
+                throw .invalidInput("parameters is an object", field: "parameters")
+            }
+            guard ThingRules.jsonSize(members) <= Self.maximumNotifyParametersBytes else {
+                throw .invalidInput("parameters are at most \(Self.maximumNotifyParametersBytes) bytes of JSON", field: "parameters")
+            }
+        }
+    }
+
+    /// A command's issuer must be an owner of the thing that the caller acts for.
+    static func requireActionRights(_ caller: Caller, _ action: TriggerAction, _ thingID: String, _ tx: any Transaction) throws {
+        guard case .command(let command) = action else { return }
+        try Self.requireOwnerRights(caller, command.issuer, tx)
+        guard try tx.things.thingOwners(thingID: thingID).contains(command.issuer) else {
+            throw GuildError(.permissionDenied, "the issuer \(command.issuer) is not an owner of thing \(thingID)", field: "command")
+        }
+    }
+
+    /// A schedule's first due time after `now`; nil for a state predicate. A single time not in the future is
+    /// refused.
+    static func firstDue(_ predicate: TriggerPredicate, now: Int64) throws(GuildError) -> Int64? {
+        switch predicate {
+        case .states:
+            return nil
+        case .scheduleOnce(let at):
+            guard at > now else { throw .invalidInput("scheduleAt is not in the future", field: "predicate.scheduleAt") }
+            return at
+        case .schedule(let schedule):
+            guard let next = schedule.nextFire(after: now) else {
+                throw .invalidInput("the schedule has no time within nine years", field: "predicate.schedule")
+            }
+            return next
+        }
+    }
+
+    /// A state predicate's condition on the latest state (false before any); false for a schedule.
+    static func startingValue(_ predicate: TriggerPredicate, _ thingID: String, _ tx: any Transaction) throws -> Bool {
+        guard case .states(let condition, _) = predicate, let clause = try? ObjectClause(json: condition) else { return false }
+        return try tx.things.latestState(thingID: thingID).map { clause.matches($0.state) } ?? false
+    }
+
+    /// Evaluates the thing's state triggers on a new state, in the upload's transaction: each fires as its
+    /// `triggersWhen` says (if enabled), and every changed value is stored, fired or not. A command past
+    /// ``maximumTriggerFiringsPerSecond``, ``maximumPendingCommands`` or the storage quota is not sent: the
+    /// upload's skipped firings are recorded in one `triggerSkipped` event to the owners, and returned. Every
+    /// firing, skipped or not, is in the trigger's results.
     ///
     /// Call it after the upload's first event: on PostgreSQL that event took the event log's lock, held to the
     /// commit, so the counts read here include every other host's firings and commands for the thing.
@@ -96,61 +277,189 @@ extension ThingService {
         _ tx: any Transaction,
         _ now: Int64
     ) throws -> TriggerSkip? {
-        // Read at the first firing, then kept up to date: most uploads fire nothing and read neither.
-        var counts: (pending: Int, fired: Int)?
+        // Read at the first command firing, then kept up to date: most uploads fire nothing and read neither.
+        var counts: FiringCounts?
+        var owners: [ThingOwner]?
         var skipped: [String] = []
         var reason = TriggerSkip.Reason.firingRate
         for var trigger in try tx.things.triggers(thingID: thingID) {
-            guard let clause = try? ObjectClause(json: trigger.condition) else { continue }
+            guard case .states(let condition, let mode) = trigger.predicate, let clause = try? ObjectClause(json: condition) else { continue }
+            let was = trigger.lastValue
             let value = clause.matches(state)
-            guard value != trigger.lastValue else { continue }
-            // The value advances even when the firing is skipped, so a skipped trigger never fires later by surprise.
-            trigger.lastValue = value
-            try tx.things.updateTrigger(trigger)
-            guard value, trigger.enabled else { continue }
-            // An issuer no longer an owner sends nothing (its ownership was removed after the trigger was made).
-            guard try tx.things.thingOwners(thingID: thingID).contains(trigger.command.issuer) else { continue }
-            let (pending, fired) =
+            if value != was {
+                // The value advances even when the firing is skipped, so a skipped trigger never fires later by surprise.
+                trigger.lastValue = value
+                try tx.things.updateTrigger(trigger)
+            }
+            guard trigger.enabled, mode.fires(was: was, now: value) else { continue }
+            let (_, skip) = try Self.fire(trigger, dueAt: nil, counts: &counts, owners: &owners, quota: quota, tx, now)
+            // Once one firing is skipped the counts stay put, so every skip of an upload has the same reason.
+            if let skip {
+                reason = skip
+                skipped.append(trigger.triggerID)
+            }
+        }
+        guard !skipped.isEmpty else { return nil }
+        let skip = TriggerSkip(triggerIDs: skipped, reason: reason, quota: quota)
+        try Self.appendSkip(skip, thingID: thingID, tx, now)
+        return skip
+    }
+
+    /// Fires the schedules due by now, at most `limit` of them, oldest due first; returns how many were handled
+    /// and when the next one is due. Each due time is advanced in the transaction that fires it, only if no other
+    /// host advanced it first, so a due time fires once; one found later than ``scheduleCatchUp`` allows is
+    /// recorded as missed instead.
+    public func fireDueSchedules(limit: Int = 500) async throws -> (handled: Int, nextDue: Int64?) {
+        let now = self.now()
+        // A read first: most wakes find nothing due, and take no write transaction.
+        let earliest = try await self.store.read { tx in try tx.things.earliestDue() }
+        guard let earliest, earliest <= now else { return (0, earliest) }
+        let catchUp = self.scheduleCatchUp
+        let quota = self.storageQuota
+        let handled = try await self.store.write { tx in
+            var handled = 0
+            var countsByThing: [String: FiringCounts] = [:]
+            var ownersByThing: [String: [ThingOwner]] = [:]
+            for var trigger in try tx.things.dueTriggers(at: now, limit: limit) {
+                guard let dueAt = trigger.nextFire else { continue }
+                let next = trigger.predicate.nextFire(after: max(now, dueAt))
+                guard try tx.things.advanceSchedule(triggerID: trigger.triggerID, from: dueAt, to: next) else { continue }
+                trigger.nextFire = next
+                handled += 1
+                guard catchUp.fires(due: dueAt, now: now) else {
+                    try Self.record(
+                        TriggerFiring(
+                            triggerID: trigger.triggerID,
+                            thingID: trigger.thingID,
+                            firedAt: now,
+                            dueAt: dueAt,
+                            cause: trigger.predicate.eventSource,
+                            outcome: .missed,
+                            reason: "outsideCatchUpWindow"
+                        ),
+                        tx
+                    )
+                    continue
+                }
+                var counts = countsByThing[trigger.thingID]
+                var owners = ownersByThing[trigger.thingID]
+                let (_, skip) = try Self.fire(trigger, dueAt: dueAt, counts: &counts, owners: &owners, quota: quota, tx, now)
+                countsByThing[trigger.thingID] = counts
+                ownersByThing[trigger.thingID] = owners
+                if let skip {
+                    try Self.appendSkip(TriggerSkip(triggerIDs: [trigger.triggerID], reason: skip, quota: quota), thingID: trigger.thingID, tx, now)
+                }
+            }
+            return handled
+        }
+        let nextDue = try await self.store.read { tx in try tx.things.earliestDue() }
+        return (handled, nextDue)
+    }
+
+    /// What a thing's command firings count against: its pending commands, and the commands its triggers sent
+    /// in the last ``triggerFiringWindow``.
+    typealias FiringCounts = (pending: Int, fired: Int)
+
+    /// Runs a trigger's action and records the firing. A command past a bound is not sent: the firing is
+    /// recorded as skipped and the bound returned; so is one whose issuer is no longer an owner (its ownership
+    /// was removed after the trigger was made), with no bound. `counts` and `owners` are the thing's, read at the
+    /// first firing that needs them and kept for the next ones of the same transaction.
+    static func fire(
+        _ trigger: ThingTrigger,
+        dueAt: Int64?,
+        counts: inout FiringCounts?,
+        owners: inout [ThingOwner]?,
+        quota: StorageQuota,
+        _ tx: any Transaction,
+        _ now: Int64
+    ) throws -> (TriggerFiring, TriggerSkip.Reason?) {
+        let thingOwners = try owners ?? tx.things.thingOwners(thingID: trigger.thingID)
+        owners = thingOwners
+        var firing = TriggerFiring(
+            triggerID: trigger.triggerID,
+            thingID: trigger.thingID,
+            firedAt: now,
+            dueAt: dueAt,
+            cause: trigger.predicate.eventSource,
+            outcome: .skipped
+        )
+        var skip: TriggerSkip.Reason?
+        switch trigger.action {
+        case .notify(let parameters):
+            var members: [String: JSONValue] = [
+                "triggerID": .string(trigger.triggerID),
+                "eventSource": .string(trigger.predicate.eventSource),
+            ]
+            if let dueAt { members["dueAt"] = .int(dueAt) }
+            if let parameters { members["parameters"] = parameters }
+            try tx.append(
+                ThingEvent(
+                    kind: .triggerFired,
+                    thingID: trigger.thingID,
+                    time: now,
+                    audience: .owners(thingOwners, plus: trigger.creator.map { [$0] } ?? []),
+                    members: members
+                )
+            )
+            firing.outcome = .notified
+        case .command(let request):
+            let thingID = trigger.thingID
+            let current =
                 try counts ?? (
                     tx.things.pendingCommandCount(thingID: thingID),
                     tx.things.triggerFiringCount(thingID: thingID, since: now - Self.triggerFiringWindow + 1)
                 )
-            counts = (pending, fired)
-            // Once one firing is skipped the counts stay put, so every skip of an upload has the same reason.
-            if pending >= Self.maximumPendingCommands {
-                reason = .pendingCommands
-                skipped.append(trigger.triggerID)
-                continue
+            counts = current
+            if !thingOwners.contains(request.issuer) {
+                firing.reason = "issuerNotOwner"
+            } else if current.pending >= Self.maximumPendingCommands {
+                skip = .pendingCommands
+            } else if current.fired >= Self.maximumTriggerFiringsPerSecond {
+                skip = .firingRate
+            } else if try quota.isReached(by: .thing(thingID), tx) {
+                skip = .storageQuota
+            } else {
+                let creator = try trigger.creator.flatMap { try tx.users.user(id: $0) }
+                let commandID = RandomID.timeOrderedHex(now: now)
+                try Self.store(
+                    ThingCommand(
+                        commandID: commandID,
+                        thingID: thingID,
+                        request: request,
+                        senderUserID: creator?.id,
+                        senderInstallationID: nil,
+                        senderIsPseudo: creator?.isPseudo ?? false,
+                        firedByTriggerID: trigger.triggerID,
+                        created: now,
+                        modified: now
+                    ),
+                    tx
+                )
+                counts = (current.pending + 1, current.fired + 1)
+                firing.outcome = .commandSent
+                firing.commandID = commandID
             }
-            if fired >= Self.maximumTriggerFiringsPerSecond {
-                reason = .firingRate
-                skipped.append(trigger.triggerID)
-                continue
-            }
-            if try quota.isReached(by: .thing(thingID), tx) {
-                reason = .storageQuota
-                skipped.append(trigger.triggerID)
-                continue
-            }
-            let creator = try trigger.creator.flatMap { try tx.users.user(id: $0) }
-            try Self.store(
-                ThingCommand(
-                    commandID: RandomID.timeOrderedHex(now: now),
-                    thingID: thingID,
-                    request: trigger.command,
-                    senderUserID: creator?.id,
-                    senderInstallationID: nil,
-                    senderIsPseudo: creator?.isPseudo ?? false,
-                    firedByTriggerID: trigger.triggerID,
-                    created: now,
-                    modified: now
-                ),
-                tx
-            )
-            counts = (pending + 1, fired + 1)
+            if let skip { firing.reason = skip.rawValue }
         }
-        guard !skipped.isEmpty else { return nil }
-        let skip = TriggerSkip(triggerIDs: skipped, reason: reason, quota: quota)
+        try Self.record(firing, tx)
+        return (firing, skip)
+    }
+
+    /// Stores a firing in its trigger's results. The oldest past ``maximumTriggerResults`` are dropped at one
+    /// insert in ``triggerResultPruneEvery`` (by the row's id), not at each: a prune walks a thousand index
+    /// entries, which at every firing would cost more than the firing itself.
+    static func record(_ firing: TriggerFiring, _ tx: any Transaction) throws {
+        let id = try tx.things.insertTriggerFiring(firing)
+        if id % Self.triggerResultPruneEvery == 0 {
+            try tx.things.pruneTriggerFirings(triggerID: firing.triggerID, keep: Self.maximumTriggerResults)
+        }
+    }
+
+    /// One insert in this many prunes its trigger's results.
+    static let triggerResultPruneEvery: Int64 = 64
+
+    /// Appends the `triggerSkipped` event of firings that sent nothing, to the thing's owners.
+    static func appendSkip(_ skip: TriggerSkip, thingID: String, _ tx: any Transaction, _ now: Int64) throws {
         try tx.append(
             ThingEvent(
                 kind: .triggerSkipped,
@@ -158,13 +467,12 @@ extension ThingService {
                 time: now,
                 audience: .owners(try tx.things.thingOwners(thingID: thingID)),
                 members: [
-                    "triggerIDs": .array(skipped.map { .string($0) }),
-                    "reason": .string(reason.rawValue),
+                    "triggerIDs": .array(skip.triggerIDs.map { .string($0) }),
+                    "reason": .string(skip.reason.rawValue),
                     "limit": .int(skip.limit),
                 ]
             )
         )
-        return skip
     }
 }
 

@@ -26,6 +26,15 @@ public struct ThingService: Sendable {
     /// The bytes each owner may store: a command that grows its thing's usage past it is refused (sent) or
     /// skipped (fired).
     public var storageQuota: StorageQuota = .standard
+    /// The time zone of schedules created without one (the daemon's); stated in the trigger's predicate.
+    public var timeZone: TimeZone = .current
+    /// The name ``timeZone`` is stated by (nil: its identifier): `TZ=UTC` names a zone Foundation on Linux calls
+    /// `GMT`.
+    public var timeZoneName: String?
+    /// How late a schedule found due may still fire (after the daemon was down at its time).
+    public var scheduleCatchUp: ScheduleCatchUp = .standard
+    /// Woken when a schedule is created or changed, so the runner sleeps until the earliest due time.
+    public var scheduleWake: ScheduleWake?
 
     /// Creates the service.
     public init(

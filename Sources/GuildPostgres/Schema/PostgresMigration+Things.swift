@@ -146,6 +146,46 @@ extension PostgresMigration {
             name: "disabled things",
             statements: ["ALTER TABLE thing ADD COLUMN disabled boolean NOT NULL DEFAULT false"]
         ),
+        // SQLite's `things-6`: Thing-IF's trigger model (predicate, action, title, description), a schedule's next
+        // due time indexed for the runner, and each trigger's firings. Existing triggers become STATES /
+        // CONDITION_FALSE_TO_TRUE / COMMAND, as they behaved.
+        PostgresMigration(
+            version: 24,
+            name: "trigger predicates, actions, schedules and results",
+            statements: [
+                """
+                ALTER TABLE thing_trigger ADD COLUMN predicate bytea,
+                    ADD COLUMN action text NOT NULL DEFAULT 'COMMAND' CHECK (action IN ('COMMAND', 'NOTIFY')),
+                    ADD COLUMN parameters bytea, ADD COLUMN title text, ADD COLUMN description text,
+                    ADD COLUMN next_fire bigint, ADD COLUMN modified bigint
+                """,
+                """
+                UPDATE thing_trigger SET modified = created, predicate = convert_to(
+                    '{"eventSource":"STATES","condition":' || convert_from(condition, 'UTF8') || ',"triggersWhen":"CONDITION_FALSE_TO_TRUE"}',
+                    'UTF8')
+                """,
+                """
+                ALTER TABLE thing_trigger ALTER COLUMN predicate SET NOT NULL, ALTER COLUMN modified SET NOT NULL,
+                    ALTER COLUMN action DROP DEFAULT, ALTER COLUMN command DROP NOT NULL, DROP COLUMN condition,
+                    ADD CHECK ((action = 'COMMAND') = (command IS NOT NULL))
+                """,
+                "CREATE INDEX thing_trigger_due ON thing_trigger (next_fire) WHERE next_fire IS NOT NULL AND enabled",
+                """
+                CREATE TABLE thing_trigger_result (
+                    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    trigger_id text NOT NULL REFERENCES thing_trigger (trigger_id) ON DELETE CASCADE,
+                    thing_id text NOT NULL,
+                    fired_at bigint NOT NULL,
+                    due_at bigint,
+                    cause text NOT NULL,
+                    outcome text NOT NULL,
+                    command_id text,
+                    reason text
+                )
+                """,
+                "CREATE INDEX thing_trigger_result_trigger ON thing_trigger_result (trigger_id, id)",
+            ]
+        ),
     ]
 }
 

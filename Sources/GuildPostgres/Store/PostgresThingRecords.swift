@@ -1,3 +1,4 @@
+import Foundation
 import GuildCore
 import GuildJSON
 import NIOCore
@@ -471,17 +472,60 @@ extension PostgresThingRecords: ThingRecords {
 
     // MARK: - Triggers
 
-    /// Stores a new trigger; its command is stored with its issuer, as in SQLite.
+    /// The columns a trigger is read from, in ``decodeTrigger(from:)``'s order.
+    private static let triggerColumns =
+        "trigger_id, thing_id, predicate, action, command, parameters, title, description, enabled, last_value, next_fire, creator, created, modified"
+
+    /// A trigger's row (``triggerColumns``) as a trigger.
+    private static func decodeTrigger(from row: PostgresRandomAccessRow) throws -> ThingTrigger {
+        let predicate = try TriggerPredicate(stored: try Self.value(try row[2].decode(ByteBuffer.self)))
+        let action: TriggerAction
+        if try row[3].decode(String.self) == "NOTIFY" {
+            action = .notify(parameters: try row[5].decode(ByteBuffer?.self).map(Self.value))
+        } else {
+            let command = try Self.object(try row[4].decode(ByteBuffer.self))
+            action = .command(try CommandRequest(issuer: command["issuer"]?.stringValue ?? "", storedJSON: command))
+        }
+        return ThingTrigger(
+            triggerID: try row[0].decode(String.self),
+            thingID: try row[1].decode(String.self),
+            predicate: predicate,
+            action: action,
+            title: try row[6].decode(String?.self),
+            description: try row[7].decode(String?.self),
+            enabled: try row[8].decode(Bool.self),
+            lastValue: try row[9].decode(Bool.self),
+            nextFire: try row[10].decode(Int64?.self),
+            creator: try row[11].decode(String?.self),
+            created: try row[12].decode(Int64.self),
+            modified: try row[13].decode(Int64.self)
+        )
+    }
+
+    /// A trigger's action as its stored columns, as in SQLite: `COMMAND` or `NOTIFY`, the command (its issuer
+    /// folded in) and the parameters.
+    private static func actionColumns(_ action: TriggerAction) -> (name: String, command: ByteBuffer?, parameters: ByteBuffer?) {
+        switch action {
+        case .command(let request):
+            var command = request.storedJSON
+            command["issuer"] = .string(request.issuer.description)
+            return ("COMMAND", Self.json(.object(command)), nil)
+        case .notify(let parameters):
+            return ("NOTIFY", nil, parameters.map { Self.json($0) })
+        }
+    }
+
+    /// Stores a new trigger.
     public func insertTrigger(_ trigger: ThingTrigger) throws {
-        var command = trigger.command.storedJSON
-        command["issuer"] = .string(trigger.command.issuer.description)
+        let action = Self.actionColumns(trigger.action)
         try self.connection.execute(
             """
-            INSERT INTO thing_trigger (trigger_id, thing_id, condition, command, enabled, last_value, creator, created)
+            INSERT INTO thing_trigger (trigger_id, thing_id, predicate, action, command, parameters, title, description,
+                enabled, last_value, next_fire, creator, created, modified)
             VALUES (
-                \(trigger.triggerID), \(trigger.thingID), \(Self.json(trigger.condition)),
-                \(Self.json(.object(command))),
-                \(trigger.enabled), \(trigger.lastValue), \(trigger.creator), \(trigger.created)
+                \(trigger.triggerID), \(trigger.thingID), \(Self.json(trigger.predicate.json)), \(action.name), \(action.command),
+                \(action.parameters), \(trigger.title), \(trigger.description), \(trigger.enabled), \(trigger.lastValue),
+                \(trigger.nextFire), \(trigger.creator), \(trigger.created), \(trigger.modified)
             )
             """
         )
@@ -491,43 +535,117 @@ extension PostgresThingRecords: ThingRecords {
     public func triggers(thingID: String) throws -> [ThingTrigger] {
         guard Self.isStorableKey(thingID) else { return [] }
         return try self.connection.query(
-            """
-            SELECT trigger_id, thing_id, condition, command, enabled, last_value, creator, created
-            FROM thing_trigger WHERE thing_id = \(thingID) ORDER BY id
-            """
-        ).map { row in
-            let row = row.makeRandomAccess()
-            let command = try Self.object(try row[3].decode(ByteBuffer.self))
-            return ThingTrigger(
-                triggerID: try row[0].decode(String.self),
-                thingID: try row[1].decode(String.self),
-                condition: try Self.value(try row[2].decode(ByteBuffer.self)),
-                command: try CommandRequest(issuer: command["issuer"]?.stringValue ?? "", storedJSON: command),
-                enabled: try row[4].decode(Bool.self),
-                lastValue: try row[5].decode(Bool.self),
-                creator: try row[6].decode(String?.self),
-                created: try row[7].decode(Int64.self)
-            )
-        }
+            "SELECT \(unescaped: Self.triggerColumns) FROM thing_trigger WHERE thing_id = \(thingID) ORDER BY id"
+        ).map { row in try Self.decodeTrigger(from: row.makeRandomAccess()) }
     }
 
-    /// Writes a trigger's enabled flag and last condition value.
+    /// A thing's trigger by id.
+    public func trigger(thingID: String, triggerID: String) throws -> ThingTrigger? {
+        guard Self.isStorableKey(thingID), Self.isStorableKey(triggerID) else { return nil }
+        return try self.connection.query(
+            "SELECT \(unescaped: Self.triggerColumns) FROM thing_trigger WHERE trigger_id = \(triggerID) AND thing_id = \(thingID)"
+        ).first.map { row in try Self.decodeTrigger(from: row.makeRandomAccess()) }
+    }
+
+    /// Writes a trigger's predicate, action, texts, enabled flag, last condition value, next due time and
+    /// modification time.
     public func updateTrigger(_ trigger: ThingTrigger) throws {
         guard Self.isStorableKey(trigger.triggerID) else { return }
+        let action = Self.actionColumns(trigger.action)
         try self.connection.execute(
             """
-            UPDATE thing_trigger SET enabled = \(trigger.enabled), last_value = \(trigger.lastValue)
+            UPDATE thing_trigger SET predicate = \(Self.json(trigger.predicate.json)), action = \(action.name),
+                command = \(action.command), parameters = \(action.parameters), title = \(trigger.title),
+                description = \(trigger.description), enabled = \(trigger.enabled), last_value = \(trigger.lastValue),
+                next_fire = \(trigger.nextFire), modified = \(trigger.modified)
             WHERE trigger_id = \(trigger.triggerID)
             """
         )
     }
 
-    /// Deletes a trigger; false when there was none.
+    /// Deletes a trigger with its firings (ON DELETE CASCADE); false when there was none.
     public func deleteTrigger(thingID: String, triggerID: String) throws -> Bool {
         guard Self.isStorableKey(thingID), Self.isStorableKey(triggerID) else { return false }
         return try self.connection.execute(
             "DELETE FROM thing_trigger WHERE thing_id = \(thingID) AND trigger_id = \(triggerID)"
         ) > 0
+    }
+
+    /// Enabled triggers whose schedule is due at `now`, the earliest due first, through `thing_trigger_due`.
+    public func dueTriggers(at now: Int64, limit: Int) throws -> [ThingTrigger] {
+        try self.connection.query(
+            """
+            SELECT \(unescaped: Self.triggerColumns) FROM thing_trigger
+            WHERE next_fire IS NOT NULL AND enabled AND next_fire <= \(now) ORDER BY next_fire LIMIT \(Int64(limit))
+            """
+        ).map { row in try Self.decodeTrigger(from: row.makeRandomAccess()) }
+    }
+
+    /// The earliest next due time of an enabled schedule.
+    public func earliestDue() throws -> Int64? {
+        try self.connection.query("SELECT min(next_fire) FROM thing_trigger WHERE next_fire IS NOT NULL AND enabled").first.flatMap {
+            row in try row.makeRandomAccess()[0].decode(Int64?.self)
+        }
+    }
+
+    /// Moves a schedule's next due time from `from` to `to`, only if it is still `from`. Under READ COMMITTED a
+    /// second host's update waits for the first's commit and then finds the due time moved: it fires nothing.
+    public func advanceSchedule(triggerID: String, from: Int64, to: Int64?) throws -> Bool {
+        guard Self.isStorableKey(triggerID) else { return false }
+        return try self.connection.execute(
+            "UPDATE thing_trigger SET next_fire = \(to) WHERE trigger_id = \(triggerID) AND next_fire = \(from)"
+        ) > 0
+    }
+
+    /// Stores a firing of a trigger; returns its row's id.
+    @discardableResult
+    public func insertTriggerFiring(_ firing: TriggerFiring) throws -> Int64 {
+        let rows = try self.connection.query(
+            """
+            INSERT INTO thing_trigger_result (trigger_id, thing_id, fired_at, due_at, cause, outcome, command_id, reason)
+            VALUES (
+                \(firing.triggerID), \(firing.thingID), \(firing.firedAt), \(firing.dueAt), \(firing.cause), \(firing.outcome.rawValue),
+                \(firing.commandID), \(firing.reason)
+            )
+            RETURNING id
+            """
+        )
+        return try rows.first?.makeRandomAccess()[0].decode(Int64.self) ?? 0
+    }
+
+    /// Drops a trigger's oldest firings beyond the newest `keep`.
+    public func pruneTriggerFirings(triggerID: String, keep: Int) throws {
+        guard Self.isStorableKey(triggerID) else { return }
+        try self.connection.execute(
+            """
+            DELETE FROM thing_trigger_result WHERE trigger_id = \(triggerID) AND id <= (
+                SELECT id FROM thing_trigger_result WHERE trigger_id = \(triggerID) ORDER BY id DESC LIMIT 1 OFFSET \(Int64(keep)))
+            """
+        )
+    }
+
+    /// A page of a trigger's firings, newest first, older than `before` when given; each with its position.
+    public func triggerFirings(triggerID: String, before: Int64?, limit: Int) throws -> [(firing: TriggerFiring, position: Int64)] {
+        guard Self.isStorableKey(triggerID) else { return [] }
+        return try self.connection.query(
+            """
+            SELECT id, trigger_id, thing_id, fired_at, due_at, cause, outcome, command_id, reason FROM thing_trigger_result
+            WHERE trigger_id = \(triggerID) AND id < \(before ?? Int64.max) ORDER BY id DESC LIMIT \(Int64(limit))
+            """
+        ).map { row in
+            let row = row.makeRandomAccess()
+            let firing = TriggerFiring(
+                triggerID: try row[1].decode(String.self),
+                thingID: try row[2].decode(String.self),
+                firedAt: try row[3].decode(Int64.self),
+                dueAt: try row[4].decode(Int64?.self),
+                cause: try row[5].decode(String.self),
+                outcome: TriggerFiring.Outcome(rawValue: try row[6].decode(String.self)) ?? .skipped,
+                commandID: try row[7].decode(String?.self),
+                reason: try row[8].decode(String?.self)
+            )
+            return (firing, try row[0].decode(Int64.self))
+        }
     }
 
     // MARK: - Invariants

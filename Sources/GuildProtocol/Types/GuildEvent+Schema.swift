@@ -101,6 +101,8 @@ extension GuildEvent {
                 "commandID": ["description": "The command. In commandReceived, commandResult.", "type": "string"],
                 "description": ["description": "The command's description. In commandReceived.", "type": "string"],
                 "disabled": ["description": "Whether the thing is now disabled, when that changed. In thingUpdated.", "type": "boolean"],
+                "dueAt": ["description": "When a schedule was due, ms since the Unix epoch. In triggerFired.", "type": "integer"],
+                "eventSource": ["description": "What fired it: STATES, SCHEDULE or SCHEDULE_ONCE. In triggerFired.", "type": "string"],
                 "firedByTriggerID": ["description": "The trigger that sent the command. In commandReceived.", "type": "string"],
                 "firmwareVersion": ["description": "The thing's new firmware version, when it changed. In thingUpdated.", "type": "string"],
                 "issuer": ["description": "Who sent the command: user:<userID> or group:<groupID>. In commandReceived.", "type": "string"],
@@ -117,6 +119,7 @@ extension GuildEvent {
                         "thingDeleted",
                         "thingUpdated",
                         "triggerSkipped",
+                        "triggerFired",
                     ],
                 ],
                 "limit": ["description": "That bound's limit. In triggerSkipped.", "type": "integer"],
@@ -125,6 +128,7 @@ extension GuildEvent {
                     "description": "The owner added or removed: user:<userID> or group:<groupID>. In thingOwnerAdded, thingOwnerRemoved.",
                     "type": "string",
                 ],
+                "parameters": ["description": "The parameters the trigger was given for its NOTIFY action. In triggerFired.", "type": "object"],
                 "reason": [
                     "description": "The bound that stopped them: pendingCommands, firingRate or storageQuota. In triggerSkipped.",
                     "type": "string",
@@ -138,7 +142,7 @@ extension GuildEvent {
                 ],
                 "thingID": [
                     "description":
-                        "The thing (a commandResult names it only in its topic). In commandReceived, thingStateChanged, thingConnected, thingDisconnected, thingOwnerAdded, thingOwnerRemoved, thingDeleted, thingUpdated, triggerSkipped.",
+                        "The thing (a commandResult names it only in its topic). In commandReceived, thingStateChanged, thingConnected, thingDisconnected, thingOwnerAdded, thingOwnerRemoved, thingDeleted, thingUpdated, triggerSkipped, triggerFired.",
                     "type": "string",
                 ],
                 "thingProperties": [
@@ -150,6 +154,7 @@ extension GuildEvent {
                 "timestamp": ["description": "When the state was taken, ms since the Unix epoch. In thingStateChanged.", "type": "integer"],
                 "title": ["description": "The command's title. In commandReceived.", "type": "string"],
                 "topic": ["description": "thing:<thingID>.", "type": "string"],
+                "triggerID": ["description": "The trigger that fired. In triggerFired.", "type": "string"],
                 "triggerIDs": [
                     "description": "The triggers whose firing sent nothing. In triggerSkipped.",
                     "items": ["type": "string"],

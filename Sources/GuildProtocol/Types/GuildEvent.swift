@@ -41,7 +41,7 @@ public struct GuildEvent: Codable, Hashable, Sendable {
     /// The ACL entries the change revoked. In aclChanged.
     public var revoked: [ACLMethods.Entry]?
     /// The thing (a commandResult names it only in its topic). In commandReceived, thingStateChanged, thingConnected,
-    /// thingDisconnected, thingOwnerAdded, thingOwnerRemoved, thingDeleted, thingUpdated, triggerSkipped.
+    /// thingDisconnected, thingOwnerAdded, thingOwnerRemoved, thingDeleted, thingUpdated, triggerSkipped, triggerFired.
     public var thingID: String?
     /// The command. In commandReceived, commandResult.
     public var commandID: String?
@@ -81,6 +81,14 @@ public struct GuildEvent: Codable, Hashable, Sendable {
     public var reason: String?
     /// That bound's limit. In triggerSkipped.
     public var limit: Int64?
+    /// The trigger that fired. In triggerFired.
+    public var triggerID: String?
+    /// What fired it: STATES, SCHEDULE or SCHEDULE_ONCE. In triggerFired.
+    public var eventSource: String?
+    /// When a schedule was due, ms since the Unix epoch. In triggerFired.
+    public var dueAt: Int64?
+    /// The parameters the trigger was given for its NOTIFY action. In triggerFired.
+    public var parameters: [String: JSONValue]?
 
     /// Creates an event.
     public init(
@@ -118,7 +126,11 @@ public struct GuildEvent: Codable, Hashable, Sendable {
         disabled: Bool? = nil,
         triggerIDs: [String]? = nil,
         reason: String? = nil,
-        limit: Int64? = nil
+        limit: Int64? = nil,
+        triggerID: String? = nil,
+        eventSource: String? = nil,
+        dueAt: Int64? = nil,
+        parameters: [String: JSONValue]? = nil
     ) {
         self.seq = seq
         self.kind = kind
@@ -155,6 +167,10 @@ public struct GuildEvent: Codable, Hashable, Sendable {
         self.triggerIDs = triggerIDs
         self.reason = reason
         self.limit = limit
+        self.triggerID = triggerID
+        self.eventSource = eventSource
+        self.dueAt = dueAt
+        self.parameters = parameters
     }
 
     /// Every area's event kinds, by topic area.
@@ -191,6 +207,7 @@ public struct GuildEvent: Codable, Hashable, Sendable {
             "thingDeleted",
             "thingUpdated",
             "triggerSkipped",
+            "triggerFired",
         ],
     ]
 }

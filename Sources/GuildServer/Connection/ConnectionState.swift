@@ -68,6 +68,13 @@ final class ConnectionState: Sendable {
         }
     }
 
+    /// Unbinds the session a request started with (if it is still the bound one) and tells `observer`: the
+    /// connection goes on as if it had never authenticated (its token was revoked, or its thing disabled).
+    func unbind(_ old: Binding, observer: (any SessionBindingObserver)?) {
+        self.replaceSession(old, with: nil)
+        observer?.bound(nil, on: self)
+    }
+
     /// The installation bound with `installation.register`, if any: command results for it reach this
     /// connection's subscriptions started afterwards.
     var installationID: String? {

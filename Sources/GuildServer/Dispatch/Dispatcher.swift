@@ -262,8 +262,7 @@ public final class Dispatcher: Sendable {
                 caller.bind(live)
                 if generation != bound.generation { connection.replaceSession(bound, with: (live, generation)) }
             } catch let error as GuildError where error.code == .invalidToken || error.code == .thingDisabled {
-                connection.replaceSession(bound, with: nil)
-                self.bindingObserver?.bound(nil, on: connection)
+                connection.unbind(bound, observer: self.bindingObserver)
                 revoked =
                     error.code == .thingDisabled
                     ? GuildError(.thingDisabled, error.message + "; the connection is unbound")

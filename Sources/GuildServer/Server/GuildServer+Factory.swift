@@ -1,3 +1,4 @@
+import Foundation
 import GuildCore
 import GuildProtocol
 import Logging
@@ -31,14 +32,25 @@ extension GuildServer {
             accessTokenLifetime: configuration.accessTokenLifetimeSeconds,
             deletionSteps: DeletionSteps.user
         )
-        let things = ThingService(
+        var thingService = ThingService(
             store: store,
             hasher: hasher,
             generations: users.generations,
             requirePasswordForOwnership: configuration.requireThingPasswordForOwnership,
             stateHistory: configuration.stateHistory,
-            storageQuota: configuration.storageQuota
+            storageQuota: configuration.storageQuota,
+            now: { [offset = configuration.thingClockOffsetMilliseconds] in Int64(Date().timeIntervalSince1970 * 1000) + offset }
         )
+        let wake = ScheduleWake()
+        thingService.scheduleWake = wake
+        thingService.scheduleCatchUp = configuration.scheduleCatchUp
+        // Schedules without a zone are in the daemon's, stated by the name the environment gives it (`TZ=UTC`),
+        // which Foundation on Linux would state as GMT.
+        if let name = ProcessInfo.processInfo.environment["TZ"], let zone = TimeZone(identifier: name) {
+            thingService.timeZone = zone
+            thingService.timeZoneName = name
+        }
+        let things = thingService
         // Things left online by the last run go offline before the first connection is served: one write
         // transaction on the writer's connection, beside the rest of the build.
         async let presenceReset: Void = things.resetPresence()
@@ -91,6 +103,7 @@ extension GuildServer {
             configuration: configuration,
             dispatcher: dispatcher,
             connections: services.connections,
+            schedules: ScheduleRunner(things: things, wake: wake, logger: logger),
             prebound: listener,
             group: group,
             logger: logger,

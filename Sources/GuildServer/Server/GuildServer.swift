@@ -15,6 +15,8 @@ public final class GuildServer: Service, Sendable {
     public let configuration: ServerConfiguration
     let dispatcher: Dispatcher
     let connections: ConnectionRegistry
+    /// Fires triggers' schedules while the server runs.
+    let schedules: ScheduleRunner
     let group: any EventLoopGroup
     private let logger: Logger
     private let ready: @Sendable () -> Void
@@ -34,6 +36,7 @@ public final class GuildServer: Service, Sendable {
         configuration: ServerConfiguration,
         dispatcher: Dispatcher,
         connections: ConnectionRegistry,
+        schedules: ScheduleRunner,
         prebound: ServerListener?,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger,
@@ -43,6 +46,7 @@ public final class GuildServer: Service, Sendable {
         self.prebound = prebound
         self.dispatcher = dispatcher
         self.connections = connections
+        self.schedules = schedules
         self.group = group
         self.logger = logger
         self.ready = ready
@@ -102,20 +106,25 @@ public final class GuildServer: Service, Sendable {
         )
         self.connections.serving()
         self.ready()
-        await withGracefulShutdownHandler {
-            await withDiscardingTaskGroup { group in
-                for await connection in accepted {
-                    group.addTask {
-                        await connection.run(dispatcher: self.dispatcher)
-                        self.connections.remove(connection.id, uid: connection.peer.uid)
+        await withDiscardingTaskGroup { serving in
+            // The schedules fire while connections are served, and stop when the last connection is done.
+            serving.addTask { await self.schedules.run() }
+            await withGracefulShutdownHandler {
+                await withDiscardingTaskGroup { group in
+                    for await connection in accepted {
+                        group.addTask {
+                            await connection.run(dispatcher: self.dispatcher)
+                            self.connections.remove(connection.id, uid: connection.peer.uid)
+                        }
                     }
                 }
+            } onGracefulShutdown: {
+                self.logger.info("stopping: no new connections; finishing in-flight requests")
+                self.stopRequested.store(true, ordering: .releasing)
+                serverChannel.close(promise: nil)
+                self.connections.drainAll()
             }
-        } onGracefulShutdown: {
-            self.logger.info("stopping: no new connections; finishing in-flight requests")
-            self.stopRequested.store(true, ordering: .releasing)
-            serverChannel.close(promise: nil)
-            self.connections.drainAll()
+            serving.cancelAll()
         }
         if case .path(let path, _) = self.configuration.listen {
             unlink(path)

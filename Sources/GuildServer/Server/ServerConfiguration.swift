@@ -73,6 +73,11 @@ public struct ServerConfiguration: Sendable {
     public var stateHistory = StateHistoryLimits.standard
     /// The bytes each owner may store (guildd's `--storage-quota-bytes`).
     public var storageQuota = StorageQuota.standard
+    /// How late a schedule found due (after the daemon was down at its time) may still fire.
+    public var scheduleCatchUp = ScheduleCatchUp.standard
+    /// Added to the wall clock for things (schedules, trigger results, states' upload times): guildd's hidden
+    /// `--test-clock-start`, so that tests can put a daemon just before a schedule's due time. 0 in production.
+    public var thingClockOffsetMilliseconds: Int64 = 0
 
     /// Creates a configuration with the documented defaults.
     public init(

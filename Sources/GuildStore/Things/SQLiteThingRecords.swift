@@ -407,57 +407,177 @@ extension SQLiteThingRecords {
 
     // MARK: - Triggers
 
+    /// The columns a trigger is read from, in ``decodeTrigger(_:)``'s order.
+    private static let triggerColumns =
+        "triggerID, thingID, predicate, action, command, parameters, title, description, enabled, lastValue, nextFire, creator, created, modified"
+
+    /// A trigger's row (``triggerColumns``) as a trigger.
+    private static func decodeTrigger(_ row: Row) throws -> ThingTrigger {
+        let predicate = try TriggerPredicate(stored: try StoredJSON.value(row[2]))
+        let action: TriggerAction
+        if row.text(at: 3) == "NOTIFY" {
+            let parameters: Data? = row[5]
+            action = .notify(parameters: try parameters.map(StoredJSON.value))
+        } else {
+            let command = try StoredJSON.object(row[4])
+            action = .command(try CommandRequest(issuer: command["issuer"]?.stringValue ?? "", storedJSON: command))
+        }
+        return ThingTrigger(
+            triggerID: row.text(at: 0) ?? "",
+            thingID: row.text(at: 1) ?? "",
+            predicate: predicate,
+            action: action,
+            title: row.text(at: 6),
+            description: row.text(at: 7),
+            enabled: row[8],
+            lastValue: row[9],
+            nextFire: row[10],
+            creator: row.text(at: 11),
+            created: row[12],
+            modified: row[13]
+        )
+    }
+
+    /// A trigger's action as its stored columns: `COMMAND` or `NOTIFY`, the command (its issuer folded in) and
+    /// the parameters.
+    private static func actionColumns(_ action: TriggerAction) -> (name: String, command: Data?, parameters: Data?) {
+        switch action {
+        case .command(let request):
+            var command = request.storedJSON
+            command["issuer"] = .string(request.issuer.description)
+            return ("COMMAND", StoredJSON.data(command), nil)
+        case .notify(let parameters):
+            return ("NOTIFY", nil, parameters.map { StoredJSON.data($0) })
+        }
+    }
+
     func insertTrigger(_ trigger: ThingTrigger) throws {
-        var command = trigger.command.storedJSON
-        command["issuer"] = .string(trigger.command.issuer.description)
+        let action = Self.actionColumns(trigger.action)
         try self.db.cachedStatement(
             sql: """
-                INSERT INTO thing_trigger (triggerID, thingID, condition, command, enabled, lastValue, creator, created)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO thing_trigger (triggerID, thingID, predicate, action, command, parameters, title, description,
+                    enabled, lastValue, nextFire, creator, created, modified)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(
             arguments: StoredText.arguments([
-                trigger.triggerID, trigger.thingID, StoredJSON.data(trigger.condition), StoredJSON.data(command), trigger.enabled,
-                trigger.lastValue, trigger.creator, trigger.created,
+                trigger.triggerID, trigger.thingID, StoredJSON.data(trigger.predicate.json), action.name, action.command, action.parameters,
+                trigger.title, trigger.description, trigger.enabled, trigger.lastValue, trigger.nextFire, trigger.creator, trigger.created,
+                trigger.modified,
             ])
         )
     }
 
     func triggers(thingID: String) throws -> [ThingTrigger] {
         try Row.fetchAll(
-            self.db.cachedStatement(
-                sql: """
-                    SELECT triggerID, thingID, condition, command, enabled, lastValue, creator, created
-                    FROM thing_trigger WHERE thingID = ? ORDER BY id
-                    """
-            ),
+            self.db.cachedStatement(sql: "SELECT \(Self.triggerColumns) FROM thing_trigger WHERE thingID = ? ORDER BY id"),
             arguments: StoredText.arguments([thingID])
-        ).map { row in
-            let command = try StoredJSON.object(row[3])
-            return ThingTrigger(
-                triggerID: row.text(at: 0) ?? "",
-                thingID: row.text(at: 1) ?? "",
-                condition: try StoredJSON.value(row[2]),
-                command: try CommandRequest(issuer: command["issuer"]?.stringValue ?? "", storedJSON: command),
-                enabled: row[4],
-                lastValue: row[5],
-                creator: row.text(at: 6),
-                created: row[7]
-            )
-        }
+        ).map(Self.decodeTrigger)
+    }
+
+    func trigger(thingID: String, triggerID: String) throws -> ThingTrigger? {
+        try Row.fetchOne(
+            self.db.cachedStatement(sql: "SELECT \(Self.triggerColumns) FROM thing_trigger WHERE triggerID = ? AND thingID = ?"),
+            arguments: StoredText.arguments([triggerID, thingID])
+        ).map(Self.decodeTrigger)
     }
 
     func updateTrigger(_ trigger: ThingTrigger) throws {
-        try self.db.cachedStatement(sql: "UPDATE thing_trigger SET enabled = ?, lastValue = ? WHERE triggerID = ?").execute(
-            arguments: StoredText.arguments([trigger.enabled, trigger.lastValue, trigger.triggerID])
+        let action = Self.actionColumns(trigger.action)
+        try self.db.cachedStatement(
+            sql: """
+                UPDATE thing_trigger SET predicate = ?, action = ?, command = ?, parameters = ?, title = ?, description = ?,
+                    enabled = ?, lastValue = ?, nextFire = ?, modified = ?
+                WHERE triggerID = ?
+                """
+        ).execute(
+            arguments: StoredText.arguments([
+                StoredJSON.data(trigger.predicate.json), action.name, action.command, action.parameters, trigger.title, trigger.description,
+                trigger.enabled, trigger.lastValue, trigger.nextFire, trigger.modified, trigger.triggerID,
+            ])
         )
     }
 
     func deleteTrigger(thingID: String, triggerID: String) throws -> Bool {
+        // Its firings go by ON DELETE CASCADE.
         try self.db.cachedStatement(sql: "DELETE FROM thing_trigger WHERE thingID = ? AND triggerID = ?").execute(
             arguments: StoredText.arguments([thingID, triggerID])
         )
         return self.db.changesCount > 0
+    }
+
+    func dueTriggers(at now: Int64, limit: Int) throws -> [ThingTrigger] {
+        try Row.fetchAll(
+            self.db.cachedStatement(
+                sql: """
+                    SELECT \(Self.triggerColumns) FROM thing_trigger
+                    WHERE nextFire IS NOT NULL AND enabled = 1 AND nextFire <= ? ORDER BY nextFire LIMIT ?
+                    """
+            ),
+            arguments: [now, limit]
+        ).map(Self.decodeTrigger)
+    }
+
+    func earliestDue() throws -> Int64? {
+        try Int64.fetchOne(
+            self.db.cachedStatement(sql: "SELECT min(nextFire) FROM thing_trigger WHERE nextFire IS NOT NULL AND enabled = 1")
+        )
+    }
+
+    func advanceSchedule(triggerID: String, from: Int64, to: Int64?) throws -> Bool {
+        try self.db.cachedStatement(sql: "UPDATE thing_trigger SET nextFire = ? WHERE triggerID = ? AND nextFire = ?").execute(
+            arguments: StoredText.arguments([to, triggerID, from])
+        )
+        return self.db.changesCount > 0
+    }
+
+    @discardableResult
+    func insertTriggerFiring(_ firing: TriggerFiring) throws -> Int64 {
+        try self.db.cachedStatement(
+            sql: """
+                INSERT INTO thing_trigger_result (triggerID, thingID, firedAt, dueAt, cause, outcome, commandID, reason)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(
+            arguments: StoredText.arguments([
+                firing.triggerID, firing.thingID, firing.firedAt, firing.dueAt, firing.cause, firing.outcome.rawValue, firing.commandID,
+                firing.reason,
+            ])
+        )
+        return self.db.lastInsertedRowID
+    }
+
+    func pruneTriggerFirings(triggerID: String, keep: Int) throws {
+        try self.db.cachedStatement(
+            sql: """
+                DELETE FROM thing_trigger_result WHERE triggerID = ? AND id <= (
+                    SELECT id FROM thing_trigger_result WHERE triggerID = ? ORDER BY id DESC LIMIT 1 OFFSET ?)
+                """
+        ).execute(arguments: StoredText.arguments([triggerID, triggerID, keep]))
+    }
+
+    func triggerFirings(triggerID: String, before: Int64?, limit: Int) throws -> [(firing: TriggerFiring, position: Int64)] {
+        try Row.fetchAll(
+            self.db.cachedStatement(
+                sql: """
+                    SELECT id, triggerID, thingID, firedAt, dueAt, cause, outcome, commandID, reason FROM thing_trigger_result
+                    WHERE triggerID = ? AND id < ? ORDER BY id DESC LIMIT ?
+                    """
+            ),
+            arguments: StoredText.arguments([triggerID, before ?? Int64.max, limit])
+        ).map { row in
+            let firing = TriggerFiring(
+                triggerID: row.text(at: 1) ?? "",
+                thingID: row.text(at: 2) ?? "",
+                firedAt: row[3],
+                dueAt: row[4],
+                cause: row.text(at: 5) ?? "",
+                outcome: TriggerFiring.Outcome(rawValue: row.text(at: 6) ?? "") ?? .skipped,
+                commandID: row.text(at: 7),
+                reason: row.text(at: 8)
+            )
+            return (firing, row[0])
+        }
     }
 
     // MARK: - Invariants

@@ -123,6 +123,55 @@ struct ThingsStoreArea: SQLiteStoreArea {
         migrator.registerMigration("things-5: disabled things") { db in
             try db.execute(sql: "ALTER TABLE thing ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0")
         }
+        // Thing-IF's trigger model: a predicate (states with triggersWhen, a schedule, a single time), an action
+        // (a command or a notification), title and description; a schedule's next due time, indexed for the
+        // runner; each trigger's firings. The table is rebuilt because condition and command are no longer
+        // always there; existing triggers become STATES / CONDITION_FALSE_TO_TRUE / COMMAND, as they behaved.
+        migrator.registerMigration("things-6: trigger predicates, actions, schedules and results") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE thing_trigger_new (
+                        id INTEGER PRIMARY KEY,
+                        triggerID TEXT NOT NULL UNIQUE,
+                        thingID TEXT NOT NULL REFERENCES thing(thingID) ON DELETE CASCADE,
+                        predicate BLOB NOT NULL,
+                        action TEXT NOT NULL CHECK (action IN ('COMMAND', 'NOTIFY')),
+                        command BLOB,
+                        parameters BLOB,
+                        title TEXT,
+                        description TEXT,
+                        enabled INTEGER NOT NULL,
+                        lastValue INTEGER NOT NULL,
+                        nextFire INTEGER,
+                        creator TEXT,
+                        created INTEGER NOT NULL,
+                        modified INTEGER NOT NULL,
+                        CHECK ((action = 'COMMAND') = (command IS NOT NULL))
+                    );
+                    INSERT INTO thing_trigger_new (id, triggerID, thingID, predicate, action, command, enabled, lastValue, creator, created, modified)
+                        SELECT id, triggerID, thingID,
+                            CAST('{"eventSource":"STATES","condition":' || CAST(condition AS TEXT) || ',"triggersWhen":"CONDITION_FALSE_TO_TRUE"}' AS BLOB),
+                            'COMMAND', command, enabled, lastValue, creator, created, created
+                        FROM thing_trigger;
+                    DROP TABLE thing_trigger;
+                    ALTER TABLE thing_trigger_new RENAME TO thing_trigger;
+                    CREATE INDEX thing_trigger_thing ON thing_trigger (thingID, id);
+                    CREATE INDEX thing_trigger_due ON thing_trigger (nextFire) WHERE nextFire IS NOT NULL AND enabled = 1;
+                    CREATE TABLE thing_trigger_result (
+                        id INTEGER PRIMARY KEY,
+                        triggerID TEXT NOT NULL REFERENCES thing_trigger(triggerID) ON DELETE CASCADE,
+                        thingID TEXT NOT NULL,
+                        firedAt INTEGER NOT NULL,
+                        dueAt INTEGER,
+                        cause TEXT NOT NULL,
+                        outcome TEXT NOT NULL,
+                        commandID TEXT,
+                        reason TEXT
+                    );
+                    CREATE INDEX thing_trigger_result_trigger ON thing_trigger_result (triggerID, id);
+                    """
+            )
+        }
     }
 
     var eventArea: (any SQLiteEventArea)? { ThingSQLiteEventArea() }

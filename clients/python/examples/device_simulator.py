@@ -25,6 +25,12 @@ carries on where it left off.
 ``--count`` exits after that many commands; ``--state-interval`` also
 uploads the state every that many seconds.  With an owner token, the
 thing's id and token are printed as JSON on the first line of output.
+
+With an owner token, ``--schedule "0 7 * * *"`` also gives the lamp a
+schedule (a Thing-IF ``SCHEDULE`` trigger, in the daemon's time zone or
+``--time-zone``) that sends ``--schedule-actions`` (default: turn the power
+on) at each of its times, to this simulator like any command; the trigger's
+id and first time are added to the first line.
 """
 
 from __future__ import annotations
@@ -81,6 +87,21 @@ class Lamp:
             name, params = next(iter(action.items())) if isinstance(action, dict) and action else ("?", None)
             results.append({name: self.run(name, params)})
         return results
+
+
+def add_schedule(socket: str, owner_token: str, thing_id: str, schedule: str,
+                 time_zone: Optional[str], actions: List[Any]) -> Dict[str, Any]:
+    """Gives the lamp a cron schedule that sends ``actions``; returns trigger.create's result."""
+    predicate: Dict[str, Any] = {"eventSource": "SCHEDULE", "schedule": schedule}
+    if time_zone:
+        predicate["timeZone"] = time_zone
+    with GuildClient(socket) as owner:
+        owner.authenticate(owner_token)
+        me = owner.call("session.whoami", {})["user"]["userID"]
+        return owner.call("trigger.create", {
+            "thingID": thing_id, "predicate": predicate, "title": "Lamp schedule",
+            "command": {"actions": actions, "issuer": "user:" + me, "schema": "Lamp", "schemaVersion": 1},
+        })
 
 
 def onboard(socket: str, owner_token: str, vendor_thing_id: str, password: str) -> Tuple[str, str]:
@@ -222,12 +243,28 @@ def main() -> int:
     parser.add_argument("--thing-token", help="an onboarded thing's token")
     parser.add_argument("--count", type=int, help="exit after this many commands")
     parser.add_argument("--state-interval", type=float, help="also upload the state every N seconds")
+    parser.add_argument("--schedule", help="with --owner-token: five cron fields at which the lamp gets --schedule-actions")
+    parser.add_argument("--time-zone", help="the schedule's IANA time zone (default: the daemon's)")
+    parser.add_argument("--schedule-actions", default='[{"turnPower": {"power": true}}]',
+                        help="the scheduled command's actions as JSON")
     args = parser.parse_args()
+    if args.schedule and not args.owner_token:
+        parser.error("--schedule needs --owner-token")
     if args.owner_token:
         if not args.password:
             parser.error("--password (or GUILD_THING_PASSWORD) is needed to onboard")
         thing_id, token = onboard(args.socket, args.owner_token, args.vendor_thing_id, args.password)
-        print(json.dumps({"thingID": thing_id, "accessToken": token}), flush=True)
+        first: Dict[str, Any] = {"thingID": thing_id, "accessToken": token}
+        if args.schedule:
+            try:
+                actions = json.loads(args.schedule_actions)
+            except ValueError:
+                parser.error("--schedule-actions is not JSON")
+            created = add_schedule(args.socket, args.owner_token, thing_id, args.schedule, args.time_zone, actions)
+            first["triggerID"] = created["triggerID"]
+            first["nextFireAt"] = created.get("nextFireAt")
+            first["timeZone"] = created.get("timeZone")
+        print(json.dumps(first), flush=True)
     elif args.thing_id and args.thing_token:
         thing_id, token = args.thing_id, args.thing_token
     else:

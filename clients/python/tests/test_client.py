@@ -362,6 +362,51 @@ class LiveDaemonTests(unittest.TestCase):
         device.call("session.authenticate", {"accessToken": onboarded["accessToken"]})
         self.assertIs(self.client.call("thing.get", {"thingID": thing_id})["disabled"], False)
 
+    def test_notify_trigger_get_patch_and_results(self) -> None:
+        owner = self.client.call("user.registerPseudo", {"displayName": "Py Owner"})
+        self.delete_user_later(owner["accessToken"])
+        self.client.call("session.authenticate", {"accessToken": owner["accessToken"]})
+        onboarded = self.client.call("thing.onboard", {
+            "vendorThingID": "py-" + uuid.uuid4().hex[:12], "thingPassword": "pw",
+            "owner": "user:" + owner["user"]["userID"]})
+        thing_id = onboarded["thingID"]
+        self.addCleanup(lambda: self.client.call("thing.delete", {"thingID": thing_id}))
+        fired = self.client.subscribe(kinds=["triggerFired"])
+        created = self.client.call("trigger.create", {
+            "thingID": thing_id,
+            "predicate": {"eventSource": "STATES", "triggersWhen": "CONDITION_TRUE",
+                          "condition": {"type": "eq", "field": "power", "value": True}},
+            "triggersWhat": "NOTIFY", "parameters": {"scene": "night"}, "title": "Power on"})
+        trigger_id = created["triggerID"]
+
+        device = self.connect()
+        device.call("session.authenticate", {"accessToken": onboarded["accessToken"]})
+        device.call("thing.putState", {"thingID": thing_id, "state": {"power": True}})
+        event = fired.next_event(timeout=5)
+        self.assertEqual(event["kind"], "triggerFired")
+        self.assertEqual(event["triggerID"], trigger_id)
+        self.assertEqual(event["parameters"], {"scene": "night"})
+
+        got = self.client.call("trigger.get", {"thingID": thing_id, "triggerID": trigger_id})
+        self.assertEqual(got["triggersWhat"], "NOTIFY")
+        self.assertEqual(got["title"], "Power on")
+        self.assertEqual(got["predicate"]["triggersWhen"], "CONDITION_TRUE")
+        patched = self.client.call("trigger.patch", {
+            "thingID": thing_id, "triggerID": trigger_id,
+            "predicate": {"eventSource": "SCHEDULE", "schedule": "0 7 * * *", "timeZone": "UTC"}, "title": ""})
+        self.assertEqual(patched["predicate"]["eventSource"], "SCHEDULE")
+        self.assertNotIn("title", patched)
+        self.assertIsInstance(patched["nextFireAt"], int)
+        results = self.client.call("trigger.results", {"thingID": thing_id, "triggerID": trigger_id})
+        self.assertEqual([r["outcome"] for r in results["results"]], ["NOTIFIED"])
+        self.assertEqual(results["results"][0]["eventSource"], "STATES")
+
+        with self.assertRaises(GuildError) as refused:
+            self.client.call("trigger.create", {
+                "thingID": thing_id, "triggersWhat": "NOTIFY",
+                "predicate": {"eventSource": "SCHEDULE", "schedule": "61 * * * *"}})
+        self.assertEqual(refused.exception.reason, "INVALID_INPUT_DATA")
+
     def test_parse_error_keeps_connection(self) -> None:
         self.client.send_raw(b'{"jsonrpc":"2.0","id":1,"method":\n')
         orphan = self.client.orphan_errors.get(timeout=5)

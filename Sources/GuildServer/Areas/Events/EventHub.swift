@@ -104,27 +104,26 @@ final class EventHub: Sendable {
 
     /// Ends every subscription of a closed connection.
     func connectionClosed(_ connection: ConnectionState) {
-        let removed = self.state.withLock { state in
-            let ids = state.subscriptions.filter { $0.value.connection === connection }.map(\.key)
-            let removed = ids.compactMap { state.subscriptions.removeValue(forKey: $0) }
-            for subscription in removed { state.index.remove(subscription) }
-            return removed
-        }
-        connection.subscriptionsChanged(by: -removed.count)
-        for subscription in removed { subscription.cancel() }
+        for subscription in self.remove(of: connection, where: { _ in true }) { subscription.cancel() }
     }
 
     /// Ends the subscriptions `connection` holds as `principal`, each with an `events.ended` notification
     /// giving `reason` (a thing disabled: it may no longer receive its commands).
     func end(subscriptionsOf connection: ConnectionState, principal: String, reason: String) {
+        for subscription in self.remove(of: connection, where: { $0.userID == principal }) { subscription.end(reason: reason) }
+    }
+
+    /// Takes the subscriptions of `connection` that `include` picks out of the hub (and out of the connection's
+    /// count); returns them, for the caller to cancel or end.
+    private func remove(of connection: ConnectionState, where include: (Subscription) -> Bool) -> [Subscription] {
         let removed = self.state.withLock { state in
-            let ids = state.subscriptions.filter { $0.value.connection === connection && $0.value.userID == principal }.map(\.key)
+            let ids = state.subscriptions.filter { $0.value.connection === connection && include($0.value) }.map(\.key)
             let removed = ids.compactMap { state.subscriptions.removeValue(forKey: $0) }
             for subscription in removed { state.index.remove(subscription) }
             return removed
         }
         connection.subscriptionsChanged(by: -removed.count)
-        for subscription in removed { subscription.end(reason: reason) }
+        return removed
     }
 
     /// Offers committed events to the subscriptions they concern, each event wrapped once.

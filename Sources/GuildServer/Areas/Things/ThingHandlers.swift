@@ -1,3 +1,4 @@
+import Foundation
 import GuildCore
 import GuildJSON
 import GuildProtocol
@@ -148,13 +149,50 @@ extension MethodRegistry {
             return true
         }
         self.register(TriggerMethods.Create.self) { params, context in
+            let spec = params.spec
+            guard let predicate = try spec.predicate(things) else {
+                throw GuildError.invalidInput("a trigger needs a predicate (or a condition)", field: "predicate")
+            }
+            guard let action = try spec.action() else {
+                throw GuildError.invalidInput("a trigger needs a command (COMMAND) or triggersWhat NOTIFY", field: "triggersWhat")
+            }
             let trigger = try await things.createTrigger(
                 caller: context.caller,
                 thingID: params.thingID,
-                condition: params.condition,
-                command: try CommandRequest(params.command)
+                predicate: predicate,
+                action: action,
+                title: spec.title,
+                description: spec.description
             )
-            return .init(triggerID: trigger.triggerID)
+            var timeZone: String?
+            if case .schedule(let schedule) = trigger.predicate { timeZone = schedule.timeZoneName }
+            return .init(triggerID: trigger.triggerID, nextFireAt: trigger.nextFire, timeZone: timeZone)
+        }
+        self.register(TriggerMethods.Patch.self) { params, context in
+            let spec = params.spec
+            let trigger = try await things.patchTrigger(
+                caller: context.caller,
+                thingID: params.thingID,
+                triggerID: params.triggerID,
+                predicate: try spec.predicate(things),
+                action: try spec.action(),
+                title: spec.title,
+                description: spec.description
+            )
+            return .init(trigger)
+        }
+        self.register(TriggerMethods.Get.self) { params, context in
+            .init(try await things.trigger(caller: context.caller, thingID: params.thingID, triggerID: params.triggerID))
+        }
+        self.register(TriggerMethods.Results.self) { params, context in
+            let page = try await things.triggerResults(
+                caller: context.caller,
+                thingID: params.thingID,
+                triggerID: params.triggerID,
+                limit: params.limit,
+                paginationKey: params.cursor
+            )
+            return .init(results: page.results.map(TriggerMethods.TriggerResult.init), nextCursor: page.nextPaginationKey)
         }
         self.register(TriggerMethods.List.self) { params, context in
             .init(triggers: try await things.triggers(caller: context.caller, thingID: params.thingID).map(TriggerMethods.TriggerInfo.init))

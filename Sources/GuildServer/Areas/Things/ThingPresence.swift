@@ -6,10 +6,8 @@ import Synchronization
 /// thing's status (`thingConnected`, `thingDisconnected`) in the store.
 final class ThingPresence: SessionBindingObserver {
     private struct State {
-        /// The thing each connection is bound to.
-        var byConnection: [UInt64: String] = [:]
-        /// The connections bound to a thing, by id (to unbind them when their thing is disabled).
-        var connections: [UInt64: ConnectionState] = [:]
+        /// The thing each connection is bound to, and the connection (to unbind it when its thing is disabled).
+        var bindings: [UInt64: (thingID: String, connection: ConnectionState)] = [:]
         /// Connections bound to each thing.
         var counts: [String: Int] = [:]
         /// Connections whose close is watched.
@@ -31,7 +29,7 @@ final class ThingPresence: SessionBindingObserver {
     func bound(_ session: ResolvedSession?, on connection: ConnectionState) {
         let thingID = session?.isThing == true ? session?.user.id : nil
         let (changed, watch): ([String], Bool) = self.state.withLock { state in
-            let old = state.byConnection[connection.id]
+            let old = state.bindings[connection.id]?.thingID
             guard old != thingID else { return ([], false) }
             var changed: [String] = []
             if let old {
@@ -41,8 +39,7 @@ final class ThingPresence: SessionBindingObserver {
                     changed.append(old)
                 }
             }
-            state.byConnection[connection.id] = thingID
-            state.connections[connection.id] = thingID == nil ? nil : connection
+            state.bindings[connection.id] = thingID.map { ($0, connection) }
             if let thingID {
                 state.counts[thingID, default: 0] += 1
                 if state.counts[thingID] == 1 { changed.append(thingID) }
@@ -54,8 +51,7 @@ final class ThingPresence: SessionBindingObserver {
                 self.bound(nil, on: connection)
                 self.state.withLock { state in
                     state.watched.remove(connection.id)
-                    state.byConnection[connection.id] = nil
-                    state.connections[connection.id] = nil
+                    state.bindings[connection.id] = nil
                 }
             }
         }
@@ -68,13 +64,15 @@ final class ThingPresence: SessionBindingObserver {
     /// authenticated, and the thing goes offline. Returns those connections.
     func unbind(thingID: String) -> [ConnectionState] {
         let connections = self.state.withLock { state in
-            state.byConnection.filter { $0.value == thingID }.compactMap { state.connections[$0.key] }
+            state.bindings.values.filter { $0.thingID == thingID }.map { $0.connection }
         }
         for connection in connections {
             if let binding = connection.session, binding.session.isThing, binding.session.user.id == thingID {
-                connection.replaceSession(binding, with: nil)
+                connection.unbind(binding, observer: self)
+            } else {
+                // Bound to something else since: only the presence forgets the thing.
+                self.bound(nil, on: connection)
             }
-            self.bound(nil, on: connection)
         }
         return connections
     }

@@ -1,4 +1,5 @@
 import GuildCore
+import GuildJSON
 import GuildProtocol
 
 extension ThingMethods.ThingInfo {
@@ -85,13 +86,68 @@ extension InstallationMethods.InstallationInfo {
 extension TriggerMethods.TriggerInfo {
     /// A trigger's wire record.
     init(_ trigger: ThingTrigger) {
+        var parameters: JSONValue?
+        if case .notify(let given) = trigger.action { parameters = given }
         self.init(
             triggerID: trigger.triggerID,
             thingID: trigger.thingID,
-            condition: trigger.condition,
-            command: trigger.command.wire,
+            predicate: trigger.predicate.json,
+            triggersWhat: trigger.action.name,
+            command: trigger.action.command?.wire,
+            parameters: parameters,
+            title: trigger.title,
+            description: trigger.description,
             enabled: trigger.enabled,
-            created: trigger.created
+            nextFireAt: trigger.nextFire,
+            created: trigger.created,
+            modified: trigger.modified,
+            condition: trigger.predicate.condition
         )
+    }
+}
+
+extension TriggerMethods.TriggerResult {
+    /// A firing's wire record.
+    init(_ firing: TriggerFiring) {
+        self.init(
+            firedAt: firing.firedAt,
+            dueAt: firing.dueAt,
+            eventSource: firing.cause,
+            outcome: firing.outcome.rawValue,
+            commandID: firing.commandID,
+            reason: firing.reason
+        )
+    }
+}
+
+extension TriggerMethods.TriggerSpec {
+    /// The predicate given: `predicate` (Thing-IF's object), or `condition` as a `STATES` predicate with
+    /// `CONDITION_FALSE_TO_TRUE`; nil when neither is (patch: unchanged). Both at once is `invalidInput`.
+    func predicate(_ things: ThingService) throws(GuildError) -> TriggerPredicate? {
+        switch (self.predicate, self.condition) {
+        case (let predicate?, nil): return try things.predicate(predicate)
+        case (nil, let condition?): return try TriggerPredicate.condition(condition)
+        case (nil, nil): return nil
+        case (.some, .some): throw .invalidInput("give predicate or condition, not both", field: "condition")
+        }
+    }
+
+    /// The action given: `triggersWhat` (default `COMMAND` when `command` is given) with `command` or
+    /// `parameters`; nil when none is (patch: unchanged).
+    func action() throws -> TriggerAction? {
+        let what = self.triggersWhat ?? (self.command != nil ? "COMMAND" : (self.parameters != nil ? "NOTIFY" : nil))
+        switch what {
+        case nil:
+            return nil
+        case "COMMAND":
+            guard let command = self.command else { throw GuildError.invalidInput("COMMAND needs a command", field: "command") }
+            guard self.parameters == nil else { throw GuildError.invalidInput("parameters go with NOTIFY", field: "parameters") }
+            return .command(try CommandRequest(command))
+        case "NOTIFY":
+            guard self.command == nil else { throw GuildError.invalidInput("NOTIFY sends no command", field: "command") }
+            return .notify(parameters: self.parameters)
+        default:
+            throw GuildError.invalidInput("triggersWhat is COMMAND or NOTIFY", field: "triggersWhat")
+        }
     }
 }
