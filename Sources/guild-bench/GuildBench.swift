@@ -36,6 +36,7 @@ struct GuildBench: AsyncParsableCommand {
         Hostile(),
         Objects(),
         Things(),
+        Triggers(),
         PostgresLog(),
         Memory(),
     ]

@@ -97,6 +97,7 @@ struct SoakCommand: AsyncParsableCommand {
         roles += Array(repeating: .things, count: max(1, tenth / 2))
         roles += Array(repeating: .logins, count: tenth)
         if let guildctl { roles += Array(repeating: .guildctl(path: guildctl), count: 2) }
+        roles += Array(repeating: .schedules, count: 2)
         return roles
     }
 
@@ -200,8 +201,16 @@ struct SoakCommand: AsyncParsableCommand {
         let unknown = tallies.flatMap(\.unknownTexts)
         let createdUsers = tallies.flatMap(\.acknowledgedUsers)
         let createdObjects = tallies.flatMap(\.acknowledgedObjects)
+        let createdTriggers = tallies.flatMap(\.acknowledgedTriggers)
         let verification = try await onThread("soak-verify") {
-            try SoakVerification.run(socketPath, acknowledged: acknowledged, unknown: unknown, users: createdUsers, objects: createdObjects)
+            try SoakVerification.run(
+                socketPath,
+                acknowledged: acknowledged,
+                unknown: unknown,
+                users: createdUsers,
+                objects: createdObjects,
+                triggers: createdTriggers
+            )
         }
         let memory = try? daemon.memory()
         await daemon.stop()
@@ -236,7 +245,8 @@ struct SoakCommand: AsyncParsableCommand {
         )
         print(
             "- acknowledged: \(verification.missing) messages \(verification.replayFrom > 0 ? "not in the kept log" : "missing"), \(verification.duplicated) duplicated; "
-                + "pseudo users missing: \(verification.usersMissing); objects missing: \(verification.objectsMissing)"
+                + "pseudo users missing: \(verification.usersMissing); objects missing: \(verification.objectsMissing); "
+                + "\(Format.grouped(Double(createdTriggers.count))) single-time triggers made, \(verification.triggersNotOnce) not fired exactly once"
         )
         print(
             "- events: head seq \(Format.grouped(Double(verification.head))), replay from \(verification.replayFrom)"

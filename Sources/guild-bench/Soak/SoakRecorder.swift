@@ -9,7 +9,8 @@ import Synchronization
 final class SoakRecorder: Sendable {
     /// The kinds of call, in the order the table shows them.
     enum Kind: String, CaseIterable, Sendable {
-        case message, read, object, query, command, login, refresh, guildctl
+        /// `schedule` is a trigger's due time to its event's arrival, not a call.
+        case message, read, object, query, command, login, refresh, guildctl, schedule
     }
 
     /// One minute of the run.

@@ -20,6 +20,8 @@ struct SoakVerification: Sendable {
     var unknownCommitted = 0
     var usersMissing = 0
     var objectsMissing = 0
+    /// Acknowledged single-time triggers whose results are not exactly one firing.
+    var triggersNotOnce = 0
     var failures: [String] = []
 
     static let textKey = Array(#""text":""#.utf8)
@@ -31,7 +33,8 @@ struct SoakVerification: Sendable {
         acknowledged: [[String]],
         unknown: [String],
         users: [String],
-        objects: [(scope: String, objectID: String)] = []
+        objects: [(scope: String, objectID: String)] = [],
+        triggers: [(owner: PseudoUser, thingID: String, triggerID: String)] = []
     ) throws -> SoakVerification {
         var result = SoakVerification()
         let admin = try LineConnection(path: socketPath, timeout: 300, capacity: 1 << 20)
@@ -155,6 +158,25 @@ struct SoakVerification: Sendable {
             if reply.objectValue?["_id"] != .string(object.objectID) { result.objectsMissing += 1 }
         }
         if result.objectsMissing > 0 { result.failures.append("\(result.objectsMissing) acknowledged objects missing") }
+        // Every acknowledged single-time trigger fired exactly once (its due time is long past), kills or not.
+        var owners: [String: LineConnection] = [:]
+        defer { for connection in owners.values { connection.close() } }
+        for trigger in triggers {
+            let connection: LineConnection
+            if let open = owners[trigger.owner.userID] {
+                connection = open
+            } else {
+                connection = try LineConnection(path: socketPath, timeout: 60, capacity: 1 << 20)
+                _ = try connection.call(SessionMethods.Authenticate.self, .init(accessToken: trigger.owner.accessToken))
+                owners[trigger.owner.userID] = connection
+            }
+            _ = try connection.send(TriggerMethods.Results.self, .init(thingID: trigger.thingID, triggerID: trigger.triggerID))
+            let results = try RawRPC.decode(TriggerMethods.Results.self, try SoakWorker.reply(connection)).results
+            if results.count != 1 || results.first?.outcome != "NOTIFIED" { result.triggersNotOnce += 1 }
+        }
+        if result.triggersNotOnce > 0 {
+            result.failures.append("\(result.triggersNotOnce) of \(triggers.count) acknowledged triggers did not fire exactly once")
+        }
         return result
     }
 }

@@ -17,7 +17,8 @@ import GuildProtocol
 /// - a thing pair (an owner and its thing, two connections) sends commands the thing answers with results, the
 ///   owner waiting for each `commandResult`;
 /// - a login user logs in with a password, refreshes the token and asks who it is, over and over;
-/// - a guildctl worker runs `guildctl ping` and `guildctl call system.status`, a new process and connection each.
+/// - a guildctl worker runs `guildctl ping` and `guildctl call system.status`, a new process and connection each;
+/// - a schedule worker makes a trigger due a second ahead and waits for it to fire, over and over.
 ///
 /// Every call is timed and recorded by kind in the ``SoakRecorder``.
 struct SoakWorker: Sendable {
@@ -29,6 +30,7 @@ struct SoakWorker: Sendable {
         case things
         case logins
         case guildctl(path: String)
+        case schedules
     }
 
     /// What one worker did.
@@ -39,6 +41,9 @@ struct SoakWorker: Sendable {
         /// Objects created and not deleted since (`user:ID`, objectID), and commands answered with results.
         var acknowledgedObjects: [(scope: String, objectID: String)] = []
         var commands = 0
+        /// Schedule workers: the triggers made (each must fire once), and the events received.
+        var acknowledgedTriggers: [(owner: PseudoUser, thingID: String, triggerID: String)] = []
+        var schedules = 0
         var reads = 0
         var errors = 0
         var firstError: String?
@@ -78,6 +83,7 @@ struct SoakWorker: Sendable {
         case .things: self.sendCommands(&tally)
         case .logins: self.logIn(&tally)
         case .guildctl(let path): self.runGuildctl(path, &tally)
+        case .schedules: self.fireSchedules(&tally)
         }
         return tally
     }
