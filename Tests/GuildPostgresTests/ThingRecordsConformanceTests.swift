@@ -749,6 +749,34 @@ struct ThingRecordsConformanceTests {
         }
     }
 
+    /// Evaluating an upload reads the triggers without a due time, oldest first, with their stored predicate
+    /// text, and writes back only the last value.
+    @Test(arguments: Engine.available)
+    func stateTriggerRowsAreTheTriggersWithoutADueTime(engine: Engine) async throws {
+        try await engine.withThingStore { store in
+            try await store.write { try $0.things.insertThing(try Self.thing("th.1")) }
+            let condition = try Self.trigger("tr.c")
+            var disabled = try Self.trigger("tr.d")
+            disabled.enabled = false
+            for trigger in [condition, try Self.schedule("tr.s", due: 1_000), disabled] {
+                try await store.write { try $0.things.insertTrigger(trigger) }
+            }
+            let rows = try await store.read { try $0.things.stateTriggerRows(thingID: "th.1") }
+            #expect(rows.map(\.triggerID) == ["tr.c", "tr.d"])
+            #expect(rows.map(\.enabled) == [true, false])
+            #expect(rows.map(\.lastValue) == [false, false])
+            let stored = try rows.map { row in try row.predicate.withUnsafeBytes { try JSONValue(parsing: $0) } }
+            #expect(stored.map { try? TriggerPredicate(stored: $0) } == [condition.predicate, disabled.predicate])
+            #expect(try await store.read { try $0.things.stateTriggerRows(thingID: "th.2") }.isEmpty)
+
+            try await store.write { try $0.things.setTriggerLastValue(triggerID: "tr.d", true) }
+            var expected = disabled
+            expected.lastValue = true
+            #expect(try await store.read { try $0.things.trigger(thingID: "th.1", triggerID: "tr.d") } == expected)
+            #expect(try await store.read { try $0.things.stateTriggerRows(thingID: "th.1") }.map(\.lastValue) == [false, true])
+        }
+    }
+
     @Test(arguments: Engine.available)
     func dueSchedulesAreFoundInDueOrderAndAdvancedOnce(engine: Engine) async throws {
         try await engine.withThingStore { store in

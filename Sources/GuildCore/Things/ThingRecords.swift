@@ -95,6 +95,11 @@ public protocol ThingRecords {
     func triggers(thingID: String) throws -> [ThingTrigger]
     /// A thing's trigger by id.
     func trigger(thingID: String, triggerID: String) throws -> ThingTrigger?
+    /// A thing's triggers without a next due time (state predicates, and single times that have fired), oldest
+    /// first, as evaluating an upload needs them: no action is read.
+    func stateTriggerRows(thingID: String) throws -> [StateTriggerRow]
+    /// Writes a trigger's condition value on the last state it saw.
+    func setTriggerLastValue(triggerID: String, _ value: Bool) throws
     /// Writes a trigger's predicate, action, title, description, enabled flag, last condition value, next due
     /// time and modification time.
     func updateTrigger(_ trigger: ThingTrigger) throws

@@ -40,7 +40,14 @@ extension ThingService {
             )
             event.stateID = stateID
             try tx.append(event)
-            let skipped = try Self.runTriggers(thingID: thingID, state: state, quota: self.storageQuota, tx, now)
+            let skipped = try Self.runTriggers(
+                thingID: thingID,
+                state: state,
+                conditions: self.triggerConditions,
+                quota: self.storageQuota,
+                tx,
+                now
+            )
             return (first, time, skipped)
         }
     }

@@ -273,6 +273,7 @@ extension ThingService {
     static func runTriggers(
         thingID: String,
         state: [String: JSONValue],
+        conditions: TriggerConditions,
         quota: StorageQuota,
         _ tx: any Transaction,
         _ now: Int64
@@ -282,16 +283,22 @@ extension ThingService {
         var owners: [ThingOwner]?
         var skipped: [String] = []
         var reason = TriggerSkip.Reason.firingRate
-        for var trigger in try tx.things.triggers(thingID: thingID) {
-            guard case .states(let condition, let mode) = trigger.predicate, let clause = try? ObjectClause(json: condition) else { continue }
-            let was = trigger.lastValue
-            let value = clause.matches(state)
+        // Each trigger's id, stored predicate and last value only; the predicate compiled once per text, the
+        // whole trigger read when it fires.
+        let rows = try tx.things.stateTriggerRows(thingID: thingID)
+        guard !rows.isEmpty else { return nil }
+        for (row, compiled) in zip(rows, conditions.conditions(of: rows.map(\.predicate))) {
+            guard let compiled else { continue }
+            let was = row.lastValue
+            let value = compiled.clause.matches(state)
             if value != was {
                 // The value advances even when the firing is skipped, so a skipped trigger never fires later by surprise.
-                trigger.lastValue = value
-                try tx.things.updateTrigger(trigger)
+                try tx.things.setTriggerLastValue(triggerID: row.triggerID, value)
             }
-            guard trigger.enabled, mode.fires(was: was, now: value) else { continue }
+            guard row.enabled, compiled.mode.fires(was: was, now: value),
+                var trigger = try tx.things.trigger(thingID: thingID, triggerID: row.triggerID)
+            else { continue }
+            trigger.lastValue = value
             let (_, skip) = try Self.fire(trigger, dueAt: nil, counts: &counts, owners: &owners, quota: quota, tx, now)
             // Once one firing is skipped the counts stay put, so every skip of an upload has the same reason.
             if let skip {

@@ -35,6 +35,8 @@ public struct ThingService: Sendable {
     public var scheduleCatchUp: ScheduleCatchUp = .standard
     /// Woken when a schedule is created or changed, so the runner sleeps until the earliest due time.
     public var scheduleWake: ScheduleWake?
+    /// The state conditions of triggers, compiled once (shared by copies of this service).
+    public var triggerConditions = TriggerConditions()
 
     /// Creates the service.
     public init(

@@ -547,6 +547,29 @@ extension PostgresThingRecords: ThingRecords {
         ).first.map { row in try Self.decodeTrigger(from: row.makeRandomAccess()) }
     }
 
+    /// A thing's triggers without a next due time, oldest first, without their actions.
+    public func stateTriggerRows(thingID: String) throws -> [StateTriggerRow] {
+        guard Self.isStorableKey(thingID) else { return [] }
+        return try self.connection.query(
+            "SELECT trigger_id, predicate, enabled, last_value FROM thing_trigger WHERE thing_id = \(thingID) AND next_fire IS NULL ORDER BY id"
+        ).map { row in
+            let row = row.makeRandomAccess()
+            let predicate = try row[1].decode(ByteBuffer.self)
+            return StateTriggerRow(
+                triggerID: try row[0].decode(String.self),
+                predicate: predicate.getBytes(at: predicate.readerIndex, length: predicate.readableBytes) ?? [],
+                enabled: try row[2].decode(Bool.self),
+                lastValue: try row[3].decode(Bool.self)
+            )
+        }
+    }
+
+    /// Writes a trigger's condition value on the last state it saw.
+    public func setTriggerLastValue(triggerID: String, _ value: Bool) throws {
+        guard Self.isStorableKey(triggerID) else { return }
+        try self.connection.execute("UPDATE thing_trigger SET last_value = \(value) WHERE trigger_id = \(triggerID)")
+    }
+
     /// Writes a trigger's predicate, action, texts, enabled flag, last condition value, next due time and
     /// modification time.
     public func updateTrigger(_ trigger: ThingTrigger) throws {

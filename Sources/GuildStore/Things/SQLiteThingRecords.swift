@@ -482,6 +482,24 @@ extension SQLiteThingRecords {
         ).map(Self.decodeTrigger)
     }
 
+    func stateTriggerRows(thingID: String) throws -> [StateTriggerRow] {
+        try Row.fetchAll(
+            self.db.cachedStatement(
+                sql: "SELECT triggerID, predicate, enabled, lastValue FROM thing_trigger WHERE thingID = ? AND nextFire IS NULL ORDER BY id"
+            ),
+            arguments: StoredText.arguments([thingID])
+        ).map { row in
+            let predicate: Data = row[1]
+            return StateTriggerRow(triggerID: row.text(at: 0) ?? "", predicate: [UInt8](predicate), enabled: row[2], lastValue: row[3])
+        }
+    }
+
+    func setTriggerLastValue(triggerID: String, _ value: Bool) throws {
+        try self.db.cachedStatement(sql: "UPDATE thing_trigger SET lastValue = ? WHERE triggerID = ?").execute(
+            arguments: StoredText.arguments([value, triggerID])
+        )
+    }
+
     func updateTrigger(_ trigger: ThingTrigger) throws {
         let action = Self.actionColumns(trigger.action)
         try self.db.cachedStatement(
