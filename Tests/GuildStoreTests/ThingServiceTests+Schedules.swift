@@ -18,6 +18,12 @@ extension ThingServiceTests {
         return things
     }
 
+    /// Fires what is due; how many were handled and when the next is due.
+    static func fire(_ things: ThingService) async throws -> (handled: Int, nextDue: Int64?) {
+        let fired = try await things.fireDueSchedules()
+        return (fired.handled, fired.nextDue)
+    }
+
     static func ms(_ text: String) -> Int64 {
         Int64((ISO8601DateFormatter().date(from: text)!.timeIntervalSince1970 * 1000).rounded())
     }
@@ -71,6 +77,36 @@ extension ThingServiceTests {
         }
     }
 
+    /// Schedules count against the firing rate as state triggers do: past it a firing is skipped, recorded, and
+    /// reported to the caller (the runner counts it in `guild_trigger_firings_skipped_total`).
+    @Test func scheduledCommandsPastTheFiringRateAreSkippedAndReported() async throws {
+        let (world, clock, things, alice, thing) = try await Self.aliceWithAThing()
+        defer { world.temp.remove() }
+        let rate = ThingService.maximumTriggerFiringsPerSecond
+        let seven = Self.ms("2026-11-29T07:00:00Z")
+        clock.set(seven - 60_000)
+        var triggerIDs: Set<String> = []
+        for _ in 0...rate {
+            let trigger = try await things.createTrigger(
+                caller: alice.caller,
+                thingID: thing.id,
+                predicate: try things.predicate(["eventSource": "SCHEDULE", "schedule": "0 7 * * *"]),
+                action: .command(world.request(.user(alice.id)))
+            )
+            triggerIDs.insert(trigger.triggerID)
+        }
+        clock.set(seven)
+        let fired = try await things.fireDueSchedules()
+        #expect(fired.handled == rate + 1)
+        #expect(fired.skipped.count == 1)
+        #expect(fired.skipped.first?.reason == .firingRate)
+        let skippedID = try #require(fired.skipped.first?.triggerIDs.first)
+        #expect(triggerIDs.contains(skippedID))
+        let sent = try await Self.commands(world, thing.id).compactMap(\.firedByTriggerID)
+        #expect(Set(sent) == triggerIDs.subtracting([skippedID]))
+        #expect(try await Self.results(things, alice.caller, thing.id, skippedID).map(\.outcome) == [.skipped])
+    }
+
     @Test func aScheduleFiresAtItsDueTimeOnceAndMovesToItsNextTime() async throws {
         let world = try await World()
         defer { world.temp.remove() }
@@ -90,11 +126,11 @@ extension ThingServiceTests {
         #expect(trigger.predicate.json["timeZone"] == "Etc/UTC")
 
         clock.set(seven - 1)
-        #expect(try await things.fireDueSchedules() == (0, seven))
+        #expect(try await Self.fire(things) == (0, seven))
         clock.set(seven + 4)
         let tomorrow = Self.ms("2026-11-30T07:00:00Z")
-        #expect(try await things.fireDueSchedules() == (1, tomorrow))
-        #expect(try await things.fireDueSchedules() == (0, tomorrow))
+        #expect(try await Self.fire(things) == (1, tomorrow))
+        #expect(try await Self.fire(things) == (0, tomorrow))
 
         let commands = try await Self.sent(world, alice.caller, thing.id, by: trigger.triggerID)
         #expect(commands.count == 1)
@@ -145,7 +181,7 @@ extension ThingServiceTests {
         // Down for three days: the daily 06:30 was due three times, and is handled once, as missed (its last due
         // time is far older than the window), then waits for tomorrow's.
         clock.set(Self.ms("2026-12-02T08:00:00Z"))
-        #expect(try await things.fireDueSchedules() == (1, Self.ms("2026-12-03T06:30:00Z")))
+        #expect(try await Self.fire(things) == (1, Self.ms("2026-12-03T06:30:00Z")))
         #expect(try await Self.sent(world, alice.caller, thing.id, by: daily.triggerID).isEmpty)
         let results = try await Self.results(things, alice.caller, thing.id, daily.triggerID)
         #expect(results.map(\.outcome) == [.missed])
@@ -313,13 +349,13 @@ extension ThingServiceTests {
         )
         try await things.setTrigger(caller: alice.caller, thingID: thing.id, triggerID: trigger.triggerID, enabled: false)
         clock.set(Self.ms("2026-11-29T07:12:00Z"))
-        #expect(try await things.fireDueSchedules() == (0, nil))
+        #expect(try await Self.fire(things) == (0, nil))
         try await things.setTrigger(caller: alice.caller, thingID: thing.id, triggerID: trigger.triggerID, enabled: true)
         #expect(
             try await things.trigger(caller: alice.caller, thingID: thing.id, triggerID: trigger.triggerID).nextFire
                 == Self.ms("2026-11-29T07:15:00Z")
         )
-        #expect(try await things.fireDueSchedules() == (0, Self.ms("2026-11-29T07:15:00Z")))
+        #expect(try await Self.fire(things) == (0, Self.ms("2026-11-29T07:15:00Z")))
         #expect(try await Self.results(things, alice.caller, thing.id, trigger.triggerID).isEmpty)
     }
 

@@ -312,19 +312,20 @@ extension ThingService {
         return skip
     }
 
-    /// Fires the schedules due by now, at most `limit` of them, oldest due first; returns how many were handled
-    /// and when the next one is due. Each due time is advanced in the transaction that fires it, only if no other
-    /// host advanced it first, so a due time fires once; one found later than ``scheduleCatchUp`` allows is
-    /// recorded as missed instead.
-    public func fireDueSchedules(limit: Int = 500) async throws -> (handled: Int, nextDue: Int64?) {
+    /// Fires the schedules due by now, at most `limit` of them, oldest due first; returns how many were handled,
+    /// when the next one is due, and the firings skipped past the bounds (committed, for the skip metric). Each
+    /// due time is advanced in the transaction that fires it, only if no other host advanced it first, so a due
+    /// time fires once; one found later than ``scheduleCatchUp`` allows is recorded as missed instead.
+    public func fireDueSchedules(limit: Int = 500) async throws -> (handled: Int, nextDue: Int64?, skipped: [TriggerSkip]) {
         let now = self.now()
         // A read first: most wakes find nothing due, and take no write transaction.
         let earliest = try await self.store.read { tx in try tx.things.earliestDue() }
-        guard let earliest, earliest <= now else { return (0, earliest) }
+        guard let earliest, earliest <= now else { return (0, earliest, []) }
         let catchUp = self.scheduleCatchUp
         let quota = self.storageQuota
-        let handled = try await self.store.write { tx in
+        let (handled, skipped) = try await self.store.write { tx in
             var handled = 0
+            var skipped: [TriggerSkip] = []
             var countsByThing: [String: FiringCounts] = [:]
             var ownersByThing: [String: [ThingOwner]] = [:]
             for var trigger in try tx.things.dueTriggers(at: now, limit: limit) {
@@ -354,13 +355,15 @@ extension ThingService {
                 countsByThing[trigger.thingID] = counts
                 ownersByThing[trigger.thingID] = owners
                 if let skip {
-                    try Self.appendSkip(TriggerSkip(triggerIDs: [trigger.triggerID], reason: skip, quota: quota), thingID: trigger.thingID, tx, now)
+                    let skip = TriggerSkip(triggerIDs: [trigger.triggerID], reason: skip, quota: quota)
+                    try Self.appendSkip(skip, thingID: trigger.thingID, tx, now)
+                    skipped.append(skip)
                 }
             }
-            return handled
+            return (handled, skipped)
         }
         let nextDue = try await self.store.read { tx in try tx.things.earliestDue() }
-        return (handled, nextDue)
+        return (handled, nextDue, skipped)
     }
 
     /// What a thing's command firings count against: its pending commands, and the commands its triggers sent

@@ -18,8 +18,9 @@ struct ScheduleRunner: Sendable {
         while !Task.isCancelled {
             var delay = Self.longestSleep
             do {
-                let (handled, nextDue) = try await self.things.fireDueSchedules(limit: Self.batch)
+                let (handled, nextDue, skipped) = try await self.things.fireDueSchedules(limit: Self.batch)
                 if handled > 0 { self.logger.debug("fired schedules", metadata: ["count": "\(handled)"]) }
+                for skip in skipped { TriggerMetrics.skipped(skip) }
                 if handled == Self.batch { continue }
                 if let nextDue { delay = min(delay, max(0, nextDue - self.things.now())) }
                 // Something due that this host could not fire (another host took it): look again shortly, not in a spin.
