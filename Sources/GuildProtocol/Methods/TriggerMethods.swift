@@ -91,39 +91,27 @@ public enum TriggerMethods: Sendable {
 
     /// `trigger.create`: an owner registers a trigger.
     public enum Create: RPCMethod {
+        /// The thing's id beside the trigger's members, in one object on the wire.
         public struct Params: Codable, Hashable, Sendable {
             public var thingID: String
-            public var predicate: JSONValue?
-            public var condition: JSONValue?
-            public var triggersWhat: String?
-            public var command: CommandMethods.CommandRequest?
-            public var parameters: JSONValue?
-            public var title: String?
-            public var description: String?
+            public var spec: TriggerSpec
             public init(thingID: String, _ spec: TriggerSpec) {
                 self.thingID = thingID
-                self.predicate = spec.predicate
-                self.condition = spec.condition
-                self.triggersWhat = spec.triggersWhat
-                self.command = spec.command
-                self.parameters = spec.parameters
-                self.title = spec.title
-                self.description = spec.description
+                self.spec = spec
             }
             /// The first form: a state condition that sends `command` when it turns true.
             public init(thingID: String, condition: JSONValue, command: CommandMethods.CommandRequest) {
                 self.init(thingID: thingID, TriggerSpec(condition: condition, command: command))
             }
-            public var spec: TriggerSpec {
-                TriggerSpec(
-                    predicate: self.predicate,
-                    condition: self.condition,
-                    triggersWhat: self.triggersWhat,
-                    command: self.command,
-                    parameters: self.parameters,
-                    title: self.title,
-                    description: self.description
-                )
+            private enum CodingKeys: String, CodingKey { case thingID }
+            public init(from decoder: any Decoder) throws {
+                self.thingID = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .thingID)
+                self.spec = try TriggerSpec(from: decoder)
+            }
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(self.thingID, forKey: .thingID)
+                try self.spec.encode(to: encoder)
             }
         }
         public struct Result: Codable, Hashable, Sendable {
@@ -170,37 +158,28 @@ public enum TriggerMethods: Sendable {
 
     /// `trigger.patch`: changes a trigger's predicate, action, title or description.
     public enum Patch: RPCMethod {
+        /// The ids beside the members to change, in one object on the wire.
         public struct Params: Codable, Hashable, Sendable {
             public var thingID: String
             public var triggerID: String
-            public var predicate: JSONValue?
-            public var condition: JSONValue?
-            public var triggersWhat: String?
-            public var command: CommandMethods.CommandRequest?
-            public var parameters: JSONValue?
-            public var title: String?
-            public var description: String?
+            public var spec: TriggerSpec
             public init(thingID: String, triggerID: String, _ spec: TriggerSpec) {
                 self.thingID = thingID
                 self.triggerID = triggerID
-                self.predicate = spec.predicate
-                self.condition = spec.condition
-                self.triggersWhat = spec.triggersWhat
-                self.command = spec.command
-                self.parameters = spec.parameters
-                self.title = spec.title
-                self.description = spec.description
+                self.spec = spec
             }
-            public var spec: TriggerSpec {
-                TriggerSpec(
-                    predicate: self.predicate,
-                    condition: self.condition,
-                    triggersWhat: self.triggersWhat,
-                    command: self.command,
-                    parameters: self.parameters,
-                    title: self.title,
-                    description: self.description
-                )
+            private enum CodingKeys: String, CodingKey { case thingID, triggerID }
+            public init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.thingID = try container.decode(String.self, forKey: .thingID)
+                self.triggerID = try container.decode(String.self, forKey: .triggerID)
+                self.spec = try TriggerSpec(from: decoder)
+            }
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(self.thingID, forKey: .thingID)
+                try container.encode(self.triggerID, forKey: .triggerID)
+                try self.spec.encode(to: encoder)
             }
         }
         public typealias Result = TriggerInfo

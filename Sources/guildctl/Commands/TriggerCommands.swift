@@ -72,6 +72,26 @@ struct TriggerPredicateOptions: ParsableArguments {
         return nil
     }
 
+    /// Creates a trigger on `thingID` that fires as these options say, with the action `action` gives (the
+    /// predicate, title and description are filled in here), and prints the reply.
+    func create(
+        _ thingID: String,
+        _ options: GlobalOptions,
+        action: (GuildClient) async throws -> TriggerMethods.TriggerSpec
+    ) async throws {
+        guard let predicate = try self.predicate() else {
+            throw ValidationError("Give when it fires: --condition, --schedule or --at.")
+        }
+        let result = try await Runner.run(options) { client in
+            var spec = try await action(client)
+            spec.predicate = predicate
+            spec.title = self.title
+            spec.description = self.description
+            return try await client.createTrigger(thingID, spec)
+        }
+        try Output.printResult(result, json: options.json)
+    }
+
     /// `--at`: ms since 1970, or an ISO 8601 time with its offset.
     static func milliseconds(_ text: String) throws -> Int64 {
         if let number = Int64(text) { return number }
@@ -101,21 +121,9 @@ extension TriggerCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            guard let predicate = try self.predicate.predicate() else {
-                throw ValidationError("Give when it fires: --condition, --schedule or --at.")
+            try await self.predicate.create(self.thing.thingID, self.options) { client in
+                .init(command: try await self.request.request(client))
             }
-            let result = try await Runner.run(self.options) { client in
-                try await client.createTrigger(
-                    self.thing.thingID,
-                    .init(
-                        predicate: predicate,
-                        command: try await self.request.request(client),
-                        title: self.predicate.title,
-                        description: self.predicate.description
-                    )
-                )
-            }
-            try Output.printResult(result, json: self.options.json)
         }
     }
 
@@ -133,23 +141,10 @@ extension TriggerCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            guard let predicate = try self.predicate.predicate() else {
-                throw ValidationError("Give when it fires: --condition, --schedule or --at.")
-            }
             let parameters = try self.parameters.map { try JSONInput.object($0, "--parameters") }
-            let result = try await Runner.run(self.options) { client in
-                try await client.createTrigger(
-                    self.thing.thingID,
-                    .init(
-                        predicate: predicate,
-                        triggersWhat: "NOTIFY",
-                        parameters: parameters,
-                        title: self.predicate.title,
-                        description: self.predicate.description
-                    )
-                )
+            try await self.predicate.create(self.thing.thingID, self.options) { _ in
+                .init(triggersWhat: "NOTIFY", parameters: parameters)
             }
-            try Output.printResult(result, json: self.options.json)
         }
     }
 
