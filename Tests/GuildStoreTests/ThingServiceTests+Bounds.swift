@@ -8,12 +8,14 @@ import Testing
 /// `maximumPendingCommands` pending, at most `maximumTriggerFiringsPerSecond` trigger firings in a rolling second,
 /// and every firing past them recorded as skipped. The clock is moved by hand, so the counts are exact.
 extension ThingServiceTests {
-    /// A world with alice, who owns a thing, and a things service on a clock the test moves.
-    static func aliceWithAThing() async throws -> (
+    /// A world with alice, who owns a thing, and a things service on a clock the test moves (from `start`).
+    static func aliceWithAThing(
+        at start: Int64? = nil
+    ) async throws -> (
         world: World, clock: TestClock, things: ThingService, alice: (caller: Caller, id: String), thing: (id: String, caller: Caller)
     ) {
         let world = try await World()
-        let clock = TestClock()
+        let clock = start.map { TestClock(at: $0) } ?? TestClock()
         let alice = try await world.user("alice")
         let thing = try await world.onboard(alice.caller, alice.id)
         return (world, clock, Self.things(world, clock), alice, thing)

@@ -108,12 +108,8 @@ extension ThingServiceTests {
     }
 
     @Test func aScheduleFiresAtItsDueTimeOnceAndMovesToItsNextTime() async throws {
-        let world = try await World()
+        let (world, clock, things, alice, thing) = try await Self.aliceWithAThing(at: Self.ms("2026-11-29T06:59:00Z"))
         defer { world.temp.remove() }
-        let clock = TestClock(at: Self.ms("2026-11-29T06:59:00Z"))
-        let things = Self.things(world, clock)
-        let alice = try await world.user("alice")
-        let thing = try await world.onboard(alice.caller, alice.id)
         let trigger = try await things.createTrigger(
             caller: alice.caller,
             thingID: thing.id,
@@ -335,12 +331,8 @@ extension ThingServiceTests {
     }
 
     @Test func aDisabledScheduleFiresNothingAndEnabledAgainWaitsForItsNextTime() async throws {
-        let world = try await World()
+        let (world, clock, things, alice, thing) = try await Self.aliceWithAThing(at: Self.ms("2026-11-29T06:59:00Z"))
         defer { world.temp.remove() }
-        let clock = TestClock(at: Self.ms("2026-11-29T06:59:00Z"))
-        let things = Self.things(world, clock)
-        let alice = try await world.user("alice")
-        let thing = try await world.onboard(alice.caller, alice.id)
         let trigger = try await things.createTrigger(
             caller: alice.caller,
             thingID: thing.id,
@@ -414,12 +406,8 @@ extension ThingServiceTests {
     }
 
     @Test func badPredicatesTextsAndParametersAreRefused() async throws {
-        let world = try await World()
+        let (world, clock, things, alice, thing) = try await Self.aliceWithAThing(at: Self.ms("2026-11-29T06:59:00Z"))
         defer { world.temp.remove() }
-        let clock = TestClock(at: Self.ms("2026-11-29T06:59:00Z"))
-        let things = Self.things(world, clock)
-        let alice = try await world.user("alice")
-        let thing = try await world.onboard(alice.caller, alice.id)
         func create(_ predicate: TriggerPredicate, _ action: TriggerAction = .notify(parameters: nil), title: String? = nil) async -> GuildError.Code?
         {
             await self.code {
