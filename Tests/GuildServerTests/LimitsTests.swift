@@ -43,6 +43,27 @@ struct LimitsTests {
         }
     }
 
+    @Test func repliesAheadOfAnOversizedFrameAreWrittenWholeBeforeTheClose() async throws {
+        // Two `rpc.discover` replies (about 200 KiB each) overfill the socket's buffer. The close used to fail the
+        // writes still pending, so a peer that read after it lost the rest of them and FRAME_TOO_LARGE (found by
+        // the FuzzDispatch fuzzer in CI).
+        try await TestDaemon.run(configure: { $0.maximumFrameBytes = 4096 }) { socket, _ in
+            let connection = try RawConnection(path: socket)
+            let discover = #"{"jsonrpc":"2.0","id":1,"method":"rpc.discover"}"# + "\n"
+            let oversized = "{" + String(repeating: " ", count: 4200) + "}\n"
+            await connection.send(discover + discover + oversized)
+            // Not read yet, so that the daemon's writes wait on the full buffer when it refuses the frame.
+            try await Task.sleep(for: .milliseconds(500))
+            for _ in 0..<2 {
+                let reply = try #require(await connection.readJSON() as? [String: Any])
+                #expect((reply["result"] as? [String: Any])?["methods"] is [Any])
+            }
+            let refusal = try #require(await connection.readJSON() as? [String: Any])
+            #expect(refusal.errorReason == "FRAME_TOO_LARGE")
+            #expect(await connection.isClosedByPeer())
+        }
+    }
+
     @Test func aTrickledRequestIsCutOffWhileWholeLinesAreNot() async throws {
         try await TestDaemon.run(configure: { $0.frameTimeoutSeconds = 0.6 }) { socket, _ in
             // Whole lines, one every 0.3 s for longer than the timeout: never cut off.

@@ -234,6 +234,23 @@ struct MalformedInputTests {
         }
     }
 
+    @Test func repliesLargerThanTheSocketBufferReachAHalfClosedClientWhole() async throws {
+        try await TestDaemon.run { socket, _ in
+            // `nc -N` piping three `rpc.discover` calls (about 200 KiB of reply each) and reading later: the
+            // close once in-flight work was answered used to fail the writes the full buffer still held.
+            let connection = try RawConnection(path: socket)
+            for id in 1...3 { await connection.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"rpc.discover"}"# + "\n") }
+            shutdown(connection.fd, Int32(SHUT_WR))
+            try await Task.sleep(for: .milliseconds(500))
+            var ids: [Int] = []
+            while let reply = await connection.readJSON() as? [String: Any] {
+                #expect((reply["result"] as? [String: Any])?["methods"] is [Any])
+                ids.append(reply["id"] as? Int ?? 0)
+            }
+            #expect(ids == [1, 2, 3])
+        }
+    }
+
     @Test func aLastLineWithoutNewlineIsAnsweredAtHalfClose() async throws {
         try await TestDaemon.run { socket, _ in
             // `printf '%s' '{...}' | nc -N -U sock`: the request has no `\n`, the peer then shuts down its side.

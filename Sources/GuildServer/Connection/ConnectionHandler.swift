@@ -162,16 +162,18 @@ final class ConnectionHandler: ChannelDuplexHandler {
         self.closeAfterFlushing(context: context)
     }
 
-    /// Writes what is queued, then closes; nothing more is read.
+    /// Writes what is queued, then closes once it is written (or after the close grace); nothing more is read.
     private func closeAfterFlushing(context: ChannelHandlerContext) {
         self.flushOutput(context: context)
+        guard !self.closing else { return }
         self.closing = true
-        context.close(promise: nil)
+        self.state.closeWhenWritten()
     }
 
     // MARK: - Backpressure
 
     func read(context: ChannelHandlerContext) {
+        if self.closing { return }  // what a closing connection sends is never answered
         if context.channel.isWritable {
             context.read()
         } else {

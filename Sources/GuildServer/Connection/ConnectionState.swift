@@ -18,6 +18,8 @@ final class ConnectionState: Sendable {
     let channel: any Channel
     /// The most bytes the connection may have queued for writing before its subscriptions lag.
     let outputLimit: Int
+    /// How long a closing connection waits for its last replies to be read before it is closed regardless.
+    let closeGrace: TimeAmount
     let work: AsyncStream<Work>
     private let workContinuation: AsyncStream<Work>.Continuation
     private let boundSession = Mutex<(session: ResolvedSession, generation: UInt64)?>(nil)
@@ -36,13 +38,21 @@ final class ConnectionState: Sendable {
     static var live: Int { Self.liveCount.load(ordering: .relaxed) }
     private static let liveCount = Atomic<Int>(0)
 
-    init(id: UInt64, peer: PeerCredentials, isAdmin: Bool, channel: any Channel, outputLimit: Int) {
+    init(
+        id: UInt64,
+        peer: PeerCredentials,
+        isAdmin: Bool,
+        channel: any Channel,
+        outputLimit: Int,
+        closeGrace: TimeAmount = .seconds(30)
+    ) {
         Self.liveCount.add(1, ordering: .relaxed)
         self.id = id
         self.peer = peer
         self.isAdmin = isAdmin
         self.channel = channel
         self.outputLimit = outputLimit
+        self.closeGrace = closeGrace
         self.outbox = ConnectionOutbox(channel: channel)
         (self.work, self.workContinuation) = AsyncStream.makeStream(of: Work.self)
     }
@@ -156,16 +166,31 @@ final class ConnectionState: Sendable {
         // the connection.
         let remaining = self.inFlightCount.subtract(1, ordering: .sequentiallyConsistent).newValue
         if remaining == 0, self.isDraining.load(ordering: .sequentiallyConsistent) {
-            self.channel.close(promise: nil)
+            self.closeWhenWritten()
         }
     }
 
-    /// Stops taking new requests; closes once in-flight work is answered.
+    /// Stops taking new requests; closes once in-flight work is answered and written.
     func drain() {
         self.isDraining.store(true, ordering: .sequentiallyConsistent)
         if self.inFlightCount.load(ordering: .sequentiallyConsistent) == 0 {
-            self.channel.close(promise: nil)
+            self.closeWhenWritten()
         }
+    }
+
+    /// Closes the channel once everything handed to it so far is written. A plain `close` fails the writes
+    /// still pending, so a reply larger than the socket's buffer (or one behind it) was cut off when the peer
+    /// read it after the close (FuzzDispatch: `rpc.discover` then an oversized frame lost FRAME_TOO_LARGE). A
+    /// peer that does not read them is closed after `closeGrace` all the same.
+    func closeWhenWritten() {
+        let channel = self.channel
+        let grace = channel.eventLoop.scheduleTask(in: self.closeGrace) { channel.close(promise: nil) }
+        // An empty write: it completes after every write before it (the handler's and the outbox's).
+        let close: @Sendable () -> Void = {
+            grace.cancel()
+            channel.close(promise: nil)
+        }
+        self.outbox.append(capacity: 0, completion: close) { _ in }
     }
 
     /// No more work will come (the channel closed). Work already handed over but not started is skipped: its

@@ -167,7 +167,8 @@ public final class GuildServer: Service, Sendable {
                 peer: peer,
                 isAdmin: isAdmin,
                 channel: channel,
-                outputLimit: self.configuration.maximumOutputBytes
+                outputLimit: self.configuration.maximumOutputBytes,
+                closeGrace: .nanoseconds(Int64(self.configuration.writeStallTimeoutSeconds * 1_000_000_000))
             )
             guard self.connections.add(state) else {
                 self.connections.remove(id, uid: peer.uid)
