@@ -696,7 +696,6 @@ struct ThingRecordsConformanceTests {
             predicate: try TriggerPredicate.condition(try Self.json(#"{"type": "eq", "field": "power", "value": true}"#)),
             action: .command(try Self.request(issuer: .group("g1"), full: true)),
             enabled: true,
-            lastValue: false,
             creator: "u1",
             created: time
         )
@@ -715,7 +714,6 @@ struct ThingRecordsConformanceTests {
             title: "Every five minutes",
             description: "A test",
             enabled: enabled,
-            lastValue: false,
             nextFire: due,
             creator: nil,
             created: 10,
@@ -750,7 +748,7 @@ struct ThingRecordsConformanceTests {
     }
 
     /// Evaluating an upload reads the triggers without a due time, oldest first, with their stored predicate
-    /// text, and writes back only the last value.
+    /// text and whether they are enabled.
     @Test(arguments: Engine.available)
     func stateTriggerRowsAreTheTriggersWithoutADueTime(engine: Engine) async throws {
         try await engine.withThingStore { store in
@@ -764,16 +762,63 @@ struct ThingRecordsConformanceTests {
             let rows = try await store.read { try $0.things.stateTriggerRows(thingID: "th.1") }
             #expect(rows.map(\.triggerID) == ["tr.c", "tr.d"])
             #expect(rows.map(\.enabled) == [true, false])
-            #expect(rows.map(\.lastValue) == [false, false])
             let stored = try rows.map { row in try row.predicate.withUnsafeBytes { try JSONValue(parsing: $0) } }
             #expect(stored.map { try? TriggerPredicate(stored: $0) } == [condition.predicate, disabled.predicate])
             #expect(try await store.read { try $0.things.stateTriggerRows(thingID: "th.2") }.isEmpty)
+        }
+    }
 
-            try await store.write { try $0.things.setTriggerLastValue(triggerID: "tr.d", true) }
-            var expected = disabled
-            expected.lastValue = true
-            #expect(try await store.read { try $0.things.trigger(thingID: "th.1", triggerID: "tr.d") } == expected)
-            #expect(try await store.read { try $0.things.stateTriggerRows(thingID: "th.1") }.map(\.lastValue) == [false, true])
+    /// A thing's trigger revision (what `ThingTriggerSets` keeps compiled triggers by): 0 until its triggers
+    /// change, then new with every insert, update and delete of one of them, and with none of the rest (an
+    /// upload, a schedule's advance, another thing's triggers, a delete of no trigger); a revision written by a
+    /// rolled-back transaction is gone with it.
+    @Test(arguments: Engine.available)
+    func everyChangeToAThingsTriggersGivesItANewRevision(engine: Engine) async throws {
+        try await engine.withThingStore { store in
+            try await store.write { tx in
+                try tx.things.insertThing(try Self.thing("th.1"))
+                try tx.things.insertThing(try Self.thing("th.2"))
+            }
+            func revision(_ thingID: String = "th.1") async throws -> Int64 {
+                try await store.read { try $0.things.triggerRevision(thingID: thingID) }
+            }
+            #expect(try await revision() == 0)
+            #expect(try await revision("th.9") == 0)
+            var seen: Set<Int64> = [0]
+            func expectNew(_ comment: Comment) async throws {
+                let now = try await revision()
+                #expect(seen.insert(now).inserted, comment)
+            }
+
+            var trigger = try Self.trigger("tr.c")
+            try await store.write { [trigger] in try $0.things.insertTrigger(trigger) }
+            try await expectNew("an insert")
+            try await store.write { try $0.things.insertTrigger(try Self.schedule("tr.s", due: 1_000)) }
+            try await expectNew("a schedule's insert")
+            trigger.enabled = false
+            try await store.write { [trigger] in try $0.things.updateTrigger(trigger) }
+            try await expectNew("an update")
+            #expect(try await store.write { try $0.things.deleteTrigger(thingID: "th.1", triggerID: "tr.c") })
+            try await expectNew("a delete")
+
+            let kept = try await revision()
+            #expect(try await store.write { try $0.things.deleteTrigger(thingID: "th.1", triggerID: "tr.c") } == false)
+            try await store.write { tx in
+                try tx.things.insertState(thingID: "th.1", state: ThingState(state: ["power": true], timestamp: 5), uploaded: 5)
+                _ = try tx.things.advanceSchedule(triggerID: "tr.s", from: 1_000, to: 2_000)
+                try tx.things.insertTrigger(try Self.trigger("tr.o", thingID: "th.2"))
+            }
+            #expect(try await revision() == kept, "no change to th.1's triggers")
+            #expect(try await revision("th.2") != 0)
+
+            // A rolled-back change leaves the revision as it was.
+            await #expect(throws: (any Error).self) {
+                try await store.write { tx in
+                    try tx.things.insertTrigger(try Self.trigger("tr.r"))
+                    throw GuildError(.invalidInput, "roll back")
+                }
+            }
+            #expect(try await revision() == kept)
         }
     }
 
@@ -821,12 +866,14 @@ struct ThingRecordsConformanceTests {
                     reason: time % 3 == 0 ? "firingRate" : nil
                 )
             }
+            // Interleaved, each trigger's firings count from 1 on their own.
+            var ordinals: [Int64] = []
             for time in Int64(1)...6 {
-                try await store.write { tx in
-                    try tx.things.insertTriggerFiring(firing("tr.1", at: time))
-                    try tx.things.insertTriggerFiring(firing("tr.2", at: time * 10))
+                ordinals += try await store.write { tx in
+                    [try tx.things.insertTriggerFiring(firing("tr.1", at: time)), try tx.things.insertTriggerFiring(firing("tr.2", at: time * 10))]
                 }
             }
+            #expect(ordinals == [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6])
             let page = try await store.read { try $0.things.triggerFirings(triggerID: "tr.1", before: nil, limit: 4) }
             #expect(page.map(\.firing) == [6, 5, 4, 3].map { firing("tr.1", at: $0) })
             let rest = try await store.read { try $0.things.triggerFirings(triggerID: "tr.1", before: page[3].position, limit: 4) }
@@ -834,6 +881,9 @@ struct ThingRecordsConformanceTests {
 
             try await store.write { try $0.things.pruneTriggerFirings(triggerID: "tr.1", keep: 2) }
             #expect(try await store.read { try $0.things.triggerFirings(triggerID: "tr.1", before: nil, limit: 10) }.map(\.firing.firedAt) == [6, 5])
+            // Pruning does not change the count.
+            #expect(try await store.write { try $0.things.insertTriggerFiring(firing("tr.1", at: 7)) } == 7)
+            try await store.write { try $0.things.pruneTriggerFirings(triggerID: "tr.1", keep: 2) }
             #expect(try await store.read { try $0.things.triggerFirings(triggerID: "tr.2", before: nil, limit: 10) }.count == 6)
 
             #expect(try await store.write { try $0.things.deleteTrigger(thingID: "th.1", triggerID: "tr.2") })
@@ -859,12 +909,10 @@ struct ThingRecordsConformanceTests {
 
             var changed = triggers[0]
             changed.enabled = false
-            changed.lastValue = true
             changed.creator = "someone else"
             try await store.write { [changed] in try $0.things.updateTrigger(changed) }
             var expected = triggers[0]
             expected.enabled = false
-            expected.lastValue = true
             #expect(try await store.read { try $0.things.triggers(thingID: "th.1") }.first == expected)
 
             #expect(try await store.write { try $0.things.deleteTrigger(thingID: "th.2", triggerID: "tr.b") } == false)

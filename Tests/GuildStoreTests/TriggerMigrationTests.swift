@@ -41,7 +41,6 @@ struct TriggerMigrationTests {
                             CommandRequest(actions: [["turnPower": ["power": true]]], issuer: .user("u1"), schema: "SmartLight", schemaVersion: 2)
                         ),
                         enabled: false,
-                        lastValue: true,
                         creator: "u1",
                         created: 20
                     )

@@ -135,8 +135,6 @@ public struct ThingTrigger: Sendable, Hashable {
     public var title: String?
     public var description: String?
     public var enabled: Bool
-    /// A state predicate's condition on the last state it saw (false before any).
-    public var lastValue: Bool
     /// A schedule's next due time (ms since the Unix epoch); nil for a state predicate, and once a single time
     /// has fired.
     public var nextFire: Int64?
@@ -153,7 +151,6 @@ public struct ThingTrigger: Sendable, Hashable {
         title: String? = nil,
         description: String? = nil,
         enabled: Bool,
-        lastValue: Bool,
         nextFire: Int64? = nil,
         creator: String?,
         created: Int64,
@@ -166,7 +163,6 @@ public struct ThingTrigger: Sendable, Hashable {
         self.title = title
         self.description = description
         self.enabled = enabled
-        self.lastValue = lastValue
         self.nextFire = nextFire
         self.creator = creator
         self.created = created

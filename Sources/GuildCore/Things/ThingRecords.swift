@@ -65,6 +65,8 @@ public protocol ThingRecords {
     func state(id: Int64, thingID: String) throws -> [String: JSONValue]?
     /// The latest state.
     func latestState(thingID: String) throws -> ThingState?
+    /// The latest state but row `stateID`: an upload's triggers compare it with the state before it.
+    func latestState(thingID: String, excluding stateID: Int64) throws -> ThingState?
     /// A page of states with `from <= timestamp <= to`, oldest first, after position `after`; each with its
     /// position.
     func states(thingID: String, from: Int64, to: Int64, after: Int64?, limit: Int) throws -> [(state: ThingState, position: Int64)]
@@ -89,7 +91,7 @@ public protocol ThingRecords {
     /// Deletes a user's installations.
     func deleteInstallations(userID: String) throws
 
-    /// Stores a new trigger.
+    /// Stores a new trigger, and gives the thing a new trigger revision (``triggerRevision(thingID:)``).
     func insertTrigger(_ trigger: ThingTrigger) throws
     /// A thing's triggers, oldest first.
     func triggers(thingID: String) throws -> [ThingTrigger]
@@ -98,12 +100,15 @@ public protocol ThingRecords {
     /// A thing's triggers without a next due time (state predicates, and single times that have fired), oldest
     /// first, as evaluating an upload needs them: no action is read.
     func stateTriggerRows(thingID: String) throws -> [StateTriggerRow]
-    /// Writes a trigger's condition value on the last state it saw.
-    func setTriggerLastValue(triggerID: String, _ value: Bool) throws
-    /// Writes a trigger's predicate, action, title, description, enabled flag, last condition value, next due
-    /// time and modification time.
+    /// The thing's trigger revision: 0 for a thing whose triggers never changed, then a new random value with
+    /// each ``insertTrigger(_:)``, ``updateTrigger(_:)`` and ``deleteTrigger(thingID:triggerID:)`` (in its
+    /// transaction), never with an upload or a schedule's firing; 0 for no thing. ``ThingTriggerSets`` keeps
+    /// each thing's compiled triggers by it.
+    func triggerRevision(thingID: String) throws -> Int64
+    /// Writes a trigger's predicate, action, title, description, enabled flag, next due time and modification
+    /// time, and gives its thing a new trigger revision.
     func updateTrigger(_ trigger: ThingTrigger) throws
-    /// Deletes a trigger with its firings; false when there was none.
+    /// Deletes a trigger with its firings, giving its thing a new trigger revision; false when there was none.
     func deleteTrigger(thingID: String, triggerID: String) throws -> Bool
     /// Enabled triggers whose schedule is due at `now` (a next due time at or before it), the earliest due
     /// first; read through an index of the due times.
@@ -113,7 +118,8 @@ public protocol ThingRecords {
     /// Moves a schedule's next due time from `from` to `to` (nil: none left), only if it is still `from`; false
     /// when it was not (another host fired it first, or it was changed meanwhile).
     func advanceSchedule(triggerID: String, from: Int64, to: Int64?) throws -> Bool
-    /// Stores a firing of a trigger; returns its row's id.
+    /// Stores a firing of a trigger; returns its ordinal among the trigger's firings (one past the newest kept
+    /// one's; 1 for the first), which pruning does not change.
     @discardableResult
     func insertTriggerFiring(_ firing: TriggerFiring) throws -> Int64
     /// Drops a trigger's oldest firings beyond the newest `keep`.

@@ -7,9 +7,9 @@ extension ThingService {
     public static let maximumStatePage = 1000
 
     /// Uploads a state: the thing itself, an owner, or an admin. Returns whether it was the thing's first
-    /// state, its time, and the trigger firings it skipped. Owners get `thingStateChanged`; each enabled trigger
-    /// whose condition turns from false to true sends its command, within the bounds on what triggers send
-    /// (past them, owners get `triggerSkipped`).
+    /// state, its time, and the trigger firings it skipped. Owners get `thingStateChanged`; each enabled state
+    /// trigger fires as its `triggersWhen` says (against the state before this one), within the bounds on what
+    /// triggers send (past them, owners get `triggerSkipped`).
     public func putState(
         caller: Caller,
         thingID: String,
@@ -26,11 +26,6 @@ extension ThingService {
             try Self.requireOwnerOrThing(caller, thingID, tx)
             let stateID = try tx.things.insertState(thingID: thingID, state: ThingState(state: state, timestamp: time), uploaded: now)
             if first { try tx.things.markThingHasState(id: thingID) }
-            try tx.things.pruneStates(
-                thingID: thingID,
-                keepCount: self.stateHistory.count,
-                before: now - self.stateHistory.maximumAgeMilliseconds
-            )
             var event = ThingEvent(
                 kind: .thingStateChanged,
                 thingID: thingID,
@@ -43,10 +38,18 @@ extension ThingService {
             let skipped = try Self.runTriggers(
                 thingID: thingID,
                 state: state,
+                stateID: stateID,
                 conditions: self.triggerConditions,
+                sets: self.triggerSets,
                 quota: self.storageQuota,
                 tx,
                 now
+            )
+            // After the triggers, which compare this state with the one before it, which the history may drop now.
+            try tx.things.pruneStates(
+                thingID: thingID,
+                keepCount: self.stateHistory.count,
+                before: now - self.stateHistory.maximumAgeMilliseconds
             )
             return (first, time, skipped)
         }

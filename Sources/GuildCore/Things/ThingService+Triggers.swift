@@ -2,8 +2,9 @@ import GuildJSON
 
 /// Triggers (Thing-IF's): a predicate (a condition on the thing's uploaded states with its `triggersWhen`, a cron
 /// schedule or a single time) and an action (a command to the thing, or a `triggerFired` event). A state
-/// condition's last value and a schedule's next due time are stored and advanced in the transaction that fires,
-/// so neither a replay nor a restart fires twice. Every firing is kept in the trigger's results.
+/// condition is evaluated in the upload's transaction, against the state before it for its previous value; a
+/// schedule's next due time is stored and advanced in the transaction that fires, so neither a replay nor a
+/// restart fires twice. Every firing is kept in the trigger's results.
 extension ThingService {
     /// The most triggers a thing may have.
     public static let maximumTriggers = 100
@@ -29,9 +30,9 @@ extension ThingService {
     public static let maximumTriggerResultPage = 100
 
     /// Registers a trigger (an owner or admin). A `COMMAND` action's issuer must be an owner the caller acts
-    /// for. A state predicate's last value starts as its condition's value on the latest state, so
-    /// `CONDITION_FALSE_TO_TRUE` and `CONDITION_CHANGED` fire on the next transition; a schedule starts at its
-    /// first due time after now (a single time must be in the future).
+    /// for. A state predicate compares each upload with the state before it, so `CONDITION_FALSE_TO_TRUE` and
+    /// `CONDITION_CHANGED` fire on the next transition after the trigger is made; a schedule starts at its first
+    /// due time after now (a single time must be in the future).
     public func createTrigger(
         caller: Caller,
         thingID: String,
@@ -59,7 +60,6 @@ extension ThingService {
                 title: title,
                 description: description,
                 enabled: true,
-                lastValue: try Self.startingValue(predicate, thingID, tx),
                 nextFire: nextFire,
                 creator: caller.session?.user.id,
                 created: now
@@ -112,7 +112,6 @@ extension ThingService {
             }
             if let predicate {
                 trigger.predicate = predicate
-                trigger.lastValue = try Self.startingValue(predicate, thingID, tx)
                 trigger.nextFire = nextFire ?? nil
             }
             if let title { trigger.title = title.isEmpty ? nil : title }
@@ -256,49 +255,56 @@ extension ThingService {
         }
     }
 
-    /// A state predicate's condition on the latest state (false before any); false for a schedule.
-    static func startingValue(_ predicate: TriggerPredicate, _ thingID: String, _ tx: any Transaction) throws -> Bool {
-        guard case .states(let condition, _) = predicate, let clause = try? ObjectClause(json: condition) else { return false }
-        return try tx.things.latestState(thingID: thingID).map { clause.matches($0.state) } ?? false
-    }
-
-    /// Evaluates the thing's state triggers on a new state, in the upload's transaction: each fires as its
-    /// `triggersWhen` says (if enabled), and every changed value is stored, fired or not. A command past
+    /// Evaluates the thing's state triggers on a new state (stored as row `stateID`), in the upload's
+    /// transaction: each enabled one fires as its `triggersWhen` says, its condition's previous value being its
+    /// value on the thing's newest other state (false when there is none), so a condition's value is never
+    /// stored and an upload writes nothing for a trigger that does not fire. A command past
     /// ``maximumTriggerFiringsPerSecond``, ``maximumPendingCommands`` or the storage quota is not sent: the
     /// upload's skipped firings are recorded in one `triggerSkipped` event to the owners, and returned. Every
     /// firing, skipped or not, is in the trigger's results.
     ///
+    /// The triggers come from `sets` when the thing's trigger revision is the one kept there (see
+    /// ``ThingTriggerSets``), else from their rows, compiled through `conditions` and kept.
+    ///
     /// Call it after the upload's first event: on PostgreSQL that event took the event log's lock, held to the
-    /// commit, so the counts read here include every other host's firings and commands for the thing.
+    /// commit, so the newest other state, and the counts read here, include every other host's uploads, firings
+    /// and commands for the thing.
     static func runTriggers(
         thingID: String,
         state: [String: JSONValue],
+        stateID: Int64,
         conditions: TriggerConditions,
+        sets: ThingTriggerSets,
         quota: StorageQuota,
         _ tx: any Transaction,
         _ now: Int64
     ) throws -> TriggerSkip? {
-        // Read at the first command firing, then kept up to date: most uploads fire nothing and read neither.
+        let triggers = try Self.stateTriggers(thingID: thingID, conditions: conditions, sets: sets, tx)
+        guard !triggers.isEmpty else { return nil }
+        // Read at the first trigger that needs them, then kept: most uploads fire nothing and read none of them.
+        var previous: [String: JSONValue]?
+        var previousRead = false
         var counts: FiringCounts?
         var owners: [ThingOwner]?
         var skipped: [String] = []
         var reason = TriggerSkip.Reason.firingRate
-        // Each trigger's id, stored predicate and last value only; the predicate compiled once per text, the
-        // whole trigger read when it fires.
-        let rows = try tx.things.stateTriggerRows(thingID: thingID)
-        guard !rows.isEmpty else { return nil }
-        for (row, compiled) in zip(rows, conditions.conditions(of: rows.map(\.predicate))) {
-            guard let compiled else { continue }
-            let was = row.lastValue
-            let value = compiled.clause.matches(state)
-            if value != was {
-                // The value advances even when the firing is skipped, so a skipped trigger never fires later by surprise.
-                try tx.things.setTriggerLastValue(triggerID: row.triggerID, value)
+        for candidate in triggers where candidate.enabled {
+            let mode = candidate.condition.mode
+            let value = candidate.condition.clause.matches(state)
+            // `CONDITION_TRUE` needs no previous value, nor does `CONDITION_FALSE_TO_TRUE` when the condition is false.
+            let fires: Bool
+            switch mode {
+            case .conditionTrue: fires = value
+            case .conditionFalseToTrue where !value: fires = false
+            case .conditionFalseToTrue, .conditionChanged:
+                if !previousRead {
+                    previous = try tx.things.latestState(thingID: thingID, excluding: stateID)?.state
+                    previousRead = true
+                }
+                let was = previous.map { candidate.condition.clause.matches($0) } ?? false
+                fires = mode.fires(was: was, now: value)
             }
-            guard row.enabled, compiled.mode.fires(was: was, now: value),
-                var trigger = try tx.things.trigger(thingID: thingID, triggerID: row.triggerID)
-            else { continue }
-            trigger.lastValue = value
+            guard fires, let trigger = try tx.things.trigger(thingID: thingID, triggerID: candidate.triggerID) else { continue }
             let (_, skip) = try Self.fire(trigger, dueAt: nil, counts: &counts, owners: &owners, quota: quota, tx, now)
             // Once one firing is skipped the counts stay put, so every skip of an upload has the same reason.
             if let skip {
@@ -312,6 +318,26 @@ extension ThingService {
         return skip
     }
 
+    /// The thing's state triggers, oldest first, compiled: those kept in `sets` under the thing's trigger
+    /// revision, or else its rows (read after the revision, in the same transaction, so that they are the
+    /// revision's or newer), compiled once per predicate text and kept. Rows that are not state predicates (a
+    /// single time that has fired) or no longer parse are left out.
+    static func stateTriggers(
+        thingID: String,
+        conditions: TriggerConditions,
+        sets: ThingTriggerSets,
+        _ tx: any Transaction
+    ) throws -> [ThingTriggerSets.Trigger] {
+        let revision = try tx.things.triggerRevision(thingID: thingID)
+        if let kept = sets.triggers(thingID: thingID, revision: revision) { return kept }
+        let rows = try tx.things.stateTriggerRows(thingID: thingID)
+        let triggers = zip(rows, conditions.conditions(of: rows.map(\.predicate))).compactMap { row, compiled in
+            compiled.map { ThingTriggerSets.Trigger(triggerID: row.triggerID, enabled: row.enabled, condition: $0) }
+        }
+        sets.keep(triggers, thingID: thingID, revision: revision)
+        return triggers
+    }
+
     /// Fires the schedules due by now, at most `limit` of them, oldest due first; returns how many were handled,
     /// when the next one is due, and the firings skipped past the bounds (committed, for the skip metric). Each
     /// due time is advanced in the transaction that fires it, only if no other host advanced it first, so a due
@@ -323,7 +349,8 @@ extension ThingService {
         guard let earliest, earliest <= now else { return (0, earliest, []) }
         let catchUp = self.scheduleCatchUp
         let quota = self.storageQuota
-        let (handled, skipped) = try await self.store.write { tx in
+        // The next due time is read in the same transaction, after the firings advanced theirs.
+        let (handled, nextDue, skipped) = try await self.store.write { tx in
             var handled = 0
             var skipped: [TriggerSkip] = []
             var countsByThing: [String: FiringCounts] = [:]
@@ -360,9 +387,8 @@ extension ThingService {
                     skipped.append(skip)
                 }
             }
-            return (handled, skipped)
+            return (handled, try tx.things.earliestDue(), skipped)
         }
-        let nextDue = try await self.store.read { tx in try tx.things.earliestDue() }
         return (handled, nextDue, skipped)
     }
 
@@ -455,17 +481,19 @@ extension ThingService {
         return (firing, skip)
     }
 
-    /// Stores a firing in its trigger's results. The oldest past ``maximumTriggerResults`` are dropped at one
-    /// insert in ``triggerResultPruneEvery`` (by the row's id), not at each: a prune walks a thousand index
-    /// entries, which at every firing would cost more than the firing itself.
+    /// Stores a firing in its trigger's results. The oldest past ``maximumTriggerResults`` are dropped at one of
+    /// the trigger's firings in ``triggerResultPruneEvery`` (by its ordinal among them), not at each: a prune
+    /// walks a thousand index entries, which at every firing would cost more than the firing itself. So a
+    /// trigger keeps at most that many more. (Counting by the rows' ids, shared by all triggers, 64 triggers
+    /// firing in turn would leave all but one never pruned.)
     static func record(_ firing: TriggerFiring, _ tx: any Transaction) throws {
-        let id = try tx.things.insertTriggerFiring(firing)
-        if id % Self.triggerResultPruneEvery == 0 {
+        let ordinal = try tx.things.insertTriggerFiring(firing)
+        if ordinal % Self.triggerResultPruneEvery == 0 {
             try tx.things.pruneTriggerFirings(triggerID: firing.triggerID, keep: Self.maximumTriggerResults)
         }
     }
 
-    /// One insert in this many prunes its trigger's results.
+    /// One of a trigger's firings in this many prunes its results.
     static let triggerResultPruneEvery: Int64 = 64
 
     /// Appends the `triggerSkipped` event of firings that sent nothing, to the thing's owners.

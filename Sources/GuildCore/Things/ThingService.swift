@@ -37,6 +37,8 @@ public struct ThingService: Sendable {
     public var scheduleWake: ScheduleWake?
     /// The state conditions of triggers, compiled once (shared by copies of this service).
     public var triggerConditions = TriggerConditions()
+    /// Each thing's compiled state triggers, by its trigger revision (shared by copies of this service).
+    public var triggerSets = ThingTriggerSets()
 
     /// Creates the service.
     public init(

@@ -186,6 +186,18 @@ extension PostgresMigration {
                 "CREATE INDEX thing_trigger_result_trigger ON thing_trigger_result (trigger_id, id)",
             ]
         ),
+        // SQLite's `things-7`: each thing's trigger revision, set anew by every change to its triggers (an upload
+        // compares its state with the one before it instead of storing each condition's last value); each
+        // firing's ordinal among its trigger's.
+        PostgresMigration(
+            version: 25,
+            name: "trigger revisions and firing ordinals",
+            statements: [
+                "ALTER TABLE thing ADD COLUMN trigger_revision bigint NOT NULL DEFAULT 0",
+                "ALTER TABLE thing_trigger DROP COLUMN last_value",
+                "ALTER TABLE thing_trigger_result ADD COLUMN ordinal bigint NOT NULL DEFAULT 0",
+            ]
+        ),
     ]
 }
 

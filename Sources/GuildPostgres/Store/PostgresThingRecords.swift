@@ -349,6 +349,17 @@ extension PostgresThingRecords: ThingRecords {
         return ThingState(state: try Self.object(state), timestamp: timestamp)
     }
 
+    /// The latest state but row `stateID`.
+    public func latestState(thingID: String, excluding stateID: Int64) throws -> ThingState? {
+        guard Self.isStorableKey(thingID) else { return nil }
+        let rows = try self.connection.query(
+            "SELECT timestamp, state FROM thing_state WHERE thing_id = \(thingID) AND id <> \(stateID) ORDER BY id DESC LIMIT 1"
+        )
+        guard let row = rows.first else { return nil }
+        let (timestamp, state) = try row.decode((Int64, ByteBuffer).self)
+        return ThingState(state: try Self.object(state), timestamp: timestamp)
+    }
+
     /// A page of states with `from <= timestamp <= to`, oldest first, after position `after`; each with its
     /// position.
     public func states(
@@ -474,7 +485,7 @@ extension PostgresThingRecords: ThingRecords {
 
     /// The columns a trigger is read from, in ``decodeTrigger(from:)``'s order.
     private static let triggerColumns =
-        "trigger_id, thing_id, predicate, action, command, parameters, title, description, enabled, last_value, next_fire, creator, created, modified"
+        "trigger_id, thing_id, predicate, action, command, parameters, title, description, enabled, next_fire, creator, created, modified"
 
     /// A trigger's row (``triggerColumns``) as a trigger.
     private static func decodeTrigger(from row: PostgresRandomAccessRow) throws -> ThingTrigger {
@@ -494,11 +505,10 @@ extension PostgresThingRecords: ThingRecords {
             title: try row[6].decode(String?.self),
             description: try row[7].decode(String?.self),
             enabled: try row[8].decode(Bool.self),
-            lastValue: try row[9].decode(Bool.self),
-            nextFire: try row[10].decode(Int64?.self),
-            creator: try row[11].decode(String?.self),
-            created: try row[12].decode(Int64.self),
-            modified: try row[13].decode(Int64.self)
+            nextFire: try row[9].decode(Int64?.self),
+            creator: try row[10].decode(String?.self),
+            created: try row[11].decode(Int64.self),
+            modified: try row[12].decode(Int64.self)
         )
     }
 
@@ -515,20 +525,36 @@ extension PostgresThingRecords: ThingRecords {
         }
     }
 
-    /// Stores a new trigger.
+    /// Stores a new trigger, and gives its thing a new trigger revision.
     public func insertTrigger(_ trigger: ThingTrigger) throws {
         let action = Self.actionColumns(trigger.action)
         try self.connection.execute(
             """
             INSERT INTO thing_trigger (trigger_id, thing_id, predicate, action, command, parameters, title, description,
-                enabled, last_value, next_fire, creator, created, modified)
+                enabled, next_fire, creator, created, modified)
             VALUES (
                 \(trigger.triggerID), \(trigger.thingID), \(Self.json(trigger.predicate.json)), \(action.name), \(action.command),
-                \(action.parameters), \(trigger.title), \(trigger.description), \(trigger.enabled), \(trigger.lastValue),
+                \(action.parameters), \(trigger.title), \(trigger.description), \(trigger.enabled),
                 \(trigger.nextFire), \(trigger.creator), \(trigger.created), \(trigger.modified)
             )
             """
         )
+        try self.changeTriggerRevision(thingID: trigger.thingID)
+    }
+
+    /// Gives the thing a new trigger revision, as SQLite's store does: random and odd (never 0, which only a
+    /// thing whose triggers never changed has), so that a revision a rolled-back transaction wrote is never
+    /// written again, on any host.
+    private func changeTriggerRevision(thingID: String) throws {
+        try self.connection.execute(
+            "UPDATE thing SET trigger_revision = ((random() * 4e18)::bigint | 1) WHERE thing_id = \(thingID)"
+        )
+    }
+
+    /// The thing's trigger revision; 0 for no thing.
+    public func triggerRevision(thingID: String) throws -> Int64 {
+        guard Self.isStorableKey(thingID) else { return 0 }
+        return try self.connection.query("SELECT trigger_revision FROM thing WHERE thing_id = \(thingID)").first?.decode(Int64.self) ?? 0
     }
 
     /// A thing's triggers, oldest first.
@@ -551,27 +577,20 @@ extension PostgresThingRecords: ThingRecords {
     public func stateTriggerRows(thingID: String) throws -> [StateTriggerRow] {
         guard Self.isStorableKey(thingID) else { return [] }
         return try self.connection.query(
-            "SELECT trigger_id, predicate, enabled, last_value FROM thing_trigger WHERE thing_id = \(thingID) AND next_fire IS NULL ORDER BY id"
+            "SELECT trigger_id, predicate, enabled FROM thing_trigger WHERE thing_id = \(thingID) AND next_fire IS NULL ORDER BY id"
         ).map { row in
             let row = row.makeRandomAccess()
             let predicate = try row[1].decode(ByteBuffer.self)
             return StateTriggerRow(
                 triggerID: try row[0].decode(String.self),
                 predicate: predicate.getBytes(at: predicate.readerIndex, length: predicate.readableBytes) ?? [],
-                enabled: try row[2].decode(Bool.self),
-                lastValue: try row[3].decode(Bool.self)
+                enabled: try row[2].decode(Bool.self)
             )
         }
     }
 
-    /// Writes a trigger's condition value on the last state it saw.
-    public func setTriggerLastValue(triggerID: String, _ value: Bool) throws {
-        guard Self.isStorableKey(triggerID) else { return }
-        try self.connection.execute("UPDATE thing_trigger SET last_value = \(value) WHERE trigger_id = \(triggerID)")
-    }
-
-    /// Writes a trigger's predicate, action, texts, enabled flag, last condition value, next due time and
-    /// modification time.
+    /// Writes a trigger's predicate, action, texts, enabled flag, next due time and modification time, and gives
+    /// its thing a new trigger revision.
     public func updateTrigger(_ trigger: ThingTrigger) throws {
         guard Self.isStorableKey(trigger.triggerID) else { return }
         let action = Self.actionColumns(trigger.action)
@@ -579,19 +598,22 @@ extension PostgresThingRecords: ThingRecords {
             """
             UPDATE thing_trigger SET predicate = \(Self.json(trigger.predicate.json)), action = \(action.name),
                 command = \(action.command), parameters = \(action.parameters), title = \(trigger.title),
-                description = \(trigger.description), enabled = \(trigger.enabled), last_value = \(trigger.lastValue),
+                description = \(trigger.description), enabled = \(trigger.enabled),
                 next_fire = \(trigger.nextFire), modified = \(trigger.modified)
             WHERE trigger_id = \(trigger.triggerID)
             """
         )
+        try self.changeTriggerRevision(thingID: trigger.thingID)
     }
 
     /// Deletes a trigger with its firings (ON DELETE CASCADE); false when there was none.
     public func deleteTrigger(thingID: String, triggerID: String) throws -> Bool {
         guard Self.isStorableKey(thingID), Self.isStorableKey(triggerID) else { return false }
-        return try self.connection.execute(
-            "DELETE FROM thing_trigger WHERE thing_id = \(thingID) AND trigger_id = \(triggerID)"
-        ) > 0
+        guard try self.connection.execute("DELETE FROM thing_trigger WHERE thing_id = \(thingID) AND trigger_id = \(triggerID)") > 0 else {
+            return false
+        }
+        try self.changeTriggerRevision(thingID: thingID)
+        return true
     }
 
     /// Enabled triggers whose schedule is due at `now`, the earliest due first, through `thing_trigger_due`.
@@ -625,12 +647,13 @@ extension PostgresThingRecords: ThingRecords {
     public func insertTriggerFiring(_ firing: TriggerFiring) throws -> Int64 {
         let rows = try self.connection.query(
             """
-            INSERT INTO thing_trigger_result (trigger_id, thing_id, fired_at, due_at, cause, outcome, command_id, reason)
+            INSERT INTO thing_trigger_result (trigger_id, thing_id, fired_at, due_at, cause, outcome, command_id, reason, ordinal)
             VALUES (
                 \(firing.triggerID), \(firing.thingID), \(firing.firedAt), \(firing.dueAt), \(firing.cause), \(firing.outcome.rawValue),
-                \(firing.commandID), \(firing.reason)
+                \(firing.commandID), \(firing.reason),
+                coalesce((SELECT ordinal FROM thing_trigger_result WHERE trigger_id = \(firing.triggerID) ORDER BY id DESC LIMIT 1), 0) + 1
             )
-            RETURNING id
+            RETURNING ordinal
             """
         )
         return try rows.first?.makeRandomAccess()[0].decode(Int64.self) ?? 0

@@ -308,6 +308,13 @@ extension SQLiteThingRecords {
         ).map { row in ThingState(state: try StoredJSON.object(row[1]), timestamp: row[0]) }
     }
 
+    func latestState(thingID: String, excluding stateID: Int64) throws -> ThingState? {
+        try Row.fetchOne(
+            self.db.cachedStatement(sql: "SELECT timestamp, state FROM thing_state WHERE thingID = ? AND id <> ? ORDER BY id DESC LIMIT 1"),
+            arguments: StoredText.arguments([thingID, stateID])
+        ).map { row in ThingState(state: try StoredJSON.object(row[1]), timestamp: row[0]) }
+    }
+
     func states(thingID: String, from: Int64, to: Int64, after: Int64?, limit: Int) throws -> [(state: ThingState, position: Int64)] {
         try Row.fetchAll(
             self.db.cachedStatement(
@@ -409,7 +416,7 @@ extension SQLiteThingRecords {
 
     /// The columns a trigger is read from, in ``decodeTrigger(_:)``'s order.
     private static let triggerColumns =
-        "triggerID, thingID, predicate, action, command, parameters, title, description, enabled, lastValue, nextFire, creator, created, modified"
+        "triggerID, thingID, predicate, action, command, parameters, title, description, enabled, nextFire, creator, created, modified"
 
     /// A trigger's row (``triggerColumns``) as a trigger.
     private static func decodeTrigger(_ row: Row) throws -> ThingTrigger {
@@ -430,11 +437,10 @@ extension SQLiteThingRecords {
             title: row.text(at: 6),
             description: row.text(at: 7),
             enabled: row[8],
-            lastValue: row[9],
-            nextFire: row[10],
-            creator: row.text(at: 11),
-            created: row[12],
-            modified: row[13]
+            nextFire: row[9],
+            creator: row.text(at: 10),
+            created: row[11],
+            modified: row[12]
         )
     }
 
@@ -456,16 +462,31 @@ extension SQLiteThingRecords {
         try self.db.cachedStatement(
             sql: """
                 INSERT INTO thing_trigger (triggerID, thingID, predicate, action, command, parameters, title, description,
-                    enabled, lastValue, nextFire, creator, created, modified)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    enabled, nextFire, creator, created, modified)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(
             arguments: StoredText.arguments([
                 trigger.triggerID, trigger.thingID, StoredJSON.data(trigger.predicate.json), action.name, action.command, action.parameters,
-                trigger.title, trigger.description, trigger.enabled, trigger.lastValue, trigger.nextFire, trigger.creator, trigger.created,
-                trigger.modified,
+                trigger.title, trigger.description, trigger.enabled, trigger.nextFire, trigger.creator, trigger.created, trigger.modified,
             ])
         )
+        try self.changeTriggerRevision(thingID: trigger.thingID)
+    }
+
+    /// Gives the thing a new trigger revision: random and odd (never 0, which only a thing whose triggers never
+    /// changed has), so that a revision a rolled-back transaction wrote is never written again.
+    private func changeTriggerRevision(thingID: String) throws {
+        try self.db.cachedStatement(sql: "UPDATE thing SET triggerRevision = random() | 1 WHERE thingID = ?").execute(
+            arguments: StoredText.arguments([thingID])
+        )
+    }
+
+    func triggerRevision(thingID: String) throws -> Int64 {
+        try Int64.fetchOne(
+            self.db.cachedStatement(sql: "SELECT triggerRevision FROM thing WHERE thingID = ?"),
+            arguments: StoredText.arguments([thingID])
+        ) ?? 0
     }
 
     func triggers(thingID: String) throws -> [ThingTrigger] {
@@ -485,19 +506,13 @@ extension SQLiteThingRecords {
     func stateTriggerRows(thingID: String) throws -> [StateTriggerRow] {
         try Row.fetchAll(
             self.db.cachedStatement(
-                sql: "SELECT triggerID, predicate, enabled, lastValue FROM thing_trigger WHERE thingID = ? AND nextFire IS NULL ORDER BY id"
+                sql: "SELECT triggerID, predicate, enabled FROM thing_trigger WHERE thingID = ? AND nextFire IS NULL ORDER BY id"
             ),
             arguments: StoredText.arguments([thingID])
         ).map { row in
             let predicate: Data = row[1]
-            return StateTriggerRow(triggerID: row.text(at: 0) ?? "", predicate: [UInt8](predicate), enabled: row[2], lastValue: row[3])
+            return StateTriggerRow(triggerID: row.text(at: 0) ?? "", predicate: [UInt8](predicate), enabled: row[2])
         }
-    }
-
-    func setTriggerLastValue(triggerID: String, _ value: Bool) throws {
-        try self.db.cachedStatement(sql: "UPDATE thing_trigger SET lastValue = ? WHERE triggerID = ?").execute(
-            arguments: StoredText.arguments([value, triggerID])
-        )
     }
 
     func updateTrigger(_ trigger: ThingTrigger) throws {
@@ -505,15 +520,16 @@ extension SQLiteThingRecords {
         try self.db.cachedStatement(
             sql: """
                 UPDATE thing_trigger SET predicate = ?, action = ?, command = ?, parameters = ?, title = ?, description = ?,
-                    enabled = ?, lastValue = ?, nextFire = ?, modified = ?
+                    enabled = ?, nextFire = ?, modified = ?
                 WHERE triggerID = ?
                 """
         ).execute(
             arguments: StoredText.arguments([
                 StoredJSON.data(trigger.predicate.json), action.name, action.command, action.parameters, trigger.title, trigger.description,
-                trigger.enabled, trigger.lastValue, trigger.nextFire, trigger.modified, trigger.triggerID,
+                trigger.enabled, trigger.nextFire, trigger.modified, trigger.triggerID,
             ])
         )
+        try self.changeTriggerRevision(thingID: trigger.thingID)
     }
 
     func deleteTrigger(thingID: String, triggerID: String) throws -> Bool {
@@ -521,7 +537,9 @@ extension SQLiteThingRecords {
         try self.db.cachedStatement(sql: "DELETE FROM thing_trigger WHERE thingID = ? AND triggerID = ?").execute(
             arguments: StoredText.arguments([thingID, triggerID])
         )
-        return self.db.changesCount > 0
+        guard self.db.changesCount > 0 else { return false }
+        try self.changeTriggerRevision(thingID: thingID)
+        return true
     }
 
     func dueTriggers(at now: Int64, limit: Int) throws -> [ThingTrigger] {
@@ -551,18 +569,21 @@ extension SQLiteThingRecords {
 
     @discardableResult
     func insertTriggerFiring(_ firing: TriggerFiring) throws -> Int64 {
-        try self.db.cachedStatement(
-            sql: """
-                INSERT INTO thing_trigger_result (triggerID, thingID, firedAt, dueAt, cause, outcome, commandID, reason)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """
-        ).execute(
+        // The ordinal follows the newest kept firing's, found through `thing_trigger_result_trigger`.
+        try Int64.fetchAll(
+            self.db.cachedStatement(
+                sql: """
+                    INSERT INTO thing_trigger_result (triggerID, thingID, firedAt, dueAt, cause, outcome, commandID, reason, ordinal)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?,
+                        coalesce((SELECT ordinal FROM thing_trigger_result WHERE triggerID = ? ORDER BY id DESC LIMIT 1), 0) + 1)
+                    RETURNING ordinal
+                    """
+            ),
             arguments: StoredText.arguments([
                 firing.triggerID, firing.thingID, firing.firedAt, firing.dueAt, firing.cause, firing.outcome.rawValue, firing.commandID,
-                firing.reason,
+                firing.reason, firing.triggerID,
             ])
-        )
-        return self.db.lastInsertedRowID
+        ).first ?? 0
     }
 
     func pruneTriggerFirings(triggerID: String, keep: Int) throws {

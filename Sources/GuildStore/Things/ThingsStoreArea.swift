@@ -172,6 +172,19 @@ struct ThingsStoreArea: SQLiteStoreArea {
                     """
             )
         }
+        // Each thing's trigger revision, which every change to its triggers sets anew (`ThingTriggerSets` keeps
+        // the compiled triggers by it); an upload compares its state with the one before it instead of storing
+        // each condition's last value. Each firing's ordinal among its trigger's, which paces the pruning of its
+        // results per trigger.
+        migrator.registerMigration("things-7: trigger revisions and firing ordinals") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE thing ADD COLUMN triggerRevision INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE thing_trigger DROP COLUMN lastValue;
+                    ALTER TABLE thing_trigger_result ADD COLUMN ordinal INTEGER NOT NULL DEFAULT 0;
+                    """
+            )
+        }
     }
 
     var eventArea: (any SQLiteEventArea)? { ThingSQLiteEventArea() }
