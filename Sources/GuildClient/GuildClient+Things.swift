@@ -109,6 +109,23 @@ extension GuildClient {
         )
     }
 
+    /// `thing.stateHistory` grouped (Thing-IF's grouped query): `from...to` split into groups of `interval` ms
+    /// (nil: the daemon's choice, at most 60 groups), each with the values of `aggregations`, or with its states
+    /// when there is none.
+    public func thingStateGroups(
+        _ thingID: String,
+        from: Int64,
+        to: Int64,
+        interval: Int64? = nil,
+        aggregations: [ThingMethods.StateAggregationSpec] = []
+    ) async throws -> [ThingMethods.StateGroup] {
+        let result = try await self.call(
+            ThingMethods.StateHistory.self,
+            .init(thingID: thingID, from: from, to: to, grouped: true, interval: interval, aggregations: aggregations)
+        )
+        return result.groupedResults ?? []
+    }
+
     /// `command.send`: returns the command's id.
     public func sendCommand(_ thingID: String, _ request: CommandMethods.CommandRequest) async throws -> String {
         try await self.call(CommandMethods.Send.self, .init(thingID: thingID, request)).commandID

@@ -494,6 +494,19 @@ struct AccessMatrixTests {
         things("thing.putState", "principal", finer: [(nonMembers, "PERMISSION_DENIED")]) { ["thingID": .string($0.thing), "state": ["on": true]] },
         things("thing.getState", "principal", finer: [(nonMembers, "PERMISSION_DENIED")]) { ["thingID": .string($0.thing)] },
         things("thing.stateHistory", "principal", finer: [(nonMembers, "PERMISSION_DENIED")]) { ["thingID": .string($0.thing)] },
+        Self.row(
+            "thing.stateHistory",
+            "grouped",
+            access: "principal",
+            on: .thing,
+            finer: [(nonMembers, "PERMISSION_DENIED")],
+            refine: { _ in "ok" }
+        ) {
+            [
+                "thingID": .string($0.thing), "grouped": true, "from": 0, "to": 3_599_999, "interval": 3_600_000,
+                "aggregations": [["type": "COUNT"]],
+            ]
+        },
         things("command.send", "session", finer: [(nonMembers, "PERMISSION_DENIED")]) {
             [
                 "thingID": .string($0.thing), "actions": [["turnPower": [:]]], "issuer": .string("group:" + $0.group), "schema": "s",

@@ -71,10 +71,29 @@ public struct FieldTotals: Sendable, Hashable {
     public var sum: Double = 0
     public var minimum: Double = .infinity
     public var maximum: Double = -.infinity
-    /// Whether every number was an integer (then `MAX`, `MIN` and `SUM` are integers).
-    public var integers = true
+    /// Of the numbers, the ones with a fractional part (`MAX`, `MIN` and `SUM` are integers while there is none).
+    public var decimals: Int64 = 0
 
     public init() {}
+
+    /// Totals as a minute's rollup stores them: the minimum and maximum are nil when there is no number.
+    public init(count: Int64, numbers: Int64 = 0, decimals: Int64 = 0, sum: Double = 0, minimum: Double? = nil, maximum: Double? = nil) {
+        self.count = count
+        self.numbers = numbers
+        self.decimals = decimals
+        self.sum = sum
+        self.minimum = minimum ?? .infinity
+        self.maximum = maximum ?? -.infinity
+    }
+
+    /// Whether every number was an integer (then `MAX`, `MIN` and `SUM` are integers).
+    public var integers: Bool { self.decimals == 0 }
+
+    /// The minimum as stored: nil when there is no number.
+    public var storedMinimum: Double? { self.numbers > 0 && self.minimum.isFinite ? self.minimum : nil }
+
+    /// The maximum as stored: nil when there is no number.
+    public var storedMaximum: Double? { self.numbers > 0 && self.maximum.isFinite ? self.maximum : nil }
 
     /// Adds one state's value of the field (nil: the state does not have it).
     public mutating func add(_ value: JSONValue?) {
@@ -85,7 +104,7 @@ public struct FieldTotals: Sendable, Hashable {
         case .int(let integer): number = Double(integer)
         case .double(let double):
             number = double
-            if double.rounded() != double { self.integers = false }
+            if double.rounded() != double { self.decimals += 1 }
         default: return
         }
         self.numbers += 1
@@ -101,7 +120,7 @@ public struct FieldTotals: Sendable, Hashable {
         self.sum += other.sum
         self.minimum = Swift.min(self.minimum, other.minimum)
         self.maximum = Swift.max(self.maximum, other.maximum)
-        self.integers = self.integers && other.integers
+        self.decimals += other.decimals
     }
 
     func number(_ value: Double) -> JSONValue {

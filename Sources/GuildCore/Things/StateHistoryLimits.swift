@@ -16,6 +16,15 @@ public struct StateHistoryLimits: Sendable, Hashable {
         self.days = min(max(1, days), 1_000_000)
     }
 
+    /// Past this many states per thing (the default), uploads keep the states' minute rollups (``StateRollup``)
+    /// and grouped history reads them; up to it, grouped history reads the states themselves (at most this many,
+    /// as a page of the history does), and uploads keep no rollups, which cost an upload that prunes a state
+    /// about half its rate (16 things uploading at once: 6,900 -> 3,400/s, protocol/performance.md, 2026-11-30).
+    public static let rollupThreshold = 1_000
+
+    /// Whether uploads keep the minute rollups: more than ``rollupThreshold`` states per thing.
+    public var keepsRollups: Bool { self.count > Self.rollupThreshold }
+
     /// `days` in ms.
     public var maximumAgeMilliseconds: Int64 { Int64(self.days) * 86_400_000 }
 }

@@ -53,13 +53,22 @@ public protocol ThingRecords {
     func triggerFiringCount(thingID: String, since: Int64) throws -> Int
 
     /// Stores a state uploaded at `uploaded` (the daemon's clock, ms since the Unix epoch): the latest from now
-    /// on, and part of the history. Returns its row's id.
+    /// on, and part of the history, its totals added to its minute's rollups (``StateRollup``) when they are kept
+    /// (``stateRollupsKept()``). Returns its row's id.
     @discardableResult
     func insertState(thingID: String, state: ThingState, uploaded: Int64) throws -> Int64
     /// Drops a thing's states beyond the newest `keepCount` and those uploaded before `before` (ms since the
-    /// Unix epoch), never the latest; returns how many were dropped.
+    /// Unix epoch), never the latest, their totals taken from their minutes' rollups (a minute's minimum or
+    /// maximum that goes with them is read again from the states left, or marked stale: see
+    /// ``StateRollup/upkeep(removed:left:)``) when they are kept; returns how many were dropped.
     @discardableResult
     func pruneStates(thingID: String, keepCount: Int, before: Int64) throws -> Int
+    /// Whether the minute rollups are kept (as ``keepStateRollups(_:)`` last recorded; a store fresh from its
+    /// migrations keeps them).
+    func stateRollupsKept() throws -> Bool
+    /// Starts or stops keeping the minute rollups: empties them and, when `kept`, fills them from the states
+    /// kept (as the migration that made them did); records the choice.
+    func keepStateRollups(_ kept: Bool) throws
     /// A state of the thing's history by its row id, while the history keeps it (the thing is checked too: a
     /// deleted thing's row ids may be used again).
     func state(id: Int64, thingID: String) throws -> [String: JSONValue]?
@@ -70,6 +79,24 @@ public protocol ThingRecords {
     /// A page of states with `from <= timestamp <= to`, oldest first, after position `after`; each with its
     /// position.
     func states(thingID: String, from: Int64, to: Int64, after: Int64?, limit: Int) throws -> [(state: ThingState, position: Int64)]
+    /// A thing's states with `from <= timestamp <= to`, by timestamp (then upload order), read through the
+    /// history's index by time while the rollups are kept (without them, a thing has at most 1,000 states).
+    func statesByTime(thingID: String, from: Int64, to: Int64) throws -> [ThingState]
+    /// A thing's minute rollups (``StateRollup``) summed per group in one query: for each of `fields`
+    /// (``StateRollup/statesField`` for the states' count), the merged totals of its rows for the minutes
+    /// `minutes` but those in `excluding`, minute `m` counting in group `((m - minutes.lowerBound) * 60,000 +
+    /// lead) / interval`. Groups and fields without rows are left out.
+    func stateRollupTotals(
+        thingID: String,
+        fields: [String],
+        minutes: ClosedRange<Int64>,
+        excluding: [Int64],
+        lead: Int64,
+        interval: Int64
+    ) throws -> [(group: Int, field: String, totals: FieldTotals)]
+    /// The minutes in `minutes` with a stale rollup (a prune took its minimum or maximum; see
+    /// ``StateRollup/recountLimit``), in order: a grouped query reads them from the states.
+    func staleRollupMinutes(thingID: String, minutes: ClosedRange<Int64>) throws -> [Int64]
 
     /// Stores a new installation.
     func insertInstallation(_ installation: Installation) throws

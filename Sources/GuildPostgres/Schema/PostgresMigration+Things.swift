@@ -198,7 +198,61 @@ extension PostgresMigration {
                 "ALTER TABLE thing_trigger_result ADD COLUMN ordinal bigint NOT NULL DEFAULT 0",
             ]
         ),
+        // SQLite's `things-8`: each state's totals per minute of its timestamp, for grouped and aggregated
+        // history, filled from the states kept; and the states by time.
+        PostgresMigration(
+            version: 26,
+            name: "state rollups per minute",
+            statements: [
+                "CREATE INDEX thing_state_time ON thing_state (thing_id, timestamp)",
+                """
+                CREATE TABLE thing_state_rollup (
+                    thing_id text NOT NULL REFERENCES thing (thing_id) ON DELETE CASCADE,
+                    field text NOT NULL,
+                    minute bigint NOT NULL,
+                    count bigint NOT NULL,
+                    numbers bigint NOT NULL,
+                    decimals bigint NOT NULL,
+                    sum double precision NOT NULL,
+                    minimum double precision,
+                    maximum double precision,
+                    stale boolean NOT NULL DEFAULT false,
+                    PRIMARY KEY (thing_id, field, minute)
+                )
+                """,
+                "CREATE INDEX thing_state_rollup_stale ON thing_state_rollup (thing_id, minute) WHERE stale",
+                "CREATE TABLE thing_state_rollup_mode (kept boolean NOT NULL)",
+                "INSERT INTO thing_state_rollup_mode (kept) VALUES (true)",
+                PostgresMigration.stateRollupBackfill,
+            ]
+        ),
     ]
+
+    /// The rollups of the states stored (version 26), as SQLite's `things-8` fills them. The states' JSON text is
+    /// read as `jsonb`, which cannot hold U+0000: escaped backslashes are spelled `\u005c` first, so that each
+    /// `\u0000` left is a NUL's escape, which becomes U+FFFD's. A top-level name holding U+FFFD in a state that
+    /// had a NUL is left out, as names holding a NUL are (`StateRollup.isRolledUp`).
+    static let stateRollupBackfill = #"""
+        WITH s AS (
+            SELECT thing_id, state, CASE WHEN timestamp >= 0 THEN timestamp / 60000 ELSE (timestamp + 1) / 60000 - 1 END AS minute,
+                strpos(convert_from(state, 'UTF8'), '\u0000') > 0 AS had_nul
+            FROM thing_state
+        )
+        INSERT INTO thing_state_rollup (thing_id, field, minute, count, numbers, decimals, sum, minimum, maximum)
+        SELECT thing_id, '', minute, count(*), 0, 0, 0, NULL, NULL FROM s GROUP BY thing_id, minute
+        UNION ALL
+        SELECT s.thing_id, j.key, s.minute, count(*),
+            count(*) FILTER (WHERE jsonb_typeof(j.value) = 'number'),
+            count(*) FILTER (
+                WHERE CASE WHEN jsonb_typeof(j.value) = 'number' THEN j.value::numeric <> trunc(j.value::numeric) ELSE false END
+            ),
+            coalesce(sum(CASE WHEN jsonb_typeof(j.value) = 'number' THEN j.value::double precision END), 0),
+            min(CASE WHEN jsonb_typeof(j.value) = 'number' THEN j.value::double precision END),
+            max(CASE WHEN jsonb_typeof(j.value) = 'number' THEN j.value::double precision END)
+        FROM s, jsonb_each(replace(replace(convert_from(s.state, 'UTF8'), '\\', '\u005c'), '\u0000', '\ufffd')::jsonb) j
+        WHERE j.key <> '' AND NOT (s.had_nul AND strpos(j.key, U&'\FFFD') > 0)
+        GROUP BY s.thing_id, j.key, s.minute
+        """#
 }
 
 /// Things, commands, states, triggers and installations: versions 20-29.

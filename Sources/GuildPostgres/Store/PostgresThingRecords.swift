@@ -292,42 +292,71 @@ extension PostgresThingRecords: ThingRecords {
 
     // MARK: - States
 
-    /// Stores a state uploaded at `uploaded` (the latest from now on, and part of the history); returns its
-    /// row's id.
+    /// Stores a state uploaded at `uploaded` (the latest from now on, and part of the history, its totals added
+    /// to its minute's rollups when they are kept); returns its row's id. Whether they are kept comes back with
+    /// the insert, in the same round trip.
     @discardableResult
     public func insertState(thingID: String, state: ThingState, uploaded: Int64) throws -> Int64 {
         let rows = try self.connection.query(
             """
-            INSERT INTO thing_state (thing_id, timestamp, state, uploaded)
-            VALUES (\(thingID), \(state.timestamp), \(Self.json(.object(state.state))), \(uploaded)) RETURNING id
+            WITH inserted AS (
+                INSERT INTO thing_state (thing_id, timestamp, state, uploaded)
+                VALUES (\(thingID), \(state.timestamp), \(Self.json(.object(state.state))), \(uploaded)) RETURNING id
+            )
+            SELECT id, (SELECT kept FROM thing_state_rollup_mode) FROM inserted
             """
         )
-        guard let id = try rows.first?.decode(Int64.self) else { throw PostgresStoreError.unexpectedReply("no state id") }
+        guard let (id, kept) = try rows.first?.decode((Int64, Bool?).self) else {
+            throw PostgresStoreError.unexpectedReply("no state id")
+        }
+        if kept ?? true { try self.addToRollups(thingID: thingID, state) }
         return id
     }
 
     /// Drops a thing's states past the newest `keepCount` or older than `before`, among its 64 oldest rows
-    /// (bounded work per upload), never the latest.
+    /// (bounded work per upload), never the latest; what they added to the rollups goes with them when they are
+    /// kept.
     @discardableResult
     public func pruneStates(thingID: String, keepCount: Int, before: Int64) throws -> Int {
         guard Self.isStorableKey(thingID) else { return 0 }
+        guard try self.stateRollupsKept() else {
+            let rows = try self.connection.query(
+                """
+                WITH oldest AS (SELECT id FROM thing_state WHERE thing_id = \(thingID) ORDER BY id LIMIT 64),
+                gone AS (
+                    DELETE FROM thing_state WHERE id IN (SELECT id FROM oldest)
+                    AND id < (SELECT max(id) FROM thing_state WHERE thing_id = \(thingID)) AND (
+                        id <= coalesce((
+                            SELECT id FROM thing_state WHERE thing_id = \(thingID) ORDER BY id DESC LIMIT 1 OFFSET \(Int64(keepCount))
+                        ), 0)
+                        OR uploaded < \(before)
+                    )
+                    RETURNING 1
+                )
+                SELECT count(*) FROM gone
+                """
+            )
+            return Int(try rows.first?.decode(Int64.self) ?? 0)
+        }
         let rows = try self.connection.query(
             """
-            WITH oldest AS (SELECT id FROM thing_state WHERE thing_id = \(thingID) ORDER BY id LIMIT 64),
-            gone AS (
-                DELETE FROM thing_state WHERE id IN (SELECT id FROM oldest)
-                AND id < (SELECT max(id) FROM thing_state WHERE thing_id = \(thingID)) AND (
-                    id <= coalesce((
-                        SELECT id FROM thing_state WHERE thing_id = \(thingID) ORDER BY id DESC LIMIT 1 OFFSET \(Int64(keepCount))
-                    ), 0)
-                    OR uploaded < \(before)
-                )
-                RETURNING 1
+            WITH oldest AS (SELECT id FROM thing_state WHERE thing_id = \(thingID) ORDER BY id LIMIT 64)
+            DELETE FROM thing_state WHERE id IN (SELECT id FROM oldest)
+            AND id < (SELECT max(id) FROM thing_state WHERE thing_id = \(thingID)) AND (
+                id <= coalesce((
+                    SELECT id FROM thing_state WHERE thing_id = \(thingID) ORDER BY id DESC LIMIT 1 OFFSET \(Int64(keepCount))
+                ), 0)
+                OR uploaded < \(before)
             )
-            SELECT count(*) FROM gone
+            RETURNING timestamp, state
             """
         )
-        return Int(try rows.first?.decode(Int64.self) ?? 0)
+        let removed = try rows.map { row -> ThingState in
+            let (timestamp, state) = try row.decode((Int64, ByteBuffer).self)
+            return ThingState(state: try Self.object(state), timestamp: timestamp)
+        }
+        try self.takeFromRollups(thingID: thingID, removed)
+        return removed.count
     }
 
     /// A state of the thing's history by its row id, while the history keeps it.
@@ -720,6 +749,13 @@ extension PostgresThingRecords: ThingRecords {
             """
         )
         if stateless > 0 { violations.append("\(stateless) things have states but are marked as having none") }
+        if try self.stateRollupsKept() {
+            let uncounted = try self.thingCount(PostgresQuery(unsafeSQL: Self.uncountedMinutes))
+            if uncounted > 0 { violations.append("\(uncounted) minutes of thing states are not counted right by their rollups") }
+        } else {
+            let rows = try self.thingCount("SELECT count(*) FROM thing_state_rollup")
+            if rows > 0 { violations.append("\(rows) state rollup rows kept while uploads keep none") }
+        }
         return violations
     }
 }
@@ -814,7 +850,7 @@ extension PostgresThingRecords {
     }
 
     /// A stored object.
-    private static func object(_ bytes: ByteBuffer) throws -> [String: JSONValue] {
+    static func object(_ bytes: ByteBuffer) throws -> [String: JSONValue] {
         guard case .object(let members) = try Self.value(bytes) else {
             throw GuildError(.invalidInput, "a stored JSON object is not an object")
         }

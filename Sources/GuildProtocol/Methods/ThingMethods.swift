@@ -459,7 +459,8 @@ public enum ThingMethods: Sendable {
         )
     }
 
-    /// `thing.stateHistory`: earlier states in a time range, oldest first, paged.
+    /// `thing.stateHistory`: earlier states in a time range, oldest first, paged; or (`grouped`) the range split
+    /// into intervals, each with aggregations of its states (Thing-IF's grouped queries).
     public enum StateHistory: RPCMethod {
         public struct Params: Codable, Hashable, Sendable {
             public var thingID: String
@@ -467,42 +468,76 @@ public enum ThingMethods: Sendable {
             public var to: Int64?
             public var limit: Int?
             public var paginationKey: String?
-            public init(thingID: String, from: Int64? = nil, to: Int64? = nil, limit: Int? = nil, paginationKey: String? = nil) {
+            /// Thing-IF's grouped query: `from...to` split into intervals, answered in `groupedResults`.
+            public var grouped: Bool?
+            /// With `grouped`: each group's length in ms (default: the shortest of 1 min, 5 min, 15 min, 30 min,
+            /// 1 h, 3 h, 6 h, 12 h, 1 day, 7 days, 30 days that makes at most 60 groups).
+            public var interval: Int64?
+            /// With `grouped`: what to compute per group; without any, each group holds its states.
+            public var aggregations: [StateAggregationSpec]?
+            public init(
+                thingID: String,
+                from: Int64? = nil,
+                to: Int64? = nil,
+                limit: Int? = nil,
+                paginationKey: String? = nil,
+                grouped: Bool? = nil,
+                interval: Int64? = nil,
+                aggregations: [StateAggregationSpec]? = nil
+            ) {
                 self.thingID = thingID
                 self.from = from
                 self.to = to
                 self.limit = limit
                 self.paginationKey = paginationKey
+                self.grouped = grouped
+                self.interval = interval
+                self.aggregations = aggregations
             }
         }
         public struct Result: Codable, Hashable, Sendable {
+            /// The page's states; empty for a grouped query.
             public var results: [StateInfo]
             public var nextPaginationKey: String?
-            public init(results: [StateInfo], nextPaginationKey: String?) {
+            /// A grouped query's groups, in time order.
+            public var groupedResults: [StateGroup]?
+            public init(results: [StateInfo], nextPaginationKey: String?, groupedResults: [StateGroup]? = nil) {
                 self.results = results
                 self.nextPaginationKey = nextPaginationKey
+                self.groupedResults = groupedResults
             }
         }
         public static let name = "thing.stateHistory"
 
         public static let access: AccessRequirement = .principal
+        public static var itemLimits: [String: Int] { ["aggregations": StateAggregationSpec.maximumCount] }
         public static let contract = MethodContract(
             summary:
-                "The thing's states with from <= timestamp <= to, in upload order, at most limit (default and maximum 1,000) per page; nextPaginationKey continues. A thing that never uploaded a state has no history (STATE_HISTORY_NOT_AVAILABLE, as Kii answers).",
+                "The thing's states with from <= timestamp <= to, in upload order, at most limit (default and maximum 1,000) per page; nextPaginationKey continues. With grouped: true (Thing-IF's grouped query), from and to are required and split into groups of interval ms (default: the shortest of 1 min, 5 min, 15 min, 30 min, 1 h, 3 h, 6 h, 12 h, 1 day, 7 days, 30 days making at most 60 groups; at most 1,000 groups), the last ending at to; groupedResults holds each group's range {from, to} (both included) with its aggregations (COUNT of the states, or of those that have field; MAX, MIN, MEAN, SUM of a numeric top-level field; each with its value, null when the group has none, under putAggregationInto, default type_field in lower case), or without aggregations its states by timestamp (at most 1,000 in all). A thing that never uploaded a state has no history (STATE_HISTORY_NOT_AVAILABLE, as Kii answers).",
             tags: ["thing"],
             params: [
                 .thingID, .init("from", JSONSchema.integer, "Earliest timestamp (ms)"), .init("to", JSONSchema.integer, "Latest timestamp (ms)"),
-                .init("limit", JSONSchema.integer, "1-1000"),
+                .init("limit", JSONSchema.integer, "1-1000; not with grouped"),
                 .init(
                     "paginationKey",
                     JSONSchema.string,
-                    "From the previous page, with the same range by the same caller; valid until the daemon restarts"
+                    "From the previous page, with the same range by the same caller; valid until the daemon restarts; not with grouped"
+                ),
+                .init("grouped", JSONSchema.boolean, "Split from...to into groups (Thing-IF's grouped query)"),
+                .init("interval", JSONSchema.integer, "With grouped: each group's length in ms"),
+                .init(
+                    "aggregations",
+                    JSONSchema.array(of: stateAggregationSchema),
+                    "With grouped: at most 10, each {type: COUNT|MAX|MIN|MEAN|SUM, field, putAggregationInto}"
                 ),
             ],
             result: "page",
             JSONSchema.object(
                 required: ["results"],
-                ["results": JSONSchema.array(of: stateSchema), "nextPaginationKey": JSONSchema.string]
+                [
+                    "results": JSONSchema.array(of: stateSchema), "nextPaginationKey": JSONSchema.string,
+                    "groupedResults": JSONSchema.array(of: stateGroupSchema),
+                ]
             ),
             errors: thingReadErrors + [ErrorReason.stateHistoryNotAvailable],
             example: .init(

@@ -54,6 +54,8 @@ extension GuildServer {
         // Things left online by the last run go offline before the first connection is served: one write
         // transaction on the writer's connection, beside the rest of the build.
         async let presenceReset: Void = things.resetPresence()
+        // The minute rollups kept or not as the state history limit says, before the first upload.
+        async let rollupsReconciled: Void = things.reconcileStateRollups()
         let hub = EventHub(
             repository: store,
             queueLimit: configuration.subscriptionQueueLimit,
@@ -99,6 +101,7 @@ extension GuildServer {
             bindingObserver: presence
         )
         try await presenceReset
+        try await rollupsReconciled
         return GuildServer(
             configuration: configuration,
             dispatcher: dispatcher,

@@ -83,7 +83,7 @@ extension SQLiteThingRecords {
     }
 
     func deleteThing(id: String) throws {
-        // Tokens, owners, commands, states and triggers go by ON DELETE CASCADE.
+        // Tokens, owners, commands, states (with their rollups) and triggers go by ON DELETE CASCADE.
         try self.db.cachedStatement(sql: "DELETE FROM thing WHERE thingID = ?").execute(arguments: StoredText.arguments([id]))
     }
 
@@ -273,24 +273,45 @@ extension SQLiteThingRecords {
         try self.db.cachedStatement(sql: "INSERT INTO thing_state (thingID, timestamp, state, uploaded) VALUES (?, ?, ?, ?)").execute(
             arguments: StoredText.arguments([thingID, state.timestamp, StoredJSON.data(state.state), uploaded])
         )
-        return self.db.lastInsertedRowID
+        let id = self.db.lastInsertedRowID
+        if try self.stateRollupsKept() { try self.addToRollups(thingID: thingID, state) }
+        return id
     }
 
     @discardableResult
     func pruneStates(thingID: String, keepCount: Int, before: Int64) throws -> Int {
         // Among the thing's 64 oldest rows (bounded work per upload; after a lower limit the backlog drains 63
-        // an upload): those past the newest `keepCount` or too old, never the latest.
-        try self.db.cachedStatement(
-            sql: """
-                DELETE FROM thing_state WHERE id IN (
-                    SELECT id FROM thing_state WHERE thingID = :thing ORDER BY id LIMIT 64
-                ) AND id < (SELECT max(id) FROM thing_state WHERE thingID = :thing) AND (
-                    id <= coalesce((SELECT id FROM thing_state WHERE thingID = :thing ORDER BY id DESC LIMIT 1 OFFSET :keep), 0)
-                    OR uploaded < :before
-                )
-                """
-        ).execute(arguments: ["thing": StoredText.value(thingID), "keep": keepCount, "before": before])
-        return self.db.changesCount
+        // an upload): those past the newest `keepCount` or too old, never the latest. What they added to the
+        // rollups goes with them, when they are kept.
+        guard try self.stateRollupsKept() else {
+            try self.db.cachedStatement(
+                sql: """
+                    DELETE FROM thing_state WHERE id IN (
+                        SELECT id FROM thing_state WHERE thingID = :thing ORDER BY id LIMIT 64
+                    ) AND id < (SELECT max(id) FROM thing_state WHERE thingID = :thing) AND (
+                        id <= coalesce((SELECT id FROM thing_state WHERE thingID = :thing ORDER BY id DESC LIMIT 1 OFFSET :keep), 0)
+                        OR uploaded < :before
+                    )
+                    """
+            ).execute(arguments: ["thing": StoredText.value(thingID), "keep": keepCount, "before": before])
+            return self.db.changesCount
+        }
+        let removed = try Row.fetchAll(
+            self.db.cachedStatement(
+                sql: """
+                    DELETE FROM thing_state WHERE id IN (
+                        SELECT id FROM thing_state WHERE thingID = :thing ORDER BY id LIMIT 64
+                    ) AND id < (SELECT max(id) FROM thing_state WHERE thingID = :thing) AND (
+                        id <= coalesce((SELECT id FROM thing_state WHERE thingID = :thing ORDER BY id DESC LIMIT 1 OFFSET :keep), 0)
+                        OR uploaded < :before
+                    )
+                    RETURNING timestamp, state
+                    """
+            ),
+            arguments: ["thing": StoredText.value(thingID), "keep": keepCount, "before": before]
+        ).map { row in ThingState(state: try StoredJSON.object(row[1]), timestamp: row[0]) }
+        try self.takeFromRollups(thingID: thingID, removed)
+        return removed.count
     }
 
     func state(id: Int64, thingID: String) throws -> [String: JSONValue]? {
@@ -316,11 +337,12 @@ extension SQLiteThingRecords {
     }
 
     func states(thingID: String, from: Int64, to: Int64, after: Int64?, limit: Int) throws -> [(state: ThingState, position: Int64)] {
+        // `+timestamp` keeps the page on the thing's rows by id, in its order, rather than its index by time.
         try Row.fetchAll(
             self.db.cachedStatement(
                 sql: """
                     SELECT id, timestamp, state FROM thing_state
-                    WHERE thingID = ? AND id > ? AND timestamp >= ? AND timestamp <= ? ORDER BY id LIMIT ?
+                    WHERE thingID = ? AND id > ? AND +timestamp >= ? AND +timestamp <= ? ORDER BY id LIMIT ?
                     """
             ),
             arguments: StoredText.arguments([thingID, after ?? 0, from, to, limit])
@@ -644,6 +666,13 @@ extension SQLiteThingRecords {
                 sql: "SELECT count(*) FROM thing t WHERE t.hasState = 0 AND EXISTS (SELECT 1 FROM thing_state s WHERE s.thingID = t.thingID)"
             ) ?? 0
         if stateless > 0 { violations.append("\(stateless) things have states but are marked as having none") }
+        if try self.stateRollupsKept() {
+            let uncounted = try Int.fetchOne(self.db, sql: Self.uncountedMinutes) ?? 0
+            if uncounted > 0 { violations.append("\(uncounted) minutes of thing states are not counted right by their rollups") }
+        } else {
+            let rows = try Int.fetchOne(self.db, sql: "SELECT count(*) FROM thing_state_rollup") ?? 0
+            if rows > 0 { violations.append("\(rows) state rollup rows kept while uploads keep none") }
+        }
         return violations
     }
 }

@@ -185,7 +185,65 @@ struct ThingsStoreArea: SQLiteStoreArea {
                     """
             )
         }
+        // Grouped and aggregated history (Thing-IF's `grouped` queries): each state's totals per minute of its
+        // timestamp (`StateRollup`), kept with every upload and prune, filled here from the states kept; and the
+        // states by time, for the minutes a query reads from the states themselves.
+        migrator.registerMigration("things-8: state rollups per minute") { db in
+            try db.execute(
+                sql: """
+                    CREATE INDEX thing_state_time ON thing_state (thingID, timestamp);
+                    CREATE TABLE thing_state_rollup (
+                        thingID TEXT NOT NULL REFERENCES thing(thingID) ON DELETE CASCADE,
+                        -- A top-level field of the states, or '' for the states themselves.
+                        field TEXT NOT NULL,
+                        -- Minutes since 1970 of the states' timestamps, rounded down.
+                        minute INTEGER NOT NULL,
+                        -- States that have the field (all of them for '').
+                        count INTEGER NOT NULL,
+                        -- Of those, the ones whose value is a number, and of the numbers, those with a fraction.
+                        numbers INTEGER NOT NULL,
+                        decimals INTEGER NOT NULL,
+                        sum REAL NOT NULL,
+                        -- NULL when there is no number.
+                        minimum REAL,
+                        maximum REAL,
+                        -- 1 while a prune took the minimum or maximum from a minute of many states: its queries read
+                        -- the minute's states instead, until a later prune counts them again.
+                        stale INTEGER NOT NULL DEFAULT 0,
+                        PRIMARY KEY (thingID, field, minute)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX thing_state_rollup_stale ON thing_state_rollup (thingID, minute) WHERE stale = 1;
+                    -- Whether uploads keep the rollups (one row): guildd sets it at start from its state history
+                    -- limit (`StateHistoryLimits.keepsRollups`), filling or emptying them when it changes.
+                    CREATE TABLE thing_state_rollup_mode (kept INTEGER NOT NULL);
+                    INSERT INTO thing_state_rollup_mode (kept) VALUES (1);
+                    """
+            )
+            try db.execute(sql: Self.stateRollupBackfill)
+        }
     }
+
+    /// The rollups of the states stored (`things-8`): per thing and minute, a row counting the states, and per
+    /// top-level field (but '' and names holding U+0000, as `StateRollup.isRolledUp`) the states that have it,
+    /// how many of those are numbers (with a fraction), their sum, minimum and maximum.
+    static let stateRollupBackfill = """
+        WITH s AS (
+            SELECT thingID, state, CASE WHEN timestamp >= 0 THEN timestamp / 60000 ELSE (timestamp + 1) / 60000 - 1 END AS minute
+            FROM thing_state
+        )
+        INSERT INTO thing_state_rollup (thingID, field, minute, count, numbers, decimals, sum, minimum, maximum)
+        SELECT thingID, '', minute, count(*), 0, 0, 0.0, NULL, NULL FROM s GROUP BY thingID, minute
+        UNION ALL
+        SELECT s.thingID, j.key, s.minute, count(*),
+            sum(j.type IN ('integer', 'real')),
+            sum(j.type = 'real' AND j.value <> round(j.value)),
+            total(CASE WHEN j.type IN ('integer', 'real') THEN j.value END),
+            min(CASE WHEN j.type IN ('integer', 'real') THEN j.value END),
+            max(CASE WHEN j.type IN ('integer', 'real') THEN j.value END)
+        FROM s, json_each(CAST(s.state AS TEXT)) j
+        WHERE j.key <> '' AND instr(CAST(j.key AS BLOB), x'00') = 0
+        GROUP BY s.thingID, j.key, s.minute
+        """
 
     var eventArea: (any SQLiteEventArea)? { ThingSQLiteEventArea() }
 }

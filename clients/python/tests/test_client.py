@@ -10,7 +10,7 @@ import time
 import unittest
 import uuid
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, List
+from typing import Any, Dict, List
 
 import guild_client
 from guild_client import Call, GuildClient, GuildError, SubscriptionEnded
@@ -259,6 +259,19 @@ class LiveDaemonTests(unittest.TestCase):
                     client.call("user.delete")
         self.addCleanup(delete)
 
+    def owned_thing(self, **onboard: Any) -> Dict[str, Any]:
+        """A pseudo user (this test's client, authenticated) who onboards a thing;
+        both are deleted when the test ends.  Returns the onboarding's result."""
+        owner = self.client.call("user.registerPseudo", {"displayName": "Py Owner"})
+        self.delete_user_later(owner["accessToken"])
+        self.client.call("session.authenticate", {"accessToken": owner["accessToken"]})
+        params = {"vendorThingID": "py-" + uuid.uuid4().hex[:12], "thingPassword": "pw",
+                  "owner": "user:" + owner["user"]["userID"]}
+        params.update(onboard)
+        onboarded = self.client.call("thing.onboard", params)
+        self.addCleanup(lambda: self.client.call("thing.delete", {"thingID": onboarded["thingID"]}))
+        return onboarded
+
     def setUp(self) -> None:
         self.client = self.connect()
 
@@ -322,15 +335,9 @@ class LiveDaemonTests(unittest.TestCase):
         self.assertEqual(results[2], "pong")
 
     def test_thing_find_update_disable_enable(self) -> None:
-        owner = self.client.call("user.registerPseudo", {"displayName": "Py Owner"})
-        self.delete_user_later(owner["accessToken"])
-        self.client.call("session.authenticate", {"accessToken": owner["accessToken"]})
         vendor = "py-" + uuid.uuid4().hex[:12]
-        onboarded = self.client.call("thing.onboard", {
-            "vendorThingID": vendor, "thingPassword": "pw",
-            "owner": "user:" + owner["user"]["userID"], "thingProperties": {"room": "hall"}})
+        onboarded = self.owned_thing(vendorThingID=vendor, thingProperties={"room": "hall"})
         thing_id = onboarded["thingID"]
-        self.addCleanup(lambda: self.client.call("thing.delete", {"thingID": thing_id}))
         found = self.client.call("thing.find", {"vendorThingID": vendor})
         self.assertEqual(found["thingID"], thing_id)
         self.assertIs(found["disabled"], False)
@@ -363,14 +370,8 @@ class LiveDaemonTests(unittest.TestCase):
         self.assertIs(self.client.call("thing.get", {"thingID": thing_id})["disabled"], False)
 
     def test_notify_trigger_get_patch_and_results(self) -> None:
-        owner = self.client.call("user.registerPseudo", {"displayName": "Py Owner"})
-        self.delete_user_later(owner["accessToken"])
-        self.client.call("session.authenticate", {"accessToken": owner["accessToken"]})
-        onboarded = self.client.call("thing.onboard", {
-            "vendorThingID": "py-" + uuid.uuid4().hex[:12], "thingPassword": "pw",
-            "owner": "user:" + owner["user"]["userID"]})
+        onboarded = self.owned_thing()
         thing_id = onboarded["thingID"]
-        self.addCleanup(lambda: self.client.call("thing.delete", {"thingID": thing_id}))
         fired = self.client.subscribe(kinds=["triggerFired"])
         created = self.client.call("trigger.create", {
             "thingID": thing_id,
@@ -406,6 +407,55 @@ class LiveDaemonTests(unittest.TestCase):
                 "thingID": thing_id, "triggersWhat": "NOTIFY",
                 "predicate": {"eventSource": "SCHEDULE", "schedule": "61 * * * *"}})
         self.assertEqual(refused.exception.reason, "INVALID_INPUT_DATA")
+
+    def test_grouped_state_history_with_aggregations(self) -> None:
+        onboarded = self.owned_thing()
+        thing_id = onboarded["thingID"]
+        device = self.connect()
+        device.call("session.authenticate", {"accessToken": onboarded["accessToken"]})
+        hour, minute = 3_600_000, 60_000
+        base = 1_800_000_000_000  # a whole hour
+        # Hour 0: 20, 22.5 and a text; hour 1: 18, a state without temp, 19; hour 2: nothing.
+        for offset, state in [(0, {"temp": 20}), (10 * minute, {"temp": 22.5}),
+                              (20 * minute, {"temp": "hot"}), (hour, {"temp": 18}),
+                              (hour + 5 * minute, {"humidity": 40}),
+                              (hour + 30 * minute, {"temp": 19})]:
+            device.call("thing.putState", {
+                "thingID": thing_id, "state": state, "timestamp": base + offset})
+
+        history = self.client.call("thing.stateHistory", {
+            "thingID": thing_id, "grouped": True, "from": base, "to": base + 3 * hour - 1,
+            "interval": hour,
+            "aggregations": [{"type": "COUNT"}, {"type": "COUNT", "field": "temp"},
+                             {"type": "MAX", "field": "temp"},
+                             {"type": "MEAN", "field": "temp", "putAggregationInto": "avg"},
+                             {"type": "SUM", "field": "temp"}]})
+        self.assertEqual(history["results"], [])
+        groups = history["groupedResults"]
+        self.assertEqual([(g["range"]["from"], g["range"]["to"]) for g in groups],
+                         [(base + h * hour, base + (h + 1) * hour - 1) for h in range(3)])
+        self.assertEqual([a["putAggregationInto"] for a in groups[0]["aggregations"]],
+                         ["count", "count_temp", "max_temp", "avg", "sum_temp"])
+        values = [[a["value"] for a in g["aggregations"]] for g in groups]
+        self.assertEqual(values, [[3, 3, 22.5, 21.25, 42.5], [3, 2, 19, 18.5, 37],
+                                  [0, 0, None, None, None]])
+        # MAX and SUM of integers stay integers.
+        self.assertIsInstance(values[1][2], int)
+        self.assertIsInstance(values[1][4], int)
+
+        # Without aggregations each group holds its states, by timestamp.
+        states = self.client.call("thing.stateHistory", {
+            "thingID": thing_id, "grouped": True, "from": base, "to": base + 2 * hour - 1,
+            "interval": hour})
+        self.assertEqual([[o["state"] for o in g["objects"]] for g in states["groupedResults"]],
+                         [[{"temp": 20}, {"temp": 22.5}, {"temp": "hot"}],
+                          [{"temp": 18}, {"humidity": 40}, {"temp": 19}]])
+
+        with self.assertRaises(GuildError) as refused:
+            self.client.call("thing.stateHistory", {
+                "thingID": thing_id, "grouped": True, "from": base, "to": base + hour,
+                "aggregations": [{"type": "MEDIAN", "field": "temp"}]})
+        self.assertEqual(refused.exception.code, -32602)
 
     def test_parse_error_keeps_connection(self) -> None:
         self.client.send_raw(b'{"jsonrpc":"2.0","id":1,"method":\n')

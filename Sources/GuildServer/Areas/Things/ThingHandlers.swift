@@ -90,6 +90,19 @@ extension MethodRegistry {
             return .init(state: state.state, timestamp: state.timestamp)
         }
         self.register(ThingMethods.StateHistory.self) { params, context in
+            let grouped = try GroupedStateQuery.parse(
+                grouped: params.grouped,
+                from: params.from,
+                to: params.to,
+                interval: params.interval,
+                aggregations: params.aggregations?.map(\.json),
+                limit: params.limit,
+                paginationKey: params.paginationKey
+            )
+            if let grouped {
+                let groups = try await things.groupedStateHistory(caller: context.caller, thingID: params.thingID, query: grouped)
+                return .init(results: [], nextPaginationKey: nil, groupedResults: groups.map { ThingMethods.StateGroup($0, grouped) })
+            }
             let page = try await things.stateHistory(
                 caller: context.caller,
                 thingID: params.thingID,

@@ -151,3 +151,33 @@ extension TriggerMethods.TriggerSpec {
         }
     }
 }
+
+extension ThingMethods.StateAggregationSpec {
+    /// The aggregation as Thing-IF writes it, for `StateAggregation(json:)` to check.
+    var json: JSONValue {
+        var members: [String: JSONValue] = ["type": .string(self.type)]
+        if let field = self.field { members["field"] = .string(field) }
+        if let name = self.putAggregationInto { members["putAggregationInto"] = .string(name) }
+        return .object(members)
+    }
+}
+
+extension ThingMethods.StateGroup {
+    /// A group of a grouped history: with the query's aggregations and their values, or without any, its states.
+    init(_ group: StateHistoryGroup, _ query: GroupedStateQuery) {
+        let range = ThingMethods.TimeRange(from: group.from, to: group.to)
+        guard !query.aggregations.isEmpty else {
+            self.init(range: range, objects: group.states.map { .init(state: $0.state, timestamp: $0.timestamp) })
+            return
+        }
+        let values = zip(query.aggregations, group.values).map { aggregation, value in
+            ThingMethods.StateAggregationValue(
+                type: aggregation.kind.rawValue,
+                field: aggregation.field,
+                putAggregationInto: aggregation.name,
+                value: value
+            )
+        }
+        self.init(range: range, aggregations: values)
+    }
+}
