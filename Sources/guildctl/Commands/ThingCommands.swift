@@ -303,36 +303,6 @@ extension ThingCommand {
         }
     }
 
-    struct History: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "history",
-            abstract: "Print a thing's states in a time range, in upload order (thing.stateHistory, every page)."
-        )
-
-        @OptionGroup var thing: ThingOptions
-        @Option(help: ArgumentHelp("Earliest timestamp, ms since the epoch.", valueName: "ms"))
-        var from: Int64?
-        @Option(help: ArgumentHelp("Latest timestamp, ms since the epoch.", valueName: "ms"))
-        var to: Int64?
-        @Option(help: ArgumentHelp("At most this many states.", valueName: "n"))
-        var limit: Int?
-        @OptionGroup var options: GlobalOptions
-
-        func run() async throws {
-            let states = try await Runner.run(self.options) { client in
-                var states: [ThingMethods.StateInfo] = []
-                var key: String?
-                repeat {
-                    let page = try await client.thingStateHistory(self.thing.thingID, from: self.from, to: self.to, paginationKey: key)
-                    states += page.results
-                    key = page.nextPaginationKey
-                } while key != nil && states.count < (self.limit ?? .max)
-                return Array(states.prefix(self.limit ?? .max))
-            }
-            try Output.printResult(["results": states], json: self.options.json)
-        }
-    }
-
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete",
