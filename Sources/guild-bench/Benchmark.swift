@@ -118,15 +118,26 @@ final class BenchContext: Sendable {
     /// The fan-out's sustained phase at this many notifications per second instead of half the measured burst
     /// rate: one load for two binaries compared.
     let sustainedRate: Double?
+    /// The states of the history benchmark's thing instead of its default (1,000,000; 100,000 with `quick`).
+    let historyStates: Int?
     private let shared: SharedDaemon
 
-    init(guilddPath: String, workDir: String, duration: Double, runs: Int, quick: Bool, sustainedRate: Double? = nil) {
+    init(
+        guilddPath: String,
+        workDir: String,
+        duration: Double,
+        runs: Int,
+        quick: Bool,
+        sustainedRate: Double? = nil,
+        historyStates: Int? = nil
+    ) {
         self.guilddPath = guilddPath
         self.workDir = workDir
         self.duration = duration
         self.runs = runs
         self.quick = quick
         self.sustainedRate = sustainedRate
+        self.historyStates = historyStates
         self.shared = SharedDaemon()
     }
 

@@ -37,6 +37,7 @@ struct GuildBench: AsyncParsableCommand {
         Objects(),
         Things(),
         Triggers(),
+        AggregatedHistory(),
         PostgresLog(),
         Memory(),
     ]
@@ -70,6 +71,14 @@ struct GuildBench: AsyncParsableCommand {
     )
     var sustainedRate: Double?
 
+    @Option(
+        help: ArgumentHelp(
+            "history's states of one thing (default: 1,000,000; 100,000 with --quick), for a shorter load.",
+            valueName: "count"
+        )
+    )
+    var historyStates: Int?
+
     @Option(help: ArgumentHelp("Run only these benchmarks (comma-separated, or repeat the option).", valueName: "name[,name]"))
     var only: [String] = []
 
@@ -90,6 +99,7 @@ struct GuildBench: AsyncParsableCommand {
         }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be positive") }
         if let runs, runs < 1 { throw ValidationError("--runs must be at least 1") }
+        if let historyStates, historyStates < 1 { throw ValidationError("--history-states must be at least 1") }
     }
 
     mutating func run() async throws {
@@ -111,7 +121,8 @@ struct GuildBench: AsyncParsableCommand {
             duration: self.duration ?? (self.quick ? 0.5 : 3),
             runs: self.runs ?? (self.quick ? 3 : 5),
             quick: self.quick,
-            sustainedRate: self.sustainedRate
+            sustainedRate: self.sustainedRate,
+            historyStates: self.historyStates
         )
         Log.progress(
             "guild-bench: guildd \(guilddPath), work dir \(workDir), \(context.runs) runs × \(context.duration) s\(self.quick ? " (quick)" : "")"
