@@ -114,6 +114,51 @@ struct TriggerScheduleTests {
         await owner.close()
     }
 
+    /// 1,100 single times due at one instant, three of the runner's batches (500 a write): each fires once, with
+    /// one `triggerFired` event and one result, wherever the batches split them.
+    @Test func schedulesDueAtOneInstantFireOnceEachAcrossBatches() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let due = Self.ms("2026-11-29T07:00:00Z")
+        var (daemon, _) = try await Self.start(scratch, clock: due - 3_600_000)
+        let owner = try await GuildClient.connect(path: scratch.socket)
+        let pseudo = try await owner.call(UserMethods.RegisterPseudo.self, .init(displayName: "owner"))
+        var triggers: [(thingID: String, triggerID: String)] = []
+        for index in 0..<11 {
+            let thing = try await owner.onboardThing(vendorThingID: "lamp-\(index)", password: "pw", owner: "user:" + pseudo.user.userID)
+            let spec = TriggerMethods.TriggerSpec(predicate: ["eventSource": "SCHEDULE_ONCE", "scheduleAt": .int(due)], triggersWhat: "NOTIFY")
+            let created = try await owner.calls(TriggerMethods.Create.self, Array(repeating: .init(thingID: thing.thingID, spec), count: 100))
+            triggers += try created.map { (thing.thingID, try $0.get().triggerID) }
+        }
+        await owner.close()
+        daemon.terminate()
+        _ = await daemon.wait()
+
+        // Up again a second after the due time: all 1,100 are due at once.
+        (daemon, _) = try await Self.start(scratch, clock: due + 1_000)
+        defer { daemon.terminate() }
+        let watcher = try await GuildClient.connect(path: scratch.socket)
+        _ = try await watcher.call(SessionMethods.Authenticate.self, .init(accessToken: pseudo.accessToken))
+        let subscription = try await watcher.subscribe(kinds: ["triggerFired"], since: 0)
+        var fired: [String: Int] = [:]
+        while fired.count < triggers.count {
+            let event = try await ThingFlowTests.next("triggerFired", in: subscription.events, within: 120)
+            fired[event.triggerID ?? "", default: 0] += 1
+        }
+        #expect(Set(fired.keys) == Set(triggers.map(\.triggerID)))
+        #expect(fired.values.allSatisfy { $0 == 1 })
+        // The durable side: one result each (asked 100 at a time, under the daemon's 256 in flight), its time used up.
+        for start in stride(from: 0, to: triggers.count, by: 100) {
+            let results = try await watcher.calls(
+                TriggerMethods.Results.self,
+                triggers[start..<min(start + 100, triggers.count)].map { .init(thingID: $0.thingID, triggerID: $0.triggerID) }
+            )
+            #expect(try results.allSatisfy { try $0.get().results.map(\.outcome) == ["NOTIFIED"] })
+        }
+        #expect(try await watcher.trigger(triggers[0].thingID, triggers[0].triggerID).nextFireAt == nil)
+        await watcher.close()
+    }
+
     @Test func aNotifyTriggerReachesASubscribedProgram() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
