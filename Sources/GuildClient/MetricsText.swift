@@ -13,4 +13,16 @@ public enum MetricsText: Sendable {
         }
         return sums
     }
+
+    /// Each sample of Prometheus text by its series as written, labels included
+    /// (`guild_wal_checkpoints_total{mode="restart"}`, `guild_events_pruned_total`). Comment lines and lines
+    /// without a number are skipped.
+    public static func samples(_ text: String) -> [String: Double] {
+        var samples: [String: Double] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else { continue }
+            samples[String(line[..<space])] = value
+        }
+        return samples
+    }
 }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import GuildCore
 import GuildServer
@@ -136,6 +137,10 @@ struct RetentionService: Service {
     let pruneMessages: @Sendable () async throws -> Int
     let logger: Logger
 
+    /// What the retention removed (`guild-bench soak` counts them per minute).
+    static let prunedEvents = Counter(label: "guild_events_pruned_total")
+    static let prunedMessages = Counter(label: "guild_messages_pruned_total")
+
     func run() async throws {
         try? await cancelWhenGracefulShutdown { try await self.loop() }
     }
@@ -148,9 +153,15 @@ struct RetentionService: Service {
                     maxAgeMilliseconds: self.maxAge.components.seconds * 1000,
                     now: Int64(Date().timeIntervalSince1970 * 1000)
                 )
-                if removed > 0 { self.logger.info("pruned events", metadata: ["count": "\(removed)"]) }
+                if removed > 0 {
+                    self.logger.info("pruned events", metadata: ["count": "\(removed)"])
+                    Self.prunedEvents.increment(by: removed)
+                }
                 let messages = try await self.pruneMessages()
-                if messages > 0 { self.logger.info("pruned group messages", metadata: ["count": "\(messages)"]) }
+                if messages > 0 {
+                    self.logger.info("pruned group messages", metadata: ["count": "\(messages)"])
+                    Self.prunedMessages.increment(by: messages)
+                }
             } catch {
                 self.logger.warning("pruning events failed", metadata: ["error": "\(error)"])
             }

@@ -24,4 +24,21 @@ struct MetricsTextTests {
         #expect(sums["guild_connections"] == 2.5)
         #expect(sums.count == 5, "comments and lines without a number are skipped: \(sums)")
     }
+
+    @Test func samplesAreKeptByTheirSeriesAsWritten() {
+        let text = """
+            # TYPE guild_wal_checkpoints_total counter
+            guild_wal_checkpoints_total{mode="passive"} 12
+            guild_wal_checkpoints_total{mode="restart"} 2
+            guild_store_commit_duration_seconds_bucket{le="0.01"} 40
+            guild_events_pruned_total 1000
+            not a sample
+            """
+        let samples = MetricsText.samples(text)
+        #expect(samples[#"guild_wal_checkpoints_total{mode="passive"}"#] == 12)
+        #expect(samples[#"guild_wal_checkpoints_total{mode="restart"}"#] == 2)
+        #expect(samples[#"guild_store_commit_duration_seconds_bucket{le="0.01"}"#] == 40)
+        #expect(samples["guild_events_pruned_total"] == 1000)
+        #expect(samples.count == 4, "comments and lines without a number are skipped: \(samples)")
+    }
 }

@@ -38,6 +38,42 @@ struct OperationsTests {
         return try #require(object)
     }
 
+    /// The retention counts what it removes (`guild_events_pruned_total`): five groups made (five events) with
+    /// two events kept; the restarted daemon prunes at start, before any request.
+    @Test func theRetentionCountsTheEventsItPrunes() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let retention = ["--event-retention-count", "2"]
+        var daemon = try await RealDaemon.start(scratch, retention)
+        let socket = ["--socket", scratch.socket]
+        let environment = ["XDG_CONFIG_HOME": scratch.path + "/config", "GUILD_TOKEN": ""]
+        let register = try await Child.run(
+            Build.guildctl,
+            socket + ["register", "--username", "erin", "--password", "pw-erin"],
+            environment: environment
+        )
+        #expect(register.status == 0, "\(register.stderr)")
+        for index in 0..<5 {
+            let group = try await Child.run(Build.guildctl, socket + ["group", "create", "--name", "G\(index)"], environment: environment)
+            #expect(group.status == 0, "\(group.stderr)")
+        }
+        daemon.terminate()
+        _ = await daemon.wait()
+
+        daemon = try await RealDaemon.start(scratch, retention)
+        defer { daemon.terminate() }
+        var pruned = 0.0
+        // The start-up prune runs beside the first requests: asked again until it is counted.
+        let counted = try await Eventually.until {
+            let metrics = try await Child.run(Build.guildctl, socket + ["metrics"])
+            pruned = try await self.parsePrometheus(metrics.stdout, in: scratch)["guild_events_pruned_total{}"] ?? 0
+            return pruned > 0
+        }
+        #expect(counted)
+        // Five groupCreated events (and any the registration made) less the two kept.
+        #expect(pruned >= 3)
+    }
+
     @Test func metricsAreValidPrometheusTextAndCount() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

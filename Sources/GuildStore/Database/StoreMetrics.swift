@@ -14,6 +14,16 @@ enum StoreMetrics {
     static let commitOperations = Recorder(label: batchLabel, aggregate: true)
     static let eventsAppended = Counter(label: "guild_events_appended_total")
 
+    /// Checkpoints of the write-ahead log (``WALCheckpointer``) by mode: `passive` on the checkpointer's own
+    /// connection; the writer's own at the hard limit, `restart` when it rewound the log and `busy` when a reader
+    /// still held it. The writer's stop every write behind them; `guild-bench soak` counts them per minute.
+    static let passiveCheckpoints = Counter(label: checkpointsLabel, dimensions: [("mode", "passive")])
+    static let restartCheckpoints = Counter(label: checkpointsLabel, dimensions: [("mode", "restart")])
+    static let busyCheckpoints = Counter(label: checkpointsLabel, dimensions: [("mode", "busy")])
+    static let checkpointsLabel = "guild_wal_checkpoints_total"
+    /// How long each of the writer's own checkpoints held it.
+    static let writerCheckpointDuration = Timer(label: "guild_wal_writer_checkpoint_duration_seconds")
+
     /// A monotonic timestamp in nanoseconds.
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
@@ -22,5 +32,16 @@ enum StoreMetrics {
         Self.commitDuration.recordNanoseconds(Int64(truncatingIfNeeded: Self.now() &- started))
         Self.commitOperations.record(operations)
         if events > 0 { Self.eventsAppended.increment(by: events) }
+    }
+
+    /// Records one of the writer's own checkpoints that started at `started` (``now()``).
+    static func writerCheckpointed(rewound: Bool, started: UInt64) {
+        Self.writerCheckpointDuration.recordNanoseconds(Int64(truncatingIfNeeded: Self.now() &- started))
+        (rewound ? Self.restartCheckpoints : Self.busyCheckpoints).increment()
+    }
+
+    /// Records a checkpoint started on the checkpointer's own connection.
+    static func backgroundCheckpointStarted() {
+        Self.passiveCheckpoints.increment()
     }
 }

@@ -97,9 +97,11 @@ final class WALCheckpointer: Sendable {
             guard pages >= self.state.withLock({ $0.nextRestart }) else { return SQLITE_OK }
             // SQLITE_BUSY (a reader still on the log after the short wait) only leaves the log longer until a commit
             // `threshold` pages later tries again; the writer's own busy timeout is back before its next transaction.
+            let started = StoreMetrics.now()
             sqlite3_busy_timeout(writer, self.restartWaitMilliseconds)
             let result = sqlite3_wal_checkpoint_v2(writer, nil, SQLITE_CHECKPOINT_RESTART, nil, nil)
             sqlite3_busy_timeout(writer, self.writerBusyMilliseconds)
+            StoreMetrics.writerCheckpointed(rewound: result == SQLITE_OK, started: started)
             self.state.withLock { state in
                 if result == SQLITE_OK {
                     state.restarts += 1
@@ -117,6 +119,7 @@ final class WALCheckpointer: Sendable {
                 return true
             }
             guard starts else { return SQLITE_OK }
+            StoreMetrics.backgroundCheckpointStarted()
             self.queue.async {
                 // A busy or locked database, or a connection that could not open, only postpones the checkpoint to
                 // a later commit (past the hard limit the writer checkpoints itself).
