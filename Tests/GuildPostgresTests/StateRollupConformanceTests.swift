@@ -1,6 +1,7 @@
 import Foundation
 import GuildCore
 import GuildJSON
+import GuildTestSupport
 import PostgresNIO
 import Testing
 
@@ -229,18 +230,6 @@ struct StateRollupConformanceTests {
 
     // MARK: - PostgreSQL's version 26
 
-    /// Odd states for the backfill: names with quotes, accents, a NUL (no rollup) or U+FFFD, values with NULs and
-    /// escaped backslashes, big and negative numbers, times before 1970.
-    static let oddStates: [(text: String, timestamp: Int64)] = [
-        (#"{"t":3,"on":true,"s":"x"}"#, 1_000),
-        (#"{"t":7.5,"n":null,"q\"uote":1,"é":2}"#, 2_000),
-        (#"{"t":2.0,"a\u0000b":1,"":5,"o":{"a":1},"z":"a\\u0000b"}"#, 61_000),
-        (#"{"t":-4,"w\ufffd":1}"#, -1),
-        (#"{"t":0.25,"v":"x\u0000y"}"#, 59_999),
-        (#"{"t":12345678901,"big":1e300,"arr":[1,2]}"#, -60_001),
-        (#"{}"#, 5),
-    ]
-
     @Test(.enabled(if: TestPostgres.isConfigured, "needs the throwaway PostgreSQL that scripts/test starts"))
     func version26CountsTheStatesAlreadyKept() async throws {
         try await TestPostgres.withDatabase { location in
@@ -256,7 +245,7 @@ struct StateRollupConformanceTests {
                     VALUES ('th.1', 'lamp-1', 'hash', \(ByteBuffer(string: "{}")), 10, 10, true)
                     """
                 )
-                for (text, timestamp) in Self.oddStates {
+                for (text, timestamp) in OddStates.all {
                     try connection.execute(
                         """
                         INSERT INTO thing_state (thing_id, timestamp, state, uploaded)
@@ -266,7 +255,7 @@ struct StateRollupConformanceTests {
                 }
             }
             _ = try await TestPostgres.blocking { try PostgresMigrator.migrate(connection) }
-            let states = try Self.oddStates.map { state in
+            let states = try OddStates.all.map { state in
                 ThingState(state: try ThingRecordsConformanceTests.json(state.text), timestamp: state.timestamp)
             }
             let fields = ["t", "on", "s", "n", "q\"uote", "é", "o", "z", "w\u{FFFD}", "v", "big", "arr", "a\u{0}b"]

@@ -494,7 +494,8 @@ struct ThingRecordsConformanceTests {
                 Self.state(#"{"power": true, "nested": {"a": [1, 2]}}"#, at: 20),
                 Self.state(#"{}"#, at: 40),
             ]
-            for state in states { _ = try await store.write { try $0.things.insertState(thingID: "th.1", state: state, uploaded: 1) } }
+            var ids: [Int64] = []
+            for state in states { ids.append(try await store.write { try $0.things.insertState(thingID: "th.1", state: state, uploaded: 1) }) }
             _ = try await store.write { try $0.things.insertState(thingID: "th.2", state: try Self.state(#"{"o": 1}"#, at: 25), uploaded: 1) }
             await #expect(throws: (any Error).self) {
                 try await store.write { try $0.things.insertState(thingID: "th.9", state: try Self.state("{}", at: 1), uploaded: 1) }
@@ -502,6 +503,11 @@ struct ThingRecordsConformanceTests {
             // The latest is the last stored, whatever its timestamp.
             #expect(try await store.read { try $0.things.latestState(thingID: "th.1") } == states[3])
             #expect(try await store.read { try $0.things.latestState(thingID: "th.2") }?.timestamp == 25)
+            // The latest but a given row (an upload's triggers compare with the state before theirs); nil is none.
+            let (last, second) = (ids[3], ids[1])
+            #expect(try await store.read { try $0.things.latestState(thingID: "th.1", excluding: last) } == states[2])
+            #expect(try await store.read { try $0.things.latestState(thingID: "th.1", excluding: second) } == states[3])
+            #expect(try await store.read { try $0.things.latestState(thingID: "th.1", excluding: nil) } == states[3])
 
             let inRange = try await store.read {
                 try $0.things.states(thingID: "th.1", from: 15, to: 35, after: nil, limit: 5)

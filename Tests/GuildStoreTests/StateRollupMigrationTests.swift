@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GuildCore
 import GuildJSON
+import GuildTestSupport
 import Testing
 
 @testable import GuildStore
@@ -9,18 +10,6 @@ import Testing
 /// `things-8`: the minute rollups are filled from the states a database already keeps, as uploads would have
 /// filled them, and the grouped and paged histories read through the indexes meant for them.
 struct StateRollupMigrationTests {
-    /// States as stored before `things-8`: names with quotes, accents, a NUL (no rollup) or U+FFFD, values with
-    /// NULs and escaped backslashes, big and negative numbers, times before 1970.
-    static let stored: [(text: String, timestamp: Int64)] = [
-        (#"{"t":3,"on":true,"s":"x"}"#, 1_000),
-        (#"{"t":7.5,"n":null,"q\"uote":1,"é":2}"#, 2_000),
-        (#"{"t":2.0,"a\u0000b":1,"":5,"o":{"a":1},"z":"a\\u0000b"}"#, 61_000),
-        (#"{"t":-4,"w\ufffd":1}"#, -1),
-        (#"{"t":0.25,"v":"x\u0000y"}"#, 59_999),
-        (#"{"t":12345678901,"big":1e300,"arr":[1,2]}"#, -60_001),
-        (#"{}"#, 5),
-    ]
-
     static let fields = ["t", "on", "s", "n", "q\"uote", "é", "o", "z", "w\u{FFFD}", "v", "big", "arr", "a\u{0}b"]
 
     @Test func theRollupsOfTheStatesKeptAreFilledAsUploadsFillThem() async throws {
@@ -38,7 +27,7 @@ struct StateRollupMigrationTests {
                         arguments: [id, "lamp-" + id]
                     )
                 }
-                for (text, timestamp) in Self.stored {
+                for (text, timestamp) in OddStates.all {
                     try db.execute(
                         sql: "INSERT INTO thing_state (thingID, timestamp, state, uploaded) VALUES ('th.1', ?, ?, 1)",
                         arguments: [timestamp, Data(text.utf8)]
@@ -49,7 +38,7 @@ struct StateRollupMigrationTests {
 
             let store = try SQLiteStore(configuration: .init(path: path))
             defer { try? store.close() }
-            let states = try Self.stored.map { state in
+            let states = try OddStates.all.map { state in
                 ThingState(state: try StoredJSON.object(Data(state.text.utf8)), timestamp: state.timestamp)
             }
             // The same states uploaded now, to another thing: the same rollups.

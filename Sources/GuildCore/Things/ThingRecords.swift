@@ -72,10 +72,9 @@ public protocol ThingRecords {
     /// A state of the thing's history by its row id, while the history keeps it (the thing is checked too: a
     /// deleted thing's row ids may be used again).
     func state(id: Int64, thingID: String) throws -> [String: JSONValue]?
-    /// The latest state.
-    func latestState(thingID: String) throws -> ThingState?
-    /// The latest state but row `stateID`: an upload's triggers compare it with the state before it.
-    func latestState(thingID: String, excluding stateID: Int64) throws -> ThingState?
+    /// The latest state but row `stateID` (none excluded when nil): an upload's triggers compare it with the
+    /// state before it.
+    func latestState(thingID: String, excluding stateID: Int64?) throws -> ThingState?
     /// A page of states with `from <= timestamp <= to`, oldest first, after position `after`; each with its
     /// position.
     func states(thingID: String, from: Int64, to: Int64, after: Int64?, limit: Int) throws -> [(state: ThingState, position: Int64)]
@@ -157,4 +156,11 @@ public protocol ThingRecords {
 
     /// Checks the things area's invariants; returns a description of each violation.
     func thingInvariantViolations() throws -> [String]
+}
+
+extension ThingRecords {
+    /// The latest state.
+    public func latestState(thingID: String) throws -> ThingState? {
+        try self.latestState(thingID: thingID, excluding: nil)
+    }
 }

@@ -319,25 +319,8 @@ extension PostgresThingRecords: ThingRecords {
     @discardableResult
     public func pruneStates(thingID: String, keepCount: Int, before: Int64) throws -> Int {
         guard Self.isStorableKey(thingID) else { return 0 }
-        guard try self.stateRollupsKept() else {
-            let rows = try self.connection.query(
-                """
-                WITH oldest AS (SELECT id FROM thing_state WHERE thing_id = \(thingID) ORDER BY id LIMIT 64),
-                gone AS (
-                    DELETE FROM thing_state WHERE id IN (SELECT id FROM oldest)
-                    AND id < (SELECT max(id) FROM thing_state WHERE thing_id = \(thingID)) AND (
-                        id <= coalesce((
-                            SELECT id FROM thing_state WHERE thing_id = \(thingID) ORDER BY id DESC LIMIT 1 OFFSET \(Int64(keepCount))
-                        ), 0)
-                        OR uploaded < \(before)
-                    )
-                    RETURNING 1
-                )
-                SELECT count(*) FROM gone
-                """
-            )
-            return Int(try rows.first?.decode(Int64.self) ?? 0)
-        }
+        // What they added to the rollups goes with them, when they are kept (the rows come back only then).
+        let kept = try self.stateRollupsKept()
         let rows = try self.connection.query(
             """
             WITH oldest AS (SELECT id FROM thing_state WHERE thing_id = \(thingID) ORDER BY id LIMIT 64)
@@ -348,9 +331,10 @@ extension PostgresThingRecords: ThingRecords {
                 ), 0)
                 OR uploaded < \(before)
             )
-            RETURNING timestamp, state
+            RETURNING \(unescaped: kept ? "timestamp, state" : "1")
             """
         )
+        guard kept else { return rows.count }
         let removed = try rows.map { row -> ThingState in
             let (timestamp, state) = try row.decode((Int64, ByteBuffer).self)
             return ThingState(state: try Self.object(state), timestamp: timestamp)
@@ -367,22 +351,12 @@ extension PostgresThingRecords: ThingRecords {
         return try Self.object(try row.decode(ByteBuffer.self))
     }
 
-    /// The latest state.
-    public func latestState(thingID: String) throws -> ThingState? {
+    /// The latest state but row `stateID` (none excluded when nil).
+    public func latestState(thingID: String, excluding stateID: Int64?) throws -> ThingState? {
         guard Self.isStorableKey(thingID) else { return nil }
+        // Row ids start at 1: excluding 0 excludes nothing.
         let rows = try self.connection.query(
-            "SELECT timestamp, state FROM thing_state WHERE thing_id = \(thingID) ORDER BY id DESC LIMIT 1"
-        )
-        guard let row = rows.first else { return nil }
-        let (timestamp, state) = try row.decode((Int64, ByteBuffer).self)
-        return ThingState(state: try Self.object(state), timestamp: timestamp)
-    }
-
-    /// The latest state but row `stateID`.
-    public func latestState(thingID: String, excluding stateID: Int64) throws -> ThingState? {
-        guard Self.isStorableKey(thingID) else { return nil }
-        let rows = try self.connection.query(
-            "SELECT timestamp, state FROM thing_state WHERE thing_id = \(thingID) AND id <> \(stateID) ORDER BY id DESC LIMIT 1"
+            "SELECT timestamp, state FROM thing_state WHERE thing_id = \(thingID) AND id <> \(stateID ?? 0) ORDER BY id DESC LIMIT 1"
         )
         guard let row = rows.first else { return nil }
         let (timestamp, state) = try row.decode((Int64, ByteBuffer).self)

@@ -282,21 +282,9 @@ extension SQLiteThingRecords {
     func pruneStates(thingID: String, keepCount: Int, before: Int64) throws -> Int {
         // Among the thing's 64 oldest rows (bounded work per upload; after a lower limit the backlog drains 63
         // an upload): those past the newest `keepCount` or too old, never the latest. What they added to the
-        // rollups goes with them, when they are kept.
-        guard try self.stateRollupsKept() else {
-            try self.db.cachedStatement(
-                sql: """
-                    DELETE FROM thing_state WHERE id IN (
-                        SELECT id FROM thing_state WHERE thingID = :thing ORDER BY id LIMIT 64
-                    ) AND id < (SELECT max(id) FROM thing_state WHERE thingID = :thing) AND (
-                        id <= coalesce((SELECT id FROM thing_state WHERE thingID = :thing ORDER BY id DESC LIMIT 1 OFFSET :keep), 0)
-                        OR uploaded < :before
-                    )
-                    """
-            ).execute(arguments: ["thing": StoredText.value(thingID), "keep": keepCount, "before": before])
-            return self.db.changesCount
-        }
-        let removed = try Row.fetchAll(
+        // rollups goes with them, when they are kept (the rows come back only then).
+        let kept = try self.stateRollupsKept()
+        let rows = try Row.fetchAll(
             self.db.cachedStatement(
                 sql: """
                     DELETE FROM thing_state WHERE id IN (
@@ -305,11 +293,13 @@ extension SQLiteThingRecords {
                         id <= coalesce((SELECT id FROM thing_state WHERE thingID = :thing ORDER BY id DESC LIMIT 1 OFFSET :keep), 0)
                         OR uploaded < :before
                     )
-                    RETURNING timestamp, state
+                    RETURNING \(kept ? "timestamp, state" : "1")
                     """
             ),
             arguments: ["thing": StoredText.value(thingID), "keep": keepCount, "before": before]
-        ).map { row in ThingState(state: try StoredJSON.object(row[1]), timestamp: row[0]) }
+        )
+        guard kept else { return rows.count }
+        let removed = try rows.map { row in ThingState(state: try StoredJSON.object(row[1]), timestamp: row[0]) }
         try self.takeFromRollups(thingID: thingID, removed)
         return removed.count
     }
@@ -322,17 +312,11 @@ extension SQLiteThingRecords {
         ).map { row in try StoredJSON.object(row[0]) }
     }
 
-    func latestState(thingID: String) throws -> ThingState? {
-        try Row.fetchOne(
-            self.db.cachedStatement(sql: "SELECT timestamp, state FROM thing_state WHERE thingID = ? ORDER BY id DESC LIMIT 1"),
-            arguments: StoredText.arguments([thingID])
-        ).map { row in ThingState(state: try StoredJSON.object(row[1]), timestamp: row[0]) }
-    }
-
-    func latestState(thingID: String, excluding stateID: Int64) throws -> ThingState? {
+    func latestState(thingID: String, excluding stateID: Int64?) throws -> ThingState? {
+        // Row ids start at 1: excluding 0 excludes nothing.
         try Row.fetchOne(
             self.db.cachedStatement(sql: "SELECT timestamp, state FROM thing_state WHERE thingID = ? AND id <> ? ORDER BY id DESC LIMIT 1"),
-            arguments: StoredText.arguments([thingID, stateID])
+            arguments: StoredText.arguments([thingID, stateID ?? 0])
         ).map { row in ThingState(state: try StoredJSON.object(row[1]), timestamp: row[0]) }
     }
 
