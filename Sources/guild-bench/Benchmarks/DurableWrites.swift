@@ -280,12 +280,16 @@ final class SQLiteBaseline: Sendable {
         var count = 0
         while monotonicNanos() < deadline {
             count += 1
-            let id = count % self.rows + 1
-            try self.queue.write { db in
-                try db.execute(sql: "UPDATE item SET name = ? WHERE id = ?", arguments: ["n\(count)", id])
-            }
+            try self.update(count)
         }
         return Double(count) / (Double(monotonicNanos() - start) / 1e9)
+    }
+
+    /// One transaction updating one row (the `count`-th in turn). Blocking.
+    func update(_ count: Int) throws {
+        try self.queue.write { db in
+            try db.execute(sql: "UPDATE item SET name = ? WHERE id = ?", arguments: ["n\(count)", count % self.rows + 1])
+        }
     }
 
     func close() throws {

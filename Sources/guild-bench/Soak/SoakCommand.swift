@@ -133,6 +133,16 @@ struct SoakCommand: AsyncParsableCommand {
             return (isSubscriber, Task.detached { [worker] in try await onThread("soak-\(index)") { worker.run() } })
         }
 
+        // The same-run floor beside the daemon (not with --kill: those minutes are not judged).
+        let floor: Task<Void, any Error>? =
+            self.kill
+            ? nil
+            : Task.detached { [recorder] in
+                let baseline = try SQLiteBaseline(path: context.path("soak-floor.db"), rows: 1_000)
+                defer { try? baseline.close() }
+                try await onThread("soak-floor") { try Self.floor(baseline, stop: stop, recorder: recorder) }
+            }
+
         let started = monotonicNanos()
         let deadline = started + UInt64(self.minutes * 60e9)
         var samples: [Double] = []
@@ -171,8 +181,14 @@ struct SoakCommand: AsyncParsableCommand {
                 guard minuteEnd <= deadline else { break }
                 try await Task.sleep(for: .nanoseconds(minuteEnd - min(minuteEnd, monotonicNanos())))
                 try daemon.checkRunning()
-                let heap = try? await onThread("soak-metrics") { try Self.databaseHeap(socketPath) }
-                recorder.sample(minute: minute, pid: daemon.pid, databasePath: databasePath, databaseHeapBytes: heap)
+                let figures = try? await onThread("soak-metrics") { try Self.daemonFigures(socketPath) }
+                recorder.sample(
+                    minute: minute,
+                    pid: daemon.pid,
+                    databasePath: databasePath,
+                    databaseHeapBytes: figures?.heap,
+                    counters: figures?.counters
+                )
                 if let recorded = recorder.recorded.dropFirst(minute).first {
                     Log.progress(
                         "  minute \(minute + 1): \(Format.grouped(Double(recorded.requests))) requests, "
@@ -185,6 +201,7 @@ struct SoakCommand: AsyncParsableCommand {
         }
         if monotonicNanos() < deadline { try await Task.sleep(for: .nanoseconds(deadline - monotonicNanos())) }
         stop.set()
+        try await floor?.value
         var tallies: [SoakWorker.Tally] = []
         for (isSubscriber, worker) in workers where !isSubscriber { tallies.append((try? await worker.value) ?? SoakWorker.Tally()) }
         // Every write has ended: the subscribers read on to the log's head as it is now.
@@ -297,13 +314,19 @@ struct SoakCommand: AsyncParsableCommand {
         let mib = MeasurementUnit.mebibytes
         func ms(_ seconds: Double) -> String { Format.decimal(seconds * 1000, digits: 1) }
         print("")
-        print("p50/p99 in ms per kind of call; errors by code; failures: calls whose connection or process failed.")
+        print(
+            "p50/p99 in ms per kind of call (floor: the bench's own SQLite commit beside guildd); errors by code; failures: calls "
+                + "whose connection or process failed; guildd's writer in the minute: commits over "
+                + "\(Format.decimal(Double(SoakDaemonCounters.slowCommitBound)! * 1000, digits: 0)) ms, its own WAL checkpoints "
+                + "(count/ms held), background checkpoints, events pruned."
+        )
         print("")
         print(
             "| minute | requests | errors | failures | " + kinds.map(\.rawValue).joined(separator: " | ")
-                + " | VmRSS | SQLite heap | fds | database | WAL |"
+                + " | VmRSS | SQLite heap | fds | database | WAL | slow commits | writer checkpoints | background checkpoints | pruned |"
         )
-        print("|---|---|---|---|" + kinds.map { _ in "---|" }.joined() + "---|---|---|---|---|")
+        print("|---|---|---|---|" + kinds.map { _ in "---|" }.joined() + "---|---|---|---|---|---|---|---|---|")
+        let writer = Self.writerMinutes(minutes)
         for (index, minute) in minutes.enumerated() {
             let errors = minute.errors.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
             let cells = kinds.map { kind in
@@ -314,7 +337,8 @@ struct SoakCommand: AsyncParsableCommand {
                     + cells.joined(separator: " | ")
                     + " | \(minute.rssBytes.map { mib.format(Double($0) / 1_048_576) } ?? "—") | "
                     + "\(minute.databaseHeapBytes.map { mib.format(Double($0) / 1_048_576) } ?? "—") | \(minute.descriptors.map(String.init) ?? "—") | "
-                    + "\(minute.databaseBytes.map { mib.format(Double($0) / 1_048_576) } ?? "—") | \(minute.walBytes.map { mib.format(Double($0) / 1_048_576) } ?? "—") |"
+                    + "\(minute.databaseBytes.map { mib.format(Double($0) / 1_048_576) } ?? "—") | \(minute.walBytes.map { mib.format(Double($0) / 1_048_576) } ?? "—") | "
+                    + Self.writerCells(writer[index])
             )
         }
         print("")
@@ -331,7 +355,7 @@ struct SoakCommand: AsyncParsableCommand {
         }
         let second = minutes[1]
         var worst: [String] = []
-        for kind in kinds {
+        for kind in kinds where kind.isDaemons {
             let reference = second.percentile(kind, 99)
             let ratio = minutes.dropFirst(2).map { $0.percentile(kind, 99) / reference }.filter(\.isFinite).max() ?? 0
             worst.append("\(kind.rawValue) \(Format.decimal(ratio, digits: 2))x")
@@ -355,7 +379,58 @@ struct SoakCommand: AsyncParsableCommand {
                     + "after (\(Format.decimal(restMax / secondRest, digits: 2))x)"
             )
         }
+        Self.reportSlowMinutes(minutes, kinds: kinds.filter(\.isDaemons), writer: writer)
         return failures
+    }
+
+    /// Each minute's writer figures: the differences of guildd's running totals from the minute before.
+    static func writerMinutes(_ minutes: [SoakRecorder.Minute]) -> [SoakDaemonCounters?] {
+        minutes.indices.map { index in
+            minutes[index].counters.map { $0.since(index > 0 ? minutes[index - 1].counters : nil) }
+        }
+    }
+
+    /// The writer's cells of a minute's row.
+    static func writerCells(_ writer: SoakDaemonCounters?) -> String {
+        guard let writer else { return "— | — | — | — |" }
+        let held = Format.decimal(writer.writerCheckpointSeconds * 1000, digits: 0)
+        return "\(Format.grouped(writer.slowCommits)) | \(Format.grouped(writer.writerCheckpoints))/\(held) | "
+            + "\(Format.grouped(writer.passiveCheckpoints)) | \(Format.grouped(writer.prunedEvents)) |"
+    }
+
+    /// The floor's own minute-to-minute spread, and each minute where one of guildd's p99s passed the target
+    /// beside what the floor and guildd's writer did in it: which slow minutes the machine explains, and which the
+    /// daemon's own work.
+    static func reportSlowMinutes(_ minutes: [SoakRecorder.Minute], kinds: [SoakRecorder.Kind], writer: [SoakDaemonCounters?]) {
+        let second = minutes[1]
+        let floorReference = second.percentile(.floor, 99)
+        let floorRatios = minutes.map { $0.percentile(.floor, 99) / floorReference }
+        let later = floorRatios.dropFirst(2).filter(\.isFinite)
+        if let highest = later.max() {
+            print(
+                "- the floor's p99 against minute 2: median \(Format.decimal(Stats.median(Array(later)), digits: 2))x, highest "
+                    + "\(Format.decimal(highest, digits: 2))x; minutes where it passed \(Format.decimal(Self.flat, digits: 1))x: "
+                    + "\(later.filter { $0 > Self.flat }.count) of \(later.count)"
+            )
+        }
+        var slow: [String] = []
+        for index in minutes.indices.dropFirst(2) {
+            let over = kinds.compactMap { kind -> String? in
+                let ratio = minutes[index].percentile(kind, 99) / second.percentile(kind, 99)
+                return ratio.isFinite && ratio > Self.flat ? "\(kind.rawValue) \(Format.decimal(ratio, digits: 2))x" : nil
+            }
+            guard !over.isEmpty else { continue }
+            var entry = "\(index + 1) (" + over.joined(separator: ", ")
+            if floorRatios[index].isFinite { entry += "; floor \(Format.decimal(floorRatios[index], digits: 2))x" }
+            if let minute = writer[index] {
+                entry +=
+                    "; \(Format.grouped(minute.slowCommits)) slow commits, "
+                    + "\(Format.grouped(minute.writerCheckpoints)) writer checkpoints, \(Format.grouped(minute.prunedEvents)) pruned"
+            }
+            slow.append(entry + ")")
+        }
+        let listed = slow.isEmpty ? "none" : slow.joined(separator: "; ")
+        print("- minutes with a p99 over \(Format.decimal(Self.flat, digits: 1))x minute 2's: \(listed)")
     }
 
     /// The event log's last seq (blocking): what a subscription from the head is told.
@@ -365,12 +440,26 @@ struct SoakCommand: AsyncParsableCommand {
         return try admin.call(EventMethods.Subscribe.self, .init(all: true)).seq
     }
 
-    /// Blocking: what SQLite holds on guildd's heap (`database.heapBytes` of `system.status`), nil when
-    /// the daemon does not say.
-    static func databaseHeap(_ socketPath: String) throws -> Int? {
+    /// Blocking: what SQLite holds on guildd's heap (`database.heapBytes` of `system.status`, nil when the daemon
+    /// does not say), and guildd's running totals from `system.metrics`.
+    static func daemonFigures(_ socketPath: String) throws -> (heap: Int?, counters: SoakDaemonCounters) {
         let admin = try LineConnection(path: socketPath, timeout: 60)
         defer { admin.close() }
-        return try admin.call(SystemMethods.Status.self, NoParams()).database?.heapBytes.map { Int($0) }
+        let heap = try admin.call(SystemMethods.Status.self, NoParams()).database?.heapBytes.map { Int($0) }
+        return (heap, SoakDaemonCounters(metrics: try admin.call(SystemMethods.Metrics.self, NoParams())))
+    }
+
+    /// The same-run floor (blocking, until `stop`): one durable single-row UPDATE in the bench's own SQLite
+    /// database every 20 ms, timed, recorded as `floor`.
+    static func floor(_ baseline: SQLiteBaseline, stop: StopFlag, recorder: SoakRecorder) throws {
+        var count = 0
+        while !stop.isSet {
+            let started = monotonicNanos()
+            try baseline.update(count)
+            recorder.record(.floor, seconds: Double(monotonicNanos() - started) / 1e9, error: nil)
+            count += 1
+            usleep(20_000)
+        }
     }
 
     static func groupID(_ index: Int) -> String {
