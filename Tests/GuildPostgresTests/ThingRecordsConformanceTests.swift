@@ -263,10 +263,12 @@ struct ThingRecordsConformanceTests {
                 #expect(try tx.things.commands(thingID: "th.1", before: nil, limit: 10).isEmpty)
                 #expect(try tx.things.latestState(thingID: "th.1") == nil)
                 #expect(try tx.things.triggers(thingID: "th.1") == [])
+                #expect(try tx.things.triggerCount(thingID: "th.1") == 0)
                 #expect(try tx.things.things(ownedBy: [.user("u1")]).map(\.thingID) == ["th.2"])
                 #expect(try tx.things.command(thingID: "th.2", commandID: "c-th.2") != nil)
                 #expect(try tx.things.latestState(thingID: "th.2") != nil)
                 #expect(try tx.things.triggers(thingID: "th.2").count == 1)
+                #expect(try tx.things.triggerCount(thingID: "th.2") == 1)
             }
             // The vendor's id is free again.
             try await store.write { try $0.things.insertThing(try Self.thing("th.3", vendor: "vendor-th.1")) }

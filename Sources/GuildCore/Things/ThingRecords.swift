@@ -121,6 +121,8 @@ public protocol ThingRecords {
     func insertTrigger(_ trigger: ThingTrigger) throws
     /// A thing's triggers, oldest first.
     func triggers(thingID: String) throws -> [ThingTrigger]
+    /// How many triggers a thing has (`trigger.create`'s bound), read from the index without the rows.
+    func triggerCount(thingID: String) throws -> Int
     /// A thing's trigger by id.
     func trigger(thingID: String, triggerID: String) throws -> ThingTrigger?
     /// A thing's triggers without a next due time (state predicates, and single times that have fired), oldest

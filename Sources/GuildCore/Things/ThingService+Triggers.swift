@@ -49,7 +49,7 @@ extension ThingService {
             _ = try Self.requireThing(thingID, tx)
             try Self.requireOwner(caller, thingID, tx)
             try Self.requireActionRights(caller, action, thingID, tx)
-            guard try tx.things.triggers(thingID: thingID).count < Self.maximumTriggers else {
+            guard try tx.things.triggerCount(thingID: thingID) < Self.maximumTriggers else {
                 throw GuildError.invalidInput("a thing has at most \(Self.maximumTriggers) triggers", field: "thingID")
             }
             let trigger = ThingTrigger(

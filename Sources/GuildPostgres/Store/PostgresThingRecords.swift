@@ -319,24 +319,28 @@ extension PostgresThingRecords: ThingRecords {
     @discardableResult
     public func pruneStates(thingID: String, keepCount: Int, before: Int64) throws -> Int {
         guard Self.isStorableKey(thingID) else { return 0 }
-        // What they added to the rollups goes with them, when they are kept (the rows come back only then).
-        let kept = try self.stateRollupsKept()
+        // What they added to the rollups goes with them, when they are kept: the rollup mode is read in the same
+        // statement (no round trip of its own), and the rows' states come back only when it keeps them.
         let rows = try self.connection.query(
             """
-            WITH oldest AS (SELECT id FROM thing_state WHERE thing_id = \(thingID) ORDER BY id LIMIT 64)
-            DELETE FROM thing_state WHERE id IN (SELECT id FROM oldest)
-            AND id < (SELECT max(id) FROM thing_state WHERE thing_id = \(thingID)) AND (
-                id <= coalesce((
-                    SELECT id FROM thing_state WHERE thing_id = \(thingID) ORDER BY id DESC LIMIT 1 OFFSET \(Int64(keepCount))
-                ), 0)
-                OR uploaded < \(before)
+            WITH oldest AS (SELECT id FROM thing_state WHERE thing_id = \(thingID) ORDER BY id LIMIT 64),
+            mode AS (SELECT coalesce((SELECT kept FROM thing_state_rollup_mode), true) AS kept),
+            gone AS (
+                DELETE FROM thing_state WHERE id IN (SELECT id FROM oldest)
+                AND id < (SELECT max(id) FROM thing_state WHERE thing_id = \(thingID)) AND (
+                    id <= coalesce((
+                        SELECT id FROM thing_state WHERE thing_id = \(thingID) ORDER BY id DESC LIMIT 1 OFFSET \(Int64(keepCount))
+                    ), 0)
+                    OR uploaded < \(before)
+                )
+                RETURNING timestamp, state
             )
-            RETURNING \(unescaped: kept ? "timestamp, state" : "1")
+            SELECT mode.kept, gone.timestamp, CASE WHEN mode.kept THEN gone.state END FROM gone, mode
             """
         )
-        guard kept else { return rows.count }
+        guard let first = rows.first, try first.makeRandomAccess()[0].decode(Bool.self) else { return rows.count }
         let removed = try rows.map { row -> ThingState in
-            let (timestamp, state) = try row.decode((Int64, ByteBuffer).self)
+            let (_, timestamp, state) = try row.decode((Bool, Int64, ByteBuffer).self)
             return ThingState(state: try Self.object(state), timestamp: timestamp)
         }
         try self.takeFromRollups(thingID: thingID, removed)
@@ -566,6 +570,12 @@ extension PostgresThingRecords: ThingRecords {
         return try self.connection.query(
             "SELECT \(unescaped: Self.triggerColumns) FROM thing_trigger WHERE thing_id = \(thingID) ORDER BY id"
         ).map { row in try Self.decodeTrigger(from: row.makeRandomAccess()) }
+    }
+
+    /// How many triggers a thing has.
+    public func triggerCount(thingID: String) throws -> Int {
+        guard Self.isStorableKey(thingID) else { return 0 }
+        return Int(try self.thingCount("SELECT count(*) FROM thing_trigger WHERE thing_id = \(thingID)"))
     }
 
     /// A thing's trigger by id.

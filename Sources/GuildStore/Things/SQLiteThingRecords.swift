@@ -502,6 +502,13 @@ extension SQLiteThingRecords {
         ).map(Self.decodeTrigger)
     }
 
+    func triggerCount(thingID: String) throws -> Int {
+        try Int.fetchOne(
+            self.db.cachedStatement(sql: "SELECT count(*) FROM thing_trigger WHERE thingID = ?"),
+            arguments: StoredText.arguments([thingID])
+        ) ?? 0
+    }
+
     func trigger(thingID: String, triggerID: String) throws -> ThingTrigger? {
         try Row.fetchOne(
             self.db.cachedStatement(sql: "SELECT \(Self.triggerColumns) FROM thing_trigger WHERE triggerID = ? AND thingID = ?"),
