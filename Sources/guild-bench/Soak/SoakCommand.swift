@@ -11,7 +11,9 @@ import GuildProtocol
 /// grows over the run is the daemon's age, not its buckets (messages, users and events still accumulate).
 ///
 /// Per minute it reports requests, errors by code, p50/p99 per kind of call, and guildd's VmRSS, open descriptors,
-/// database and WAL size. Targets: from the third minute on, every minute's p99 of each kind and its VmRSS within
+/// database and WAL size, its writer's slow commits, own checkpoints and pruning (``SoakDaemonCounters``), and a
+/// same-run floor (a plain SQLite commit in the bench's process every 20 ms), which tell a slow minute's cause.
+/// Targets: from the third minute on, every minute's p99 of each kind and its VmRSS within
 /// 1.2x of the second minute's; no error the protocol does not document; no crash; afterwards every acknowledged
 /// write is there (each message once in the replayed event log, which has no gap or duplicate, every pseudo user
 /// and object readable) and `system.check` passes.
