@@ -128,13 +128,14 @@ struct IdleExitService: Service {
 
 /// Prunes the event log to its retention (count and age), and group messages to theirs, at start and every
 /// minute. Events go in batches of ``EventPruning/batchSize``, each its own transaction, so the writes that
-/// arrive meanwhile wait for one batch, not for a minute's worth.
+/// arrive meanwhile wait for one batch, not for a minute's worth; after each full batch it rests
+/// (``EventPruning/pause(after:resting:minimum:spread:)``), so a minute's twenty batches do not come back to back.
 struct RetentionService: Service {
     let store: any EventRepository
     let keepCount: Int64
     let maxAge: Duration
-    /// Deletes group messages past their retention; how many.
-    let pruneMessages: @Sendable () async throws -> Int
+    /// Deletes group messages past their retention, resting with the given pause after each full batch; how many.
+    let pruneMessages: @Sendable (_ pause: @escaping @Sendable (Duration) async throws -> Void) async throws -> Int
     let logger: Logger
 
     /// What the retention removed (`guild-bench soak` counts them per minute).
@@ -145,19 +146,26 @@ struct RetentionService: Service {
         try? await cancelWhenGracefulShutdown { try await self.loop() }
     }
 
+    /// The rests after the full batches of a round that started at `start`.
+    private static func rests(from start: ContinuousClock.Instant) -> @Sendable (Duration) async throws -> Void {
+        { took in try await Task.sleep(for: EventPruning.pause(after: took, resting: .now - start)) }
+    }
+
     private func loop() async throws {
         while !Task.isCancelled {
             do {
+                let rest = Self.rests(from: .now)
                 let removed = try await self.store.pruneEvents(
                     keepCount: self.keepCount,
                     maxAgeMilliseconds: self.maxAge.components.seconds * 1000,
-                    now: Int64(Date().timeIntervalSince1970 * 1000)
+                    now: Int64(Date().timeIntervalSince1970 * 1000),
+                    pause: rest
                 )
                 if removed > 0 {
                     self.logger.info("pruned events", metadata: ["count": "\(removed)"])
                     Self.prunedEvents.increment(by: removed)
                 }
-                let messages = try await self.pruneMessages()
+                let messages = try await self.pruneMessages(rest)
                 if messages > 0 {
                     self.logger.info("pruned group messages", metadata: ["count": "\(messages)"])
                     Self.prunedMessages.increment(by: messages)

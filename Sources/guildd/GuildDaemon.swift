@@ -350,8 +350,8 @@ struct GuildDaemon: AsyncParsableCommand {
                     store: store,
                     keepCount: self.eventRetentionCount,
                     maxAge: .seconds(self.eventRetentionDays * 86_400),
-                    pruneMessages: { [groups = GroupService(store: store, messageOptions: configuration.messageOptions)] in
-                        try await groups.pruneMessages()
+                    pruneMessages: { [groups = GroupService(store: store, messageOptions: configuration.messageOptions)] pause in
+                        try await groups.pruneMessages(pause: pause)
                     },
                     logger: logger
                 ),

@@ -3,6 +3,7 @@ import GuildCore
 import GuildJSON
 import GuildProtocol
 import GuildTestSupport
+import Synchronization
 import Testing
 
 @testable import GuildStore
@@ -83,8 +84,11 @@ struct GroupMessageTests {
         world.clock.advance(seconds: 6 * 86_400)
         _ = try await world.send(owner, "g", "recent")
         world.clock.advance(seconds: 86_400 + 1)
-        // In batches of two: the messages and their events in two transactions each.
-        #expect(try await world.groups.pruneMessages(batchSize: 2) == 3)
+        // In batches of two: the messages and their events in two transactions each, with a rest after each
+        // full batch (one for the events, one for the messages) and none after the last.
+        let rests = Mutex(0)
+        #expect(try await world.groups.pruneMessages(batchSize: 2, pause: { _ in rests.withLock { $0 += 1 } }) == 3)
+        #expect(rests.withLock { $0 } == 2)
         #expect(try await world.history(owner, "g").messages.map(\.text) == ["recent"])
         // Gone from storage, not just hidden: no row and no event holds the text any more.
         let leftovers = try await world.temp.store.readDatabase { db in

@@ -273,7 +273,17 @@ struct GroupServiceTests {
         _ = try await world.groups.create(caller: alice, name: "G", groupID: "g", type: .basic, members: [])
         for index in 0..<20 { _ = try await world.groups.rename(caller: alice, groupID: "g", name: "n\(index)") }
         #expect(try await world.temp.store.eventSnapshot(userID: nil).oldest == 1)
-        #expect(try await world.temp.store.pruneEvents(keepCount: 5, maxAgeMilliseconds: .max / 2, now: 0) == 16)
+        // 16 events in batches of 5: three full batches, each followed by a rest, then one event and an empty batch.
+        let rests = Mutex(0)
+        let pruned = try await world.temp.store.pruneEvents(
+            keepCount: 5,
+            maxAgeMilliseconds: .max / 2,
+            now: 0,
+            batchSize: 5,
+            pause: { _ in rests.withLock { $0 += 1 } }
+        )
+        #expect(pruned == 16)
+        #expect(rests.withLock { $0 } == 3)
         let snapshot = try await world.temp.store.eventSnapshot(userID: alice.session!.user.id)
         #expect(snapshot.head == 21)
         #expect(snapshot.oldest == 17)

@@ -60,24 +60,18 @@ extension EventRepository {
     /// Drops every event beyond the newest `keepCount` or older than `maxAgeMilliseconds`, in transactions of at
     /// most `batchSize` events, so that writes queued meanwhile go between batches: a minute of a busy log (twenty
     /// thousand events and their audience rows) deleted in one transaction held the writer long enough to lift
-    /// that minute's p99 of every write (protocol/performance.md, 2026-11-29). Returns how many.
+    /// that minute's p99 of every write (protocol/performance.md, 2026-11-29). After each full batch (one that
+    /// may have left more behind) it awaits `pause` with how long that batch took, its wait for the writer
+    /// included; the daemon sleeps there (``EventPruning/pause(after:resting:minimum:spread:)``). Returns how many.
     public func pruneEvents(
         keepCount: Int64,
         maxAgeMilliseconds: Int64,
         now: Int64,
-        batchSize: Int = EventPruning.batchSize
+        batchSize: Int = EventPruning.batchSize,
+        pause: @Sendable (Duration) async throws -> Void = { _ in }
     ) async throws -> Int {
-        var total = 0
-        while true {
-            try Task.checkCancellation()
-            let removed = try await self.pruneEvents(
-                keepCount: keepCount,
-                maxAgeMilliseconds: maxAgeMilliseconds,
-                now: now,
-                limit: batchSize
-            )
-            guard removed > 0 else { return total }
-            total += removed
+        try await EventPruning.inBatches(of: batchSize, pause: pause) { limit in
+            try await self.pruneEvents(keepCount: keepCount, maxAgeMilliseconds: maxAgeMilliseconds, now: now, limit: limit)
         }
     }
 }
@@ -97,4 +91,40 @@ public enum EventPruning {
 
     /// A limit of at least one and small enough that a seq plus it cannot overflow.
     public static func clamped(limit: Int) -> Int { min(max(1, limit), 1 << 40) }
+
+    /// How long the retention rests after a full batch that took `took`, `resting` into its round (the rests so
+    /// far included): four times as long, so that pruning takes at most a fifth of the writer's time, and for the
+    /// round's first `spread`, at least `minimum`, so that a minute's twenty batches are spread over seconds
+    /// instead of written back to back. Back to back, they wrote the WAL faster than the background checkpoint
+    /// copied it back: the log grew from 8.6 to 17.3 MiB when the pruning began; paced, to 10.6 MiB
+    /// (protocol/performance.md, 2026-11-30). Past `spread` the minimum no longer applies, so a log that grows
+    /// faster than `minimum` a batch (4,000 events a second) is still pruned as fast as it grows.
+    public static func pause(
+        after took: Duration,
+        resting elapsed: Duration,
+        minimum: Duration = .milliseconds(250),
+        spread: Duration = .seconds(30)
+    ) -> Duration {
+        elapsed < spread ? max(minimum, took * 4) : took * 4
+    }
+
+    /// Runs `batch` with `batchSize` (at least one) until it removes nothing; after each full batch, awaits
+    /// `pause` with how long it took (a part batch goes straight on: little was left). Returns the total removed.
+    public static func inBatches(
+        of batchSize: Int,
+        pause: @Sendable (Duration) async throws -> Void,
+        batch: (Int) async throws -> Int
+    ) async throws -> Int {
+        let limit = max(1, batchSize)
+        let clock = ContinuousClock()
+        var total = 0
+        while true {
+            try Task.checkCancellation()
+            let started = clock.now
+            let removed = try await batch(limit)
+            total += removed
+            guard removed > 0 else { return total }
+            if removed >= limit { try await pause(clock.now - started) }
+        }
+    }
 }

@@ -99,19 +99,19 @@ extension GroupService {
     }
 
     /// Deletes messages older than the retention (and their `newMessage` events); returns how many messages.
-    /// Both go in transactions of at most `batchSize` rows, as the event log's retention does, so
-    /// the writes that arrive meanwhile wait for one batch.
-    public func pruneMessages(batchSize batch: Int = EventPruning.batchSize) async throws -> Int {
+    /// Both go in transactions of at most `batchSize` rows, paced by `pause` after each full batch, as the event
+    /// log's retention does (``EventRepository/pruneEvents(keepCount:maxAgeMilliseconds:now:batchSize:pause:)``),
+    /// so the writes that arrive meanwhile wait for one batch at most.
+    public func pruneMessages(
+        batchSize: Int = EventPruning.batchSize,
+        pause: @Sendable (Duration) async throws -> Void = { _ in }
+    ) async throws -> Int {
         let cutoff = self.now() - self.messageOptions.retentionMilliseconds
-        while try await self.store.write({ tx in try tx.messages.deleteMessageEvents(before: cutoff, limit: batch) }) > 0 {
-            try Task.checkCancellation()
+        _ = try await EventPruning.inBatches(of: batchSize, pause: pause) { limit in
+            try await self.store.write { tx in try tx.messages.deleteMessageEvents(before: cutoff, limit: limit) }
         }
-        var total = 0
-        while true {
-            try Task.checkCancellation()
-            let removed = try await self.store.write { tx in try tx.messages.deleteMessages(before: cutoff, limit: batch) }
-            guard removed > 0 else { return total }
-            total += removed
+        return try await EventPruning.inBatches(of: batchSize, pause: pause) { limit in
+            try await self.store.write { tx in try tx.messages.deleteMessages(before: cutoff, limit: limit) }
         }
     }
 }
