@@ -57,32 +57,44 @@ public struct GroupedStateQuery: Sendable, Hashable {
     /// `invalidInput` naming `to`. The totals come from the minute rollups when `rollups` (they are kept), else
     /// from the states.
     public func groups(thingID: String, in records: any ThingRecords, rollups: Bool = true) throws -> [StateHistoryGroup] {
-        let fields = Set(self.aggregations.compactMap(\.field))
-        let totals = try self.grouping.totals(thingID: thingID, fields: fields, in: records, rollups: rollups)
-        var groups = totals.indices.map { index -> StateHistoryGroup in
+        var groups = (0..<self.grouping.count).map { index -> StateHistoryGroup in
             let range = self.grouping.range(index)
             return StateHistoryGroup(from: range.from, to: range.to)
         }
         if self.aggregations.isEmpty {
-            let count = totals.reduce(Int64(0)) { sum, group in sum + (group[StateRollup.statesField]?.count ?? 0) }
-            guard count <= Self.maximumStates else {
-                throw GuildError.invalidInput(
-                    "the range holds \(count) states, more than the \(Self.maximumStates) a grouped query answers with: narrow it, or ask for aggregations",
-                    field: "to"
-                )
+            // With rollups, their counts say whether the range is small enough before any state is read; without,
+            // the states are read once, counted and grouped (counting them from their totals first read them twice).
+            if rollups {
+                let totals = try self.grouping.totals(thingID: thingID, fields: [], in: records, rollups: true)
+                let count = totals.reduce(Int64(0)) { sum, group in sum + (group[StateRollup.statesField]?.count ?? 0) }
+                try Self.checkStates(count)
+                guard count > 0 else { return groups }
             }
-            guard count > 0 else { return groups }
-            for state in try records.statesByTime(thingID: thingID, from: self.grouping.from, to: self.grouping.to) {
+            let states = try records.statesByTime(thingID: thingID, from: self.grouping.from, to: self.grouping.to)
+            try Self.checkStates(Int64(states.count))
+            for state in states {
                 guard let index = self.grouping.group(of: state.timestamp) else { continue }
                 groups[index].states.append(state)
             }
             return groups
         }
+        let fields = Set(self.aggregations.compactMap(\.field))
+        let totals = try self.grouping.totals(thingID: thingID, fields: fields, in: records, rollups: rollups)
         for (index, group) in totals.enumerated() {
             groups[index].values = self.aggregations.map { aggregation in
                 aggregation.value(group[aggregation.field ?? StateRollup.statesField] ?? FieldTotals())
             }
         }
         return groups
+    }
+
+    /// More than ``maximumStates`` states are `invalidInput` naming `to`.
+    private static func checkStates(_ count: Int64) throws(GuildError) {
+        guard count <= Self.maximumStates else {
+            throw .invalidInput(
+                "the range holds \(count) states, more than the \(Self.maximumStates) a grouped query answers with: narrow it, or ask for aggregations",
+                field: "to"
+            )
+        }
     }
 }
