@@ -33,8 +33,10 @@ struct HistoryTable {
     /// The table's lines.
     func lines() -> [String] {
         let columns = self.columns
+        let formatter = self.timeFormatter()
+        let time = { (milliseconds: Int64) in formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000)) }
         let rows = self.groups.indices.map { row in
-            [self.time(self.groups[row].range.from), self.time(self.groups[row].range.to)]
+            [time(self.groups[row].range.from), time(self.groups[row].range.to)]
                 + columns.map { column in column[row].map(Self.number) ?? "-" }
         }
         return Output.table(headers: ["FROM", "TO"] + self.headings, rows: rows)
@@ -53,14 +55,15 @@ struct HistoryTable {
         }
     }
 
-    /// A time as `yyyy-MM-dd HH:mm`, with seconds (and ms) when the interval needs them.
-    func time(_ milliseconds: Int64) -> String {
+    /// Times as `yyyy-MM-dd HH:mm`, with seconds (and ms) when the interval needs them; made once per table, not
+    /// per cell (a `DateFormatter` costs far more to make than to use).
+    func timeFormatter() -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = self.timeZone
         formatter.dateFormat =
             self.interval % 1_000 != 0 ? "yyyy-MM-dd HH:mm:ss.SSS" : self.interval % 60_000 != 0 ? "yyyy-MM-dd HH:mm:ss" : "yyyy-MM-dd HH:mm"
-        return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+        return formatter
     }
 
     /// A value as a number: integers whole, others with at most 3 decimals.

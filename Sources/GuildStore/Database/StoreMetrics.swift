@@ -16,7 +16,7 @@ enum StoreMetrics {
 
     /// Checkpoints of the write-ahead log (``WALCheckpointer``) by mode: `passive` on the checkpointer's own
     /// connection; the writer's own at the hard limit, `restart` when it rewound the log and `busy` when a reader
-    /// still held it. The writer's stop every write behind them; `guild-bench soak` counts them per minute.
+    /// still held it. The writer's own stop every write behind them; `guild-bench soak` counts them per minute.
     static let passiveCheckpoints = Counter(label: checkpointsLabel, dimensions: [("mode", "passive")])
     static let restartCheckpoints = Counter(label: checkpointsLabel, dimensions: [("mode", "restart")])
     static let busyCheckpoints = Counter(label: checkpointsLabel, dimensions: [("mode", "busy")])
