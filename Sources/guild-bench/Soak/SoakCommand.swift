@@ -99,9 +99,14 @@ struct SoakCommand: AsyncParsableCommand {
         roles += Array(repeating: .things, count: max(1, tenth / 2))
         roles += Array(repeating: .logins, count: tenth)
         if let guildctl { roles += Array(repeating: .guildctl(path: guildctl), count: 2) }
-        roles += Array(repeating: .schedules, count: 2)
+        roles += Array(repeating: .schedules, count: Self.scheduleWorkers)
         return roles
     }
+
+    /// Schedule workers: each fires about a trigger a second, so ten make about 480 firings a minute, enough that
+    /// a minute's p99 is not its one or two slowest firings (two made about 96, whose p99 is the second slowest
+    /// firing of the minute: one late wake-up in two hours read as a p99 of 4.8x).
+    static let scheduleWorkers = 10
 
     /// The pseudo users the roles need.
     var userCount: Int {
@@ -381,6 +386,12 @@ struct SoakCommand: AsyncParsableCommand {
                     + "after (\(Format.decimal(restMax / secondRest, digits: 2))x)"
             )
         }
+        // How many samples each minute's p99 stands on: with fewer than a hundred it is the minute's slowest one.
+        let counts = kinds.map { kind in
+            let median = Stats.median(minutes.map { Double($0.latencies[kind]?.count ?? 0) })
+            return "\(kind.rawValue) \(Format.grouped(median.rounded()))"
+        }
+        print("- samples a minute (median): " + counts.joined(separator: ", "))
         Self.reportSlowMinutes(minutes, kinds: kinds.filter(\.isDaemons), writer: writer)
         return failures
     }
