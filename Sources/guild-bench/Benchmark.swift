@@ -224,6 +224,9 @@ actor SharedDaemon {
 /// Progress output on stderr.
 enum Log {
     static func progress(_ message: String) {
+        // What is printed to standard output before goes out first: with both sent to one file, a report
+        // still in stdout's buffer was cut by the progress line in the middle of a row.
+        fflush(nil)
         FileHandle.standardError.write(Data((message + "\n").utf8))
     }
 }
