@@ -170,6 +170,9 @@ struct RetentionService: Service {
                     self.logger.info("pruned group messages", metadata: ["count": "\(messages)"])
                     Self.prunedMessages.increment(by: messages)
                 }
+            } catch is CancellationError {
+                // Shutdown, in a batch or (likelier now) in a rest between two: nothing failed.
+                return
             } catch {
                 self.logger.warning("pruning events failed", metadata: ["error": "\(error)"])
             }

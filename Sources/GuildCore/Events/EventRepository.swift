@@ -92,8 +92,8 @@ public enum EventPruning {
     /// A limit of at least one and small enough that a seq plus it cannot overflow.
     public static func clamped(limit: Int) -> Int { min(max(1, limit), 1 << 40) }
 
-    /// How long the retention rests after a full batch that took `took`, `resting` into its round (the rests so
-    /// far included): four times as long, so that pruning takes at most a fifth of the writer's time, and for the
+    /// How long the retention rests after a full batch that took `took`, when the round began `resting` ago (its
+    /// batches and rests so far): four times as long, so that pruning takes at most a fifth of the writer's time, and for the
     /// round's first `spread`, at least `minimum`, so that a minute's twenty batches are spread over seconds
     /// instead of written back to back. Back to back, they wrote the WAL faster than the background checkpoint
     /// copied it back: the log grew from 8.6 to 17.3 MiB when the pruning began; paced, to 10.6 MiB
