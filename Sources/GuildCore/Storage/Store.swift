@@ -7,8 +7,9 @@
 /// protocol/liveness.md): a store that talks to a server waits for its replies on those threads.
 public protocol Store: EventRepository {
     /// Runs `body` as one atomic operation of a durable transaction and returns once it is committed. Events
-    /// appended in it reach subscribers after the commit; if `body` throws, nothing it did is kept.
-    func write<T: Sendable>(_ body: @escaping @Sendable (any Transaction) throws -> T) async throws -> T
+    /// appended in it reach subscribers after the commit; if `body` throws, nothing it did is kept. `site` is
+    /// where the write comes from (see ``WriteSite``); callers use ``write(_:fileID:line:)``, which fills it in.
+    func write<T: Sendable>(at site: WriteSite, _ body: @escaping @Sendable (any Transaction) throws -> T) async throws -> T
     /// Runs `body` on a read-only snapshot (writes through it fail).
     func read<T: Sendable>(_ body: @escaping @Sendable (any Transaction) throws -> T) async throws -> T
     /// Opens a connection for reads that run at once on the calling thread (see ``ImmediateReader``); nil when
@@ -25,6 +26,16 @@ public protocol Store: EventRepository {
 }
 
 extension Store {
+    /// Runs `body` as one atomic operation of a durable transaction and returns once it is committed (see
+    /// ``write(at:_:)``), from the caller's site.
+    public func write<T: Sendable>(
+        _ body: @escaping @Sendable (any Transaction) throws -> T,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) async throws -> T {
+        try await self.write(at: WriteSite(fileID: fileID, line: line), body)
+    }
+
     /// None by default: the engine's memory is not in this process.
     public var engineHeapBytes: Int64? { nil }
 }

@@ -88,7 +88,7 @@ public final class PostgresStore: Store, Sendable {
 
     // MARK: - Store
 
-    public func write<T: Sendable>(_ body: @escaping @Sendable (any Transaction) throws -> T) async throws -> T {
+    public func write<T: Sendable>(at site: WriteSite, _ body: @escaping @Sendable (any Transaction) throws -> T) async throws -> T {
         do {
             return try await self.writer.write { context in try body(PostgresTransaction(context)) }
         } catch let error as PostgresStoreError {

@@ -206,7 +206,8 @@ public final class SQLiteStore: Sendable {
 }
 
 extension SQLiteStore: Store {
-    public func write<T: Sendable>(_ body: @escaping @Sendable (any Transaction) throws -> T) async throws -> T {
+    /// One writer: `site` changes nothing.
+    public func write<T: Sendable>(at site: WriteSite, _ body: @escaping @Sendable (any Transaction) throws -> T) async throws -> T {
         try await self.writer.write { db, log in try body(SQLiteTransaction(db: db, log: log)) }
     }
 
