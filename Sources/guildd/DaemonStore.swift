@@ -53,10 +53,13 @@ struct DaemonStore: Sendable {
     }
 
     /// Connects and migrates (on a pool thread: it waits for the server).
-    static func postgres(url: String, readers: Int, logger: Logger) async throws -> DaemonStore {
+    static func postgres(url: String, readers: Int, writeConnections: Int, logger: Logger) async throws -> DaemonStore {
         let location = try PostgresLocation(url: url)
         let store = try await NIOThreadPool.singleton.runIfActive {
-            try PostgresStore(configuration: .init(location: location, readers: readers), logger: logger)
+            try PostgresStore(
+                configuration: .init(location: location, readers: readers, writeConnections: writeConnections),
+                logger: logger
+            )
         }
         return DaemonStore(
             store: store,

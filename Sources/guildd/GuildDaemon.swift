@@ -96,6 +96,12 @@ struct GuildDaemon: AsyncParsableCommand {
     @Option(help: "Database reader threads: the bound on concurrent reads (default: CPUs + 2, at least 6).")
     var readers: Int = SQLiteStore.Configuration.defaultReaders
 
+    @Option(
+        help:
+            "PostgreSQL only: write connections (1 to 16): one for writes that append events, the rest for writes that never do (profile updates, logins)."
+    )
+    var postgresWriteConnections: Int = PostgresStore.Configuration.defaultWriteConnections
+
     @Option(help: "Seconds SIGTERM may take: in-flight work finishes or is cancelled within it, then guildd exits.")
     var shutdownTimeout: Double = 5
 
@@ -184,6 +190,9 @@ struct GuildDaemon: AsyncParsableCommand {
             throw ValidationError("--message-retention-days, --message-rate-per-user and --avchatroom-messages-per-second must be positive")
         }
         guard self.readers >= 3 else { throw ValidationError("--readers must be at least 3") }
+        guard (1...16).contains(self.postgresWriteConnections) else {
+            throw ValidationError("--postgres-write-connections must be 1 to 16")
+        }
         guard (1...(self.readers - 2)).contains(self.maxExpensive) else {
             throw ValidationError("--max-expensive must be 1 to --readers minus 2 (\(self.readers - 2)), so cheap reads always find a reader")
         }
@@ -412,7 +421,12 @@ struct GuildDaemon: AsyncParsableCommand {
     func openStore(_ databasePath: String, postgres: Bool, environment: [String: String], logger: Logger) async throws -> DaemonStore {
         if postgres {
             do {
-                return try await DaemonStore.postgres(url: databasePath, readers: self.readers, logger: logger)
+                return try await DaemonStore.postgres(
+                    url: databasePath,
+                    readers: self.readers,
+                    writeConnections: self.postgresWriteConnections,
+                    logger: logger
+                )
             } catch let error as PostgresStoreError {
                 // A wrong URL, refused credentials or a newer schema: said plainly, and guildd does not start.
                 throw ValidationError("--database: \(error)")

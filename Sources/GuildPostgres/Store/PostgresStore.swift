@@ -19,14 +19,26 @@ public final class PostgresStore: Store, Sendable {
         public var maximumWriteBatch: Int
         /// How often the follower reads the log when no notification comes.
         public var pollInterval: Duration
+        /// Write connections (and threads): the event lane and quiet lanes beside it (see ``PostgresWriter``).
+        public var writeConnections: Int
 
         /// Creates a configuration.
-        public init(location: PostgresLocation, readers: Int = 4, maximumWriteBatch: Int = 256, pollInterval: Duration = .milliseconds(500)) {
+        public init(
+            location: PostgresLocation,
+            readers: Int = 4,
+            maximumWriteBatch: Int = 256,
+            pollInterval: Duration = .milliseconds(500),
+            writeConnections: Int = Self.defaultWriteConnections
+        ) {
             self.location = location
             self.readers = readers
             self.maximumWriteBatch = maximumWriteBatch
             self.pollInterval = pollInterval
+            self.writeConnections = writeConnections
         }
+
+        /// The event lane and three quiet lanes (protocol/postgresql.md has the figures).
+        public static let defaultWriteConnections = 4
     }
 
     /// The configuration.
@@ -61,6 +73,7 @@ public final class PostgresStore: Store, Sendable {
         self.writer = PostgresWriter(
             location: configuration.location,
             maximumBatch: configuration.maximumWriteBatch,
+            connections: configuration.writeConnections,
             logger: logger
         ) { events, changed in
             // Caches drop what the commit changed before any caller hears of it; the follower reads this host's
@@ -90,7 +103,7 @@ public final class PostgresStore: Store, Sendable {
 
     public func write<T: Sendable>(at site: WriteSite, _ body: @escaping @Sendable (any Transaction) throws -> T) async throws -> T {
         do {
-            return try await self.writer.write { context in try body(PostgresTransaction(context)) }
+            return try await self.writer.write(at: site) { context in try body(PostgresTransaction(context)) }
         } catch let error as PostgresStoreError {
             throw error.guildError
         }

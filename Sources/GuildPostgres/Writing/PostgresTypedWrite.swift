@@ -21,10 +21,22 @@ final class PostgresTypedWrite<T: Sendable>: WriteOutcome<T>, PostgresPendingWri
 
     func run(_ context: PostgresWriteContext) -> Bool {
         do {
-            self.ran(returning: try self.work(context))
+            let value = try self.work(context)
+            // A quiet lane refused an append that the work caught: without its event, the operation is not done.
+            guard !context.refusedAppend else {
+                self.ran(throwing: PostgresWriteRedirect(appends: true))
+                return false
+            }
+            self.ran(returning: value)
             return true
         } catch {
-            self.ran(throwing: error)
+            if context.refusedAppend {
+                self.ran(throwing: PostgresWriteRedirect(appends: true))
+            } else if !context.mayAppend && PostgresWriteRedirect.isLockTimeout(error) {
+                self.ran(throwing: PostgresWriteRedirect(appends: false))
+            } else {
+                self.ran(throwing: error)
+            }
             return false
         }
     }

@@ -9,17 +9,31 @@ public final class PostgresWriteContext {
     /// The records the operation changed, for the after-commit hooks (kept even when it fails: dropping a cache
     /// entry is always safe).
     public var changed: Set<RecordKey> = []
+    /// Whether the operation may append events: false on a quiet lane (see ``PostgresWriterLane``).
+    let mayAppend: Bool
+    /// Whether the operation appended an event.
+    private(set) var appended = false
+    /// Whether the operation tried to append on a quiet lane: it must run again on the event lane, even if it
+    /// caught the refusal.
+    private(set) var refusedAppend = false
 
-    init(connection: BlockingConnection, sequence: EventNumbering) {
+    init(connection: BlockingConnection, sequence: EventNumbering, mayAppend: Bool = true) {
         self.connection = connection
         self.sequence = sequence
+        self.mayAppend = mayAppend
     }
 
     /// Appends an event to the log; returns its sequence number, final once the transaction commits. The
-    /// first append of a transaction takes the sequence's lock (protocol/postgresql.md).
+    /// first append of a transaction takes the sequence's lock (protocol/postgresql.md). On a quiet lane it
+    /// throws ``PostgresWriteRedirect`` instead, and the operation runs again on the event lane.
     @discardableResult
     public func append(_ event: PostgresEvent) throws -> Int64 {
-        try self.sequence.append(event, on: self.connection)
+        guard self.mayAppend else {
+            self.refusedAppend = true
+            throw PostgresWriteRedirect(appends: true)
+        }
+        self.appended = true
+        return try self.sequence.append(event, on: self.connection)
     }
 }
 

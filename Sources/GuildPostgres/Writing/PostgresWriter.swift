@@ -1,202 +1,116 @@
 import GuildCore
 import Logging
 import NIOCore
-import NIOPosix
-import PostgresNIO
 import Synchronization
 
-/// Runs concurrent write operations in shared PostgreSQL transactions ("group commit") on a thread of its
-/// own, over one connection.
+/// This host's writes to PostgreSQL: group commit over one or more write connections ("lanes", each a
+/// ``PostgresWriterLane`` with a thread of its own).
 ///
-/// A batch runs first without savepoints (one round trip less per operation); if one of its operations throws,
-/// the batch is rolled back and run again with each operation in its own SAVEPOINT, so the one that throws rolls
-/// back alone (and gives back the event numbers it took). The transaction appends the events last and commits
-/// once. A batch with a failing operation costs twice the work: bounded, and rare in practice. No caller
-/// returns before the commit holding its operation is durable. When the database cannot be reached, callers get
-/// ``PostgresStoreError/unavailable(_:)`` at once instead of waiting: the writer tries to reconnect when a batch
-/// comes, at most once per backoff interval (50 ms doubling to 5 s), and recovers by itself when the database
-/// returns. A connection lost during COMMIT is ``PostgresStoreError/commitOutcomeUnknown``: the write may or may
-/// not have been applied, and the caller is told so.
+/// The first lane is the event lane: any write may run there, and every write that appends events does, so the
+/// log's lock (taken at a transaction's first append, held to its commit: the gap-free sequence) is only ever
+/// waited for by one transaction of this host, as with one connection. The other lanes are quiet: they take the
+/// writes of sites (``WriteSite``) that have committed ``PostgresWriteRoutes/quietAfter`` times in a row without
+/// an event (a profile update, a login's tokens), and commit them beside the event lane instead of behind it. A
+/// quiet lane never waits for the log's lock, so no wait can run in a circle through it; a write that appends
+/// there after all is rolled back and runs again on the event lane, and its site is marked as appending. Writes
+/// without a site (tools, tests) run on the event lane.
+///
+/// Ordering: two writes in flight at once were never ordered (a client's concurrent calls run as concurrent
+/// tasks); a write is answered after its commit, so anything sent after that answer comes after it, on any lane.
 public final class PostgresWriter: Sendable {
-    private struct Link {
-        var connection: BlockingConnection?
-        var nextAttempt: ContinuousClock.Instant = .now
-        var backoff: Duration = .milliseconds(50)
-        var lastError = ""
-    }
+    private let lanes: [PostgresWriterLane]
+    private let routes = PostgresWriteRoutes()
+    private let nextQuietLane = Atomic<Int>(0)
 
-    private let location: PostgresLocation
-    private let logger: Logger
-    private let connectTimeout: TimeAmount
-    private let thread: NIOThreadPool
-    private let queue: GroupCommitQueue<any PostgresPendingWrite>
-    /// Only touched on the writer's thread.
-    private let link = Mutex(Link())
-    private let counts = Mutex((commits: 0, operations: 0))
-    private let committed: @Sendable (_ events: [PostgresEvent], _ changed: Set<RecordKey>) -> Void
-
-    /// Creates a writer for `location`; it connects when the first write comes.
-    /// - Parameter committed: called on the writer's thread after each commit, with the events it appended and
-    ///   the records its operations changed, before the operations' callers hear of it.
+    /// Creates a writer for `location` with `connections` write connections (at least one: the event lane); each
+    /// connects when its first write comes.
+    /// - Parameter committed: called on a lane's thread after each of its commits, with the events it appended
+    ///   and the records its operations changed, before the operations' callers hear of it.
     public init(
         location: PostgresLocation,
         maximumBatch: Int = 256,
         connectTimeout: TimeAmount = .seconds(2),
+        connections: Int = 1,
         logger: Logger,
         committed: @escaping @Sendable (_ events: [PostgresEvent], _ changed: Set<RecordKey>) -> Void = { _, _ in }
     ) {
-        self.location = location
-        self.queue = GroupCommitQueue(maximumBatch: maximumBatch)
-        self.connectTimeout = connectTimeout
-        self.logger = logger
-        self.committed = committed
-        self.thread = NIOThreadPool(numberOfThreads: 1)
-        self.thread.start()
-    }
-
-    /// Runs `work` in a savepoint of a shared transaction and returns its result once that transaction is
-    /// committed.
-    public func write<T: Sendable>(_ work: @escaping @Sendable (PostgresWriteContext) throws -> T) async throws -> T {
-        let operation = PostgresTypedWrite(work)
-        if try self.queue.append(operation, closedError: PostgresStoreError.unavailable("the store is closed")) {
-            self.thread.submit { _ in self.drain() }
-        }
-        return try await operation.value()
-    }
-
-    /// Transactions committed so far, and the operations they held.
-    public var statistics: (commits: Int, operations: Int) { self.counts.withLock { $0 } }
-
-    /// Whether the writer's connection is open (false before the first write and while the database is away).
-    public var isConnected: Bool { self.link.withLock { $0.connection.map { !$0.isClosed } ?? false } }
-
-    /// Opens the write connection now rather than at the first write, on the calling thread (which waits for
-    /// the server): a store that starts connected reports so, and a wrong URL fails at start.
-    public func connect() throws {
-        _ = try self.connection()
-    }
-
-    /// Fails writes from now on, closes the connection and stops the writer's thread.
-    public func close() async throws {
-        self.queue.close()
-        try await self.thread.shutdownGracefully()
-        self.link.withLock { $0.connection?.close() }
-    }
-
-    private func drain() {
-        while let batch = self.queue.nextBatch() { self.commit(batch) }
-    }
-
-    private func commit(_ batch: [any PostgresPendingWrite]) {
-        let connection: BlockingConnection
-        do {
-            connection = try self.connection()
-        } catch {
-            for operation in batch { operation.failed(error) }
-            return
-        }
-        // First without savepoints: one round trip less per operation, and almost every batch succeeds whole. If
-        // an operation fails, the batch is rolled back and run again with a savepoint around each operation, so
-        // the failed one rolls back alone.
-        var outcome = self.attempt(batch, on: connection, savepoints: false)
-        if case .operationFailed = outcome {
-            outcome = self.attempt(batch, on: connection, savepoints: true)
-        }
-        switch outcome {
-        case .committed(let events, let changed):
-            self.counts.withLock {
-                $0.commits += 1
-                $0.operations += batch.count
-            }
-            self.committed(events, changed)
-            for operation in batch { operation.committed() }
-        case .failed(let error), .operationFailed(let error):
-            for operation in batch { operation.failed(error) }
+        self.lanes = (0..<max(1, connections)).map { index in
+            PostgresWriterLane(
+                location: location,
+                maximumBatch: maximumBatch,
+                connectTimeout: connectTimeout,
+                quiet: index > 0,
+                logger: logger,
+                committed: committed
+            )
         }
     }
 
-    private enum Attempt {
-        case committed([PostgresEvent], Set<RecordKey>)
-        /// An operation failed without savepoints: the transaction was rolled back.
-        case operationFailed(any Error)
-        case failed(any Error)
-    }
-
-    private func attempt(_ batch: [any PostgresPendingWrite], on connection: BlockingConnection, savepoints: Bool) -> Attempt {
-        let numbering = EventNumbering()
-        var changed = Set<RecordKey>()
-        var committing = false
-        do {
-            try connection.execute("BEGIN")
-            for operation in batch {
-                let context = PostgresWriteContext(connection: connection, sequence: numbering)
-                defer { changed.formUnion(context.changed) }
-                guard savepoints else {
-                    if !operation.run(context) {
-                        try connection.execute("ROLLBACK")
-                        return .operationFailed(PostgresStoreError.unexpectedReply("an operation failed"))
-                    }
-                    continue
-                }
-                let mark = numbering.mark
-                try connection.execute("SAVEPOINT operation")
-                if operation.run(context) {
-                    try connection.execute("RELEASE SAVEPOINT operation")
-                } else {
-                    numbering.rollBack(to: mark)
-                    try connection.execute("ROLLBACK TO SAVEPOINT operation")
-                    try connection.execute("RELEASE SAVEPOINT operation")
-                }
-            }
-            try PostgresEventLog.insert(numbering.events, on: connection)
-            committing = true
-            try connection.execute("COMMIT")
-            return .committed(numbering.events, changed)
-        } catch {
-            if connection.isClosed {
-                self.dropConnection(error)
-                return .failed(
-                    committing
-                        ? PostgresStoreError.commitOutcomeUnknown
-                        : PostgresStoreError.unavailable("the connection to PostgreSQL dropped: \(PostgresStoreError.summary(of: error))")
-                )
-            }
-            _ = try? connection.execute("ROLLBACK")
-            return .failed(error)
-        }
-    }
-
-    /// The open connection, reconnecting if the backoff allows; throws `unavailable` while the database is away.
-    private func connection() throws -> BlockingConnection {
-        try self.link.withLock { link in
-            if let connection = link.connection, !connection.isClosed { return connection }
-            link.connection = nil
-            guard ContinuousClock.now >= link.nextAttempt else {
-                throw PostgresStoreError.unavailable("PostgreSQL is unreachable (\(link.lastError)); retrying")
-            }
+    /// Runs `work` in a shared transaction and returns its result once that transaction is committed: on a
+    /// quiet lane when `site` is known to append no events, on the event lane otherwise.
+    public func write<T: Sendable>(
+        at site: WriteSite? = nil,
+        _ work: @escaping @Sendable (PostgresWriteContext) throws -> T
+    ) async throws -> T {
+        guard let site, self.lanes.count > 1 else { return try await self.lanes[0].write(work) }
+        if self.routes.isQuiet(site) {
+            let lane = self.lanes[1 + self.nextQuietLane.add(1, ordering: .relaxed).oldValue % (self.lanes.count - 1)]
             do {
-                let connection = try BlockingConnection(self.location, connectTimeout: self.connectTimeout, logger: self.logger)
-                link.connection = connection
-                link.backoff = .milliseconds(50)
-                return connection
-            } catch {
-                link.lastError = PostgresStoreError.summary(of: error)
-                link.nextAttempt = .now + link.backoff
-                link.backoff = min(link.backoff * 2, .seconds(5))
-                self.logger.warning(
-                    "PostgreSQL unreachable",
-                    metadata: ["database": "\(self.location)", "error": "\(PostgresStoreError.summary(of: error))"]
-                )
-                throw PostgresStoreError.unavailable("PostgreSQL is unreachable: \(PostgresStoreError.summary(of: error))")
+                return try await lane.write(work)
+            } catch let redirect as PostgresWriteRedirect {
+                if redirect.appends { self.routes.ran(site, appended: true) }
             }
+        }
+        let appended = AppendWitness()
+        do {
+            let value = try await self.lanes[0].write { context in
+                defer { if context.appended { appended.saw() } }
+                return try work(context)
+            }
+            self.routes.ran(site, appended: appended.seen)
+            return value
+        } catch {
+            if appended.seen { self.routes.ran(site, appended: true) }
+            throw error
         }
     }
 
-    private func dropConnection(_ error: any Error) {
-        self.logger.warning(
-            "PostgreSQL connection lost",
-            metadata: ["database": "\(self.location)", "error": "\(PostgresStoreError.summary(of: error))"]
-        )
-        self.link.withLock { $0.connection = nil }
+    /// Transactions committed so far, and the operations they held, over every lane.
+    public var statistics: (commits: Int, operations: Int) {
+        self.lanes.reduce(into: (commits: 0, operations: 0)) { sum, lane in
+            let counts = lane.statistics
+            sum.commits += counts.commits
+            sum.operations += counts.operations
+        }
     }
+
+    /// Per lane, the event lane first: transactions committed so far and the operations they held.
+    public var laneStatistics: [(commits: Int, operations: Int)] { self.lanes.map(\.statistics) }
+
+    /// Write sites learned so far, and how many of them run on the quiet lanes.
+    public var learnedSites: (sites: Int, quiet: Int) { self.routes.counts }
+
+    /// Whether the event lane's connection is open (false before the first write and while the database is away).
+    public var isConnected: Bool { self.lanes[0].isConnected }
+
+    /// Opens the event lane's connection now rather than at the first write, on the calling thread (which waits
+    /// for the server): a store that starts connected reports so, and a wrong URL fails at start. Quiet lanes
+    /// connect at their first write.
+    public func connect() throws {
+        try self.lanes[0].connect()
+    }
+
+    /// Fails writes from now on, closes every connection and stops the lanes' threads.
+    public func close() async throws {
+        for lane in self.lanes { try await lane.close() }
+    }
+}
+
+/// Whether an operation appended, seen from the lane's thread and read by its caller after the commit.
+private final class AppendWitness: Sendable {
+    private let flag = Atomic<Bool>(false)
+
+    func saw() { self.flag.store(true, ordering: .relaxed) }
+
+    var seen: Bool { self.flag.load(ordering: .relaxed) }
 }
