@@ -140,6 +140,7 @@ enum PostgresFanOut {
                 unit: .perSecond,
                 baseline: Stats.median(sqlite.rates),
                 baselineName: "all on a SQLite guildd",
+                target: .ratio(.atLeast, 0.6),
                 note: "\(runs(postgres.rates, .perSecond)); \(shape); the writers made \(runs(postgres.writeRates, .perSecond)) changes/s "
                     + "(SQLite \(runs(sqlite.writeRates, .perSecond))); \(postgres.cpu.joined(separator: " / "))"
             )

@@ -39,8 +39,20 @@ final class PostgresServer: Sendable {
 
     /// pgbench's built-in simple-update script (`-N`) with `clients` clients for `seconds`: transactions/s.
     func simpleUpdateRate(clients: Int, seconds: Int) throws -> Double {
+        try self.rate(["-N", "-n", "-c", "\(clients)", "-j", "2", "-T", "\(seconds)"])
+    }
+
+    /// pgbench running `script` (a custom script, written to a file) with `clients` clients for `seconds`:
+    /// transactions/s.
+    func scriptRate(_ script: String, clients: Int, seconds: Int) throws -> Double {
+        let path = self.directory + "/bench-script.sql"
+        try script.write(toFile: path, atomically: true, encoding: .utf8)
+        return try self.rate(["-f", path, "-n", "-c", "\(clients)", "-j", "2", "-T", "\(seconds)"])
+    }
+
+    private func rate(_ arguments: [String]) throws -> Double {
         let output = self.directory + "/pgbench.out"
-        try self.pgbench(["-N", "-n", "-c", "\(clients)", "-j", "2", "-T", "\(seconds)"], output: output)
+        try self.pgbench(arguments, output: output)
         let text = try String(contentsOfFile: output, encoding: .utf8)
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("tps = ") }),
             let rate = Double(line.dropFirst("tps = ".count).prefix { $0.isNumber || $0 == "." })
