@@ -12,6 +12,8 @@ import Synchronization
 public final class BlockingConnection: Sendable {
     private let connection: PostgresConnection
     private let logger: Logger
+    /// Statements sent with ``send(_:)`` and not yet waited for, oldest first.
+    private let unanswered = Mutex<[EventLoopFuture<PostgresQueryResult>]>([])
 
     /// The server process serving this connection (`pg_backend_pid()`), to tell connections apart.
     public let backendPID: Int32
@@ -65,16 +67,50 @@ public final class BlockingConnection: Sendable {
         if !self.connection.isClosed { self.connection.closeKeepingAlive() }
     }
 
-    /// Runs `query` and returns its rows once the server has sent them all.
+    /// Runs `query` and returns its rows once the server has sent them all (after every statement sent before it).
     @discardableResult
     public func query(_ query: PostgresQuery) throws -> [PostgresRow] {
-        try self.connection.query(query, logger: self.logger).wait().rows
+        try self.answer(self.connection.query(query, logger: self.logger)).rows
     }
 
     /// Runs `query`; returns how many rows it changed.
     @discardableResult
     public func execute(_ query: PostgresQuery) throws -> Int {
-        try self.connection.query(query, logger: self.logger).wait().metadata.rows ?? 0
+        try self.answer(self.connection.query(query, logger: self.logger)).metadata.rows ?? 0
+    }
+
+    /// Sends `query` without waiting for its answer, for a statement whose result nobody reads: postgres-nio sends
+    /// it when the statement before it is answered, on its event loop, so the calling thread is not woken for
+    /// it. The next call that waits (``query(_:)``, ``execute(_:)``, ``flush()``) waits for it too and throws
+    /// its error first: a failed statement aborts the transaction, and what follows it fails for that reason.
+    public func send(_ query: PostgresQuery) {
+        let future = self.connection.query(query, logger: self.logger)
+        self.unanswered.withLock { $0.append(future) }
+    }
+
+    /// Waits for the statements sent with ``send(_:)``; throws the first error among them.
+    public func flush() throws {
+        let futures = self.unanswered.withLock { unanswered in
+            defer { unanswered.removeAll() }
+            return unanswered
+        }
+        var firstError: (any Error)?
+        for future in futures {
+            do {
+                _ = try future.wait()
+            } catch {
+                if firstError == nil { firstError = error }
+            }
+        }
+        if let firstError { throw firstError }
+    }
+
+    /// The result of `future`, a statement issued after every one sent before it: their errors come first.
+    private func answer(_ future: EventLoopFuture<PostgresQueryResult>) throws -> PostgresQueryResult {
+        let earlier = Result { try self.flush() }
+        let own = Result { try future.wait() }
+        try earlier.get()
+        return try own.get()
     }
 
     /// Runs `body` in a transaction (`isolation` one of PostgreSQL's levels) and commits it; rolls back if it

@@ -24,12 +24,13 @@ public enum PostgresEventLog {
         let head = try self.lockHead(on: connection)
         var numbered = events
         for index in numbered.indices { numbered[index].seq = head + 1 + Int64(index) }
-        try self.insert(numbered, on: connection)
+        self.send(numbered, on: connection)
+        try connection.flush()
         return numbered
     }
 
     /// Takes the sequence's lock for the caller's open transaction (until it ends) and returns the last number
-    /// used. The caller numbers its events from there and ends with ``insert(_:on:)``.
+    /// used. The caller numbers its events from there and ends with ``send(_:on:)``.
     public static func lockHead(on connection: BlockingConnection) throws -> Int64 {
         let rows = try connection.query("SELECT seq FROM event_head FOR UPDATE")
         guard let head = try rows.first?.decode(Int64.self) else { throw PostgresStoreError.unexpectedReply("event_head has no row") }
@@ -37,8 +38,9 @@ public enum PostgresEventLog {
     }
 
     /// Inserts events numbered after the head ``lockHead(on:)`` returned, moves the head to the last of them,
-    /// and notifies listeners (delivered when, and only if, the transaction commits).
-    public static func insert(_ events: [PostgresEvent], on connection: BlockingConnection) throws {
+    /// and notifies listeners (delivered when, and only if, the transaction commits). The statements are sent
+    /// without waiting (``BlockingConnection/send(_:)``): the COMMIT after them waits, and throws their error.
+    public static func send(_ events: [PostgresEvent], on connection: BlockingConnection) {
         guard let last = events.last?.seq else { return }
         // One INSERT per chunk: PostgreSQL takes at most 65,535 parameters, seven per event.
         for chunk in stride(from: 0, to: events.count, by: 1_000) {
@@ -57,10 +59,10 @@ public enum PostgresEventLog {
                 bindings.append(event.time)
                 bindings.append(StoredRouting.encode(event.routing))
             }
-            try connection.execute(PostgresQuery(unsafeSQL: sql, binds: bindings))
+            connection.send(PostgresQuery(unsafeSQL: sql, binds: bindings))
         }
-        try connection.execute("UPDATE event_head SET seq = \(last)")
-        try connection.execute("SELECT pg_notify(\(Self.channel), \(String(last)))")
+        connection.send("UPDATE event_head SET seq = \(last)")
+        connection.send("SELECT pg_notify(\(Self.channel), \(String(last)))")
     }
 
     /// Committed events after `after`, in order, at most `limit`.

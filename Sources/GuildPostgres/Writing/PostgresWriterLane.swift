@@ -139,7 +139,8 @@ final class PostgresWriterLane: Sendable {
         var changed = Set<RecordKey>()
         var committing = false
         do {
-            try connection.execute("BEGIN")
+            // Not waited for: the batch's first statement that waits (or the COMMIT) throws its error.
+            connection.send("BEGIN")
             for operation in batch {
                 let context = PostgresWriteContext(connection: connection, sequence: numbering, mayAppend: !self.isQuiet)
                 defer { changed.formUnion(context.changed) }
@@ -160,7 +161,9 @@ final class PostgresWriterLane: Sendable {
                     try connection.execute("RELEASE SAVEPOINT operation")
                 }
             }
-            try PostgresEventLog.insert(numbering.events, on: connection)
+            // The tail is sent without waiting; COMMIT waits for it and throws its error first (a COMMIT after a
+            // failed statement only rolls back).
+            PostgresEventLog.send(numbering.events, on: connection)
             committing = true
             try connection.execute("COMMIT")
             return .committed(numbering.events, changed)
