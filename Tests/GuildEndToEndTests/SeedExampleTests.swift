@@ -149,8 +149,18 @@ struct SeedExampleTests {
 
         let watch = try Child(Build.guildctl, ["watch", "--count", "2", "--json", "--socket", socket], environment: ["GUILD_TOKEN": alice.token])
         defer { watch.terminate() }
-        // Let it connect and subscribe: it only sees what happens after that.
-        try await Task.sleep(for: .milliseconds(500))
+        // It only sees what happens after it subscribed: wait for the daemon to count its subscription (a fixed
+        // pause was too short for guildctl's start on a busy machine, and the rename went unseen).
+        var subscribed = false
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !subscribed, ContinuousClock.now < deadline {
+            let metrics = try await Child.run(Build.guildctl, ["metrics", "--socket", socket])
+            subscribed = metrics.stdout.split(separator: "\n").contains { line in
+                line.hasPrefix("guild_subscriptions ") && (Double(line.split(separator: " ").last ?? "") ?? 0) >= 1
+            }
+            if !subscribed { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(subscribed, "guildctl watch never subscribed")
 
         _ = try await self.call(["group", "rename", "--group-id", sales, "--name", "Sales"], socket: socket, token: alice.token)
         _ = try await self.call(["group", "add-members", "--group-id", sales, "--user", bob.id], socket: socket, token: alice.token)
