@@ -105,6 +105,42 @@ struct PostgresConnectingTests {
         }
     }
 
+    /// TLS to a server over TCP (its own, listening for TLS only): verify-full with the server's certificate as
+    /// the root connects encrypted and the writer writes through it; a name the certificate does not hold, roots
+    /// that did not sign it, and plain text are refused; require encrypts without checking.
+    @Test func tlsConnectsEncryptedAndRefusesWhatItCannotVerify() async throws {
+        let port = 20_000 + Int.random(in: 0..<20_000)
+        let server = try await TestPostgres.blocking { try OwnPostgresServer(tlsPort: port) }
+        defer { server.remove() }
+        func location(_ host: String, _ parameters: String) throws -> PostgresLocation {
+            try PostgresLocation(url: "postgresql://postgres@\(host):\(port)/postgres?\(parameters)", environment: [:])
+        }
+        func encrypted(_ location: PostgresLocation) async throws -> Bool? {
+            let connection = try await TestPostgres.connect(location)
+            defer { connection.close() }
+            return try await TestPostgres.blocking {
+                try connection.query("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()").first?.decode(Bool.self)
+            }
+        }
+        let verified = try location("localhost", "sslmode=verify-full&sslrootcert=\(server.certificate)")
+        #expect(try await encrypted(verified) == true)
+        #expect(try await encrypted(try location("127.0.0.1", "sslmode=require")) == true)
+        #expect(try await encrypted(try location("127.0.0.1", "sslmode=verify-ca&sslrootcert=\(server.certificate)")) == true)
+
+        let writer = PostgresWriter(location: verified, logger: TestPostgres.logger)
+        let written = try await writer.write { context in try context.connection.query("SELECT 1").first?.decode(Int.self) }
+        #expect(written == 1)
+        try await writer.close()
+
+        for refused in [
+            try location("127.0.0.1", "sslmode=verify-full&sslrootcert=\(server.certificate)"),  // not the certificate's name
+            try location("localhost", "sslmode=verify-full"),  // the system's roots did not sign it
+            try location("localhost", "sslmode=disable"),  // the server takes TLS only
+        ] {
+            await #expect(throws: PostgresStoreError.self, "\(refused.tls)") { _ = try await TestPostgres.connect(refused) }
+        }
+    }
+
     @Test func aMissingDatabaseIsNamed() async throws {
         var location = try PostgresLocation(url: TestPostgres.url ?? "")
         location.database = "no_such_guild_database"

@@ -1,6 +1,7 @@
 import Foundation
-import GuildPostgres
 import Testing
+
+@testable import GuildPostgres
 
 /// `--database postgresql://...`: what each URL means, and that no password is ever taken from it.
 struct PostgresLocationTests {
@@ -33,10 +34,31 @@ struct PostgresLocationTests {
 
     @Test func badURLsAreRefusedWithTheirReason() {
         for url in [
-            "mysql://guild@db/guild", "postgresql://@db/guild", "postgresql://guild@db:99999/guild", "postgresql://guild@db/g?sslmode=require",
+            "mysql://guild@db/guild", "postgresql://@db/guild", "postgresql://guild@db:99999/guild", "postgresql://guild@db/g?sslmode=prefer",
+            "postgresql://guild@db/g?sslmode=allow", "postgresql://guild@db/g?sslmode=on", "postgresql://guild@db/g?sslrootcert=/x.pem",
             "postgresql://guild@db/g?bogus=1",
         ] {
             #expect(throws: PostgresStoreError.self, "\(url)") { try PostgresLocation(url: url, environment: [:]) }
+        }
+    }
+
+    @Test func sslmodeAndARootCertificate() throws {
+        let plain = try PostgresLocation(url: "postgresql://guild@db.example/guild", environment: [:])
+        #expect(plain.tls == .disable && plain.rootCertificates == nil)
+        for mode in ["disable", "require", "verify-ca", "verify-full"] {
+            let location = try PostgresLocation(url: "postgresql://guild@db.example/guild?sslmode=\(mode)", environment: [:])
+            #expect(location.tls.rawValue == mode)
+        }
+        let verified = try PostgresLocation(
+            url: "postgresql://guild@db.example/guild?sslmode=verify-full&sslrootcert=/etc/guild/db-ca.pem",
+            environment: [:]
+        )
+        #expect(verified.tls == .verifyFull && verified.rootCertificates == "/etc/guild/db-ca.pem")
+        // A root certificate file that is not there is said when connecting, by name.
+        #expect {
+            _ = try verified.tlsConfiguration()
+        } throws: { error in
+            "\(error)".contains("/etc/guild/db-ca.pem")
         }
     }
 

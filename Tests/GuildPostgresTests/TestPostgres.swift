@@ -150,6 +150,16 @@ final class OwnPostgresServer: Sendable {
         self.url = "postgresql://postgres@/postgres?host=\(self.directory)"
     }
 
+    /// A server that also listens on 127.0.0.1:`tlsPort`, for TLS only, with a self-signed certificate for
+    /// `localhost` (``certificate``).
+    init(tlsPort: Int) throws {
+        try Self.script("start", self.directory, "\(tlsPort)")
+        self.url = "postgresql://postgres@/postgres?host=\(self.directory)&port=\(tlsPort)"
+    }
+
+    /// The TLS server's certificate (PEM), its own root.
+    var certificate: String { self.directory + "/data/server.crt" }
+
     /// Stops the server at once, as a crash would; its data stays.
     func crash() throws { try Self.script("crash", self.directory) }
 
@@ -161,9 +171,9 @@ final class OwnPostgresServer: Sendable {
 
     /// Runs scripts/postgres and waits for it (`system`, on the calling pool thread). Its output is not read
     /// through a pipe: the server it starts could inherit the pipe's other end and hold it open.
-    private static func script(_ command: String, _ directory: String) throws {
+    private static func script(_ command: String, _ directory: String, _ extra: String = "") throws {
         let script = Build.packageRoot.appendingPathComponent("scripts/postgres").path
-        let status = system("'\(script)' \(command) '\(directory)' >/dev/null")
+        let status = system("'\(script)' \(command) '\(directory)' \(extra) >/dev/null")
         guard status == 0 else { throw OwnPostgresError.scriptFailed(command, status) }
     }
 }

@@ -6,6 +6,7 @@ import Foundation
 ///     postgresql://guild@db.example:5432/guild
 ///     postgresql://guild@/guild?host=/run/postgresql          (a Unix socket directory)
 ///     postgresql://guild@db.example/guild?passfile=/etc/guild/pgpass
+///     postgresql://guild@db.example/guild?sslmode=verify-full&sslrootcert=/etc/guild/db-ca.pem   (TLS)
 ///
 /// The URL never holds a password: it would show in `ps` output and in logs. The password comes from the
 /// password file named by `passfile=`, else `PGPASSFILE`, else `~/.pgpass` (libpq's format and rules), and
@@ -35,6 +36,24 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     public var passwordFile: String?
     /// The application name the connections show in `pg_stat_activity`.
     public var applicationName: String
+    /// Whether a TCP connection uses TLS and what it checks (`sslmode`; a Unix socket never uses TLS, as with
+    /// libpq).
+    public var tls: TLSMode
+    /// The certificates a server's certificate must chain to (`sslrootcert`, a PEM file); nil: the system's.
+    public var rootCertificates: String?
+
+    /// libpq's `sslmode` values Guild takes. `allow` and `prefer`, which fall back to plain text without a word,
+    /// are refused: a connection is encrypted or it is not.
+    public enum TLSMode: String, Sendable, Equatable {
+        /// Plain text (the default, as it was before TLS was supported; libpq's default is `prefer`).
+        case disable
+        /// TLS, without checking the server's certificate (as libpq when no root certificate is named).
+        case require
+        /// TLS, the server's certificate signed by a trusted root; its name is not checked.
+        case verifyCA = "verify-ca"
+        /// TLS, the certificate signed by a trusted root and naming the host connected to.
+        case verifyFull = "verify-full"
+    }
 
     /// Reads a `postgresql://` (or `postgres://`) URL.
     public init(url text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
@@ -49,7 +68,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         for item in components.queryItems ?? [] {
             guard let value = item.value else { throw PostgresStoreError.invalidURL("parameter \(item.name) has no value") }
             switch item.name {
-            case "host", "port", "user", "dbname", "passfile", "application_name", "sslmode":
+            case "host", "port", "user", "dbname", "passfile", "application_name", "sslmode", "sslrootcert":
                 query[item.name] = value
             case "password":
                 throw PostgresStoreError.passwordInURL
@@ -57,8 +76,16 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
                 throw PostgresStoreError.invalidURL("unknown parameter \(item.name)")
             }
         }
-        if let mode = query["sslmode"], mode != "disable" {
-            throw PostgresStoreError.invalidURL("sslmode=\(mode) is not supported; Guild connects over a local network or socket")
+        let mode = query["sslmode"] ?? "disable"
+        guard let tls = TLSMode(rawValue: mode) else {
+            throw PostgresStoreError.invalidURL(
+                "sslmode=\(mode) is not supported: use disable, require, verify-ca or verify-full (allow and prefer fall back to plain text)"
+            )
+        }
+        self.tls = tls
+        self.rootCertificates = query["sslrootcert"]
+        if self.rootCertificates != nil, tls == .disable {
+            throw PostgresStoreError.invalidURL("sslrootcert needs sslmode=require, verify-ca or verify-full")
         }
         let portText = query["port"] ?? components.port.map(String.init) ?? environment["PGPORT"] ?? "5432"
         guard let port = Int(portText), (1...65535).contains(port) else {
