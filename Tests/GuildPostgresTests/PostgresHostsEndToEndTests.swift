@@ -9,16 +9,22 @@ import Synchronization
 import Testing
 
 /// Real guildd processes on one PostgreSQL database, driven through their sockets: two hosts share users,
-/// groups and events; a host killed mid-write loses nothing it acknowledged; a stopped database is a clear
-/// error, not a hang, and the host recovers by itself; a wrong URL stops guildd with a plain message.
+/// groups and events; a thing bound on either host is online for both, and a host killed with -9 takes its
+/// things offline; a host killed mid-write loses nothing it acknowledged; a stopped database is a clear error,
+/// not a hang, and the host recovers by itself; a wrong URL stops guildd with a plain message.
 @Suite(.enabled(if: TestPostgres.isConfigured, "needs the throwaway PostgreSQL that scripts/test starts"), .timeLimit(.minutes(10)))
 struct PostgresHostsEndToEndTests {
     /// A guildd on `url`, on a socket of its own under `directory`.
-    static func host(_ name: String, url: String, in directory: String) async throws -> (socket: String, daemon: Child) {
+    static func host(
+        _ name: String,
+        url: String,
+        in directory: String,
+        arguments: [String] = []
+    ) async throws -> (socket: String, daemon: Child) {
         let socket = directory + "/\(name).sock"
         let daemon = try Child(
             Build.guildd,
-            ["--socket", socket, "--database", url, "--scrypt-log-n", "4", "--log-level", "warning"]
+            ["--socket", socket, "--database", url, "--scrypt-log-n", "4", "--log-level", "warning"] + arguments
         )
         do {
             try await RealDaemon.waitUntilServing(socket) {
@@ -96,6 +102,103 @@ struct PostgresHostsEndToEndTests {
                     return
                 }
                 #expect(groups.first?["introduction"]?.stringValue == "hello from A", "\(info)")
+            }
+        }
+    }
+
+    /// The `thingConnected` and `thingDisconnected` events a subscription has delivered, in order, collected by a
+    /// task of its own (cancelling a task that iterates a stream would end the stream).
+    final class PresenceEvents: Sendable {
+        private let kinds = Mutex<[String]>([])
+        private let collecting = Mutex<Task<Void, any Error>?>(nil)
+
+        /// Collects from `events` until ``stop()``.
+        static func collecting(_ events: AsyncThrowingStream<GuildEvent, any Error>) -> PresenceEvents {
+            let collected = PresenceEvents()
+            let task = Task {
+                for try await event in events where event.kind == "thingConnected" || event.kind == "thingDisconnected" {
+                    collected.kinds.withLock { $0.append(event.kind) }
+                }
+            }
+            collected.collecting.withLock { $0 = task }
+            return collected
+        }
+
+        func stop() {
+            self.collecting.withLock { $0?.cancel() }
+        }
+
+        /// The event after the `count` already seen, once it comes; nil when none comes within `seconds` (a
+        /// bound that only catches a hang, or the window in which nothing may come).
+        func next(after count: Int, within seconds: Double) async throws -> String? {
+            let deadline = ContinuousClock.now + .seconds(seconds)
+            while ContinuousClock.now < deadline {
+                if let kind = self.kinds.withLock({ $0.count > count ? $0[count] : nil }) { return kind }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            return nil
+        }
+    }
+
+    @Test func aThingIsOnlineForEveryHostAndADeadHostsThingsGoOffline() async throws {
+        try await TestPostgres.withDatabase { location in
+            try await Self.withDirectory { directory in
+                // A one-second lease: a dead host's things go offline within 1.4 s of its death (protocol/postgresql.md).
+                let lease = ["--presence-lease", "1"]
+                let (socketA, hostA) = try await Self.host("a", url: location.description, in: directory, arguments: lease)
+                let (socketB, hostB) = try await Self.host("b", url: location.description, in: directory, arguments: lease)
+                defer {
+                    hostA.terminate()
+                    hostB.terminate()
+                }
+                let owner = try await GuildClient.connect(path: socketA)
+                let pseudo = try await owner.call(UserMethods.RegisterPseudo.self, .init(displayName: "owner"))
+                let lamp = try await owner.onboardThing(vendorThingID: "lamp-hosts", password: "pw", owner: "user:" + pseudo.user.userID)
+                let events = PresenceEvents.collecting(try await owner.subscribe().events)
+                defer { events.stop() }
+                var seen = 0
+                func next(within seconds: Double) async throws -> String? {
+                    let kind = try await events.next(after: seen, within: seconds)
+                    if kind != nil { seen += 1 }
+                    return kind
+                }
+
+                // Bound on B: online for A's owner, who hears of it once.
+                let onB = try await ThingAgent.connect(path: socketB, thingID: lamp.thingID, accessToken: lamp.accessToken)
+                #expect(try await next(within: 30) == "thingConnected")
+                #expect(try await owner.thing(lamp.thingID).online)
+                // Bound on A too (answered once recorded), then B lets go: still online, and nobody is told anything
+                // (watched for two leases).
+                let onA = try await ThingAgent.connect(path: socketA, thingID: lamp.thingID, accessToken: lamp.accessToken)
+                await onB.close()
+                #expect(try await next(within: 2) == nil)
+                #expect(try await owner.thing(lamp.thingID).online)
+                // A lets go: offline, once.
+                await onA.close()
+                #expect(try await next(within: 30) == "thingDisconnected")
+                #expect(try await owner.thing(lamp.thingID).online == false)
+
+                // Bound on B again, and B is killed: A takes B for dead once its lease ends, and the lamp goes offline.
+                let again = try await ThingAgent.connect(path: socketB, thingID: lamp.thingID, accessToken: lamp.accessToken)
+                #expect(try await next(within: 30) == "thingConnected")
+                let killed = ContinuousClock.now
+                hostB.signal(SIGKILL)
+                // The bound only catches a hang: the lease's own is 1.4 s.
+                #expect(try await next(within: 30) == "thingDisconnected")
+                print("a killed host's thing went offline after \(ContinuousClock.now - killed) (lease 1 s)")
+                #expect(try await owner.thing(lamp.thingID).online == false)
+                #expect(try await next(within: 2) == nil, "told once")
+                await again.close()
+
+                // A new run of B: bound there, then B stops gracefully, taking the lamp offline as it goes.
+                let (socketB2, hostB2) = try await Self.host("b2", url: location.description, in: directory, arguments: lease)
+                defer { hostB2.terminate() }
+                let onB2 = try await ThingAgent.connect(path: socketB2, thingID: lamp.thingID, accessToken: lamp.accessToken)
+                #expect(try await next(within: 30) == "thingConnected")
+                hostB2.terminate()
+                #expect(try await next(within: 30) == "thingDisconnected")
+                #expect(try await owner.thing(lamp.thingID).online == false)
+                await onB2.close()
             }
         }
     }

@@ -119,6 +119,46 @@ struct PostgresStoreTests {
         }
     }
 
+    /// Two hosts bind and unbind one thing at once, many times over: each change of its presence is serialized
+    /// by the thing's row lock, so its owner hears `thingConnected` and `thingDisconnected` alternately, once per
+    /// real change, and the thing ends as the hosts left it.
+    @Test func twoHostsChangingOneThingsPresenceAtOnceTellItsOwnerOncePerChange() async throws {
+        try await Self.withTwoHosts { a, b in
+            let users = try await Self.users(a)
+            let (owner, session) = try await users.registerPseudo(displayName: "owner", fields: nil)
+            let hostA = ThingService(store: a, hasher: PasswordHasher(logN: 4), generations: users.generations)
+            var otherHost = ThingService(store: b, hasher: PasswordHasher(logN: 4), generations: users.generations)
+            otherHost.presenceHost = PresenceHost()
+            let hostB = otherHost
+            let (lamp, _) = try await hostA.onboard(
+                caller: caller(session, owner),
+                vendorThingID: "lamp-race",
+                password: "pw",
+                owner: .user(owner.id),
+                thingType: nil,
+                firmwareVersion: nil,
+                properties: nil
+            )
+            for round in 0..<20 {
+                let bound = round % 2 == 0
+                async let onA: Void = hostA.setOnline(thingID: lamp.thingID) { bound }
+                async let onB: Void = hostB.setOnline(thingID: lamp.thingID) { bound }
+                try await onA
+                try await onB
+                // One host lets go first: still online while the other has it.
+                if bound {
+                    try await hostA.setOnline(thingID: lamp.thingID) { false }
+                    #expect(try await b.read { try $0.things.thing(id: lamp.thingID) }?.online == true)
+                    try await hostA.setOnline(thingID: lamp.thingID) { true }
+                }
+            }
+            #expect(try await a.read { try $0.things.thing(id: lamp.thingID) }?.online == false)
+            let kinds = try await b.replay(userID: owner.id, after: 0, through: .max, limit: 1_000).map(\.kind)
+                .filter { $0 == "thingConnected" || $0 == "thingDisconnected" }
+            #expect(kinds == Array(repeating: ["thingConnected", "thingDisconnected"], count: 10).flatMap { $0 }, "\(kinds)")
+        }
+    }
+
     @Test func replayThroughOneHostShowsAMemberWhatTheOtherWrote() async throws {
         try await Self.withTwoHosts { a, b in
             let users = try await Self.users(a)

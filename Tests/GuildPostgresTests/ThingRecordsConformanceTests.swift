@@ -193,6 +193,50 @@ struct ThingRecordsConformanceTests {
     }
 
     @Test(arguments: Engine.available)
+    func presenceRowsAndLeasesAnswerTheSameOnEveryEngine(engine: Engine) async throws {
+        try await engine.withThingStore { store in
+            try await store.write {
+                try $0.things.insertThing(try Self.thing("th.1"))
+                try $0.things.insertThing(try Self.thing("th.2"))
+            }
+            // A row per thing and host; the answer is whether any host has the thing.
+            #expect(try await store.write { try $0.things.recordThingPresence(true, thingID: "th.1", hostID: "h-a", now: 1) })
+            #expect(try await store.write { try $0.things.recordThingPresence(true, thingID: "th.1", hostID: "h-a", now: 2) })
+            #expect(try await store.write { try $0.things.recordThingPresence(true, thingID: "th.1", hostID: "h-b", now: 3) })
+            #expect(try await store.write { try $0.things.recordThingPresence(true, thingID: "th.2", hostID: "h-b", now: 4) })
+            #expect(try await store.write { try $0.things.recordThingPresence(false, thingID: "th.1", hostID: "h-a", now: 5) })
+            #expect(try await store.read { try $0.things.thingsPresent(hostID: "h-b") } == ["th.1", "th.2"])
+            #expect(try await store.read { try $0.things.thingsPresent(hostID: "h-a") } == [])
+            #expect(try await store.write { try $0.things.recordThingPresence(false, thingID: "th.1", hostID: "h-b", now: 6) } == false)
+            #expect(try await store.write { try $0.things.recordThingPresence(false, thingID: "missing", hostID: "h-b", now: 6) } == false)
+            // Leases: renewing one that is not there says so and makes none.
+            #expect(try await store.write { try $0.things.renewHostLease(hostID: "h-a", expires: 100) } == false)
+            try await store.write { try $0.things.insertHostLease(hostID: "h-a", name: "m:/a.sock", expires: 100) }
+            try await store.write { try $0.things.insertHostLease(hostID: "h-c", name: "m:/c.sock", expires: 50) }
+            #expect(try await store.write { try $0.things.renewHostLease(hostID: "h-a", expires: 200) })
+            // Ended before 150: h-c; with the unleased, h-b too (rows, no lease); never the asking host.
+            #expect(try await store.read { try $0.things.hostsToReap(before: 150, named: nil, unleased: false, except: "h-a") } == ["h-c"])
+            #expect(try await store.read { try $0.things.hostsToReap(before: 150, named: nil, unleased: true, except: "h-a") } == ["h-b", "h-c"])
+            #expect(try await store.read { try $0.things.hostsToReap(before: 250, named: nil, unleased: false, except: "h-a") } == ["h-c"])
+            #expect(try await store.read { try $0.things.hostsToReap(before: 250, named: nil, unleased: false, except: "h-c") } == ["h-a"])
+            // A new run of a.sock: its past run is reaped by name, its lease still running.
+            try await store.write { try $0.things.insertHostLease(hostID: "h-d", name: "m:/a.sock", expires: 300) }
+            #expect(
+                try await store.read { try $0.things.hostsToReap(before: 150, named: "m:/a.sock", unleased: false, except: "h-d") } == ["h-a", "h-c"]
+            )
+            #expect(try await store.read { try $0.things.hostsToReap(before: 150, named: "", unleased: false, except: "h-d") } == ["h-c"])
+            try await store.write {
+                try $0.things.deleteHostLease(hostID: "h-c")
+                try $0.things.deleteHostLease(hostID: "h-d")
+            }
+            #expect(try await store.read { try $0.things.hostsToReap(before: 150, named: nil, unleased: false, except: "h-a") } == [])
+            // A deleted thing takes its rows with it.
+            try await store.write { try $0.things.deleteThing(id: "th.2") }
+            #expect(try await store.read { try $0.things.thingsPresent(hostID: "h-b") } == [])
+        }
+    }
+
+    @Test(arguments: Engine.available)
     func aDisabledThingsTokenIsRefusedUntilItIsEnabled(engine: Engine) async throws {
         try await engine.withThingStore { store in
             var thing = try Self.thing("th.1")

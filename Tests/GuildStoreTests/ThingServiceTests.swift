@@ -479,8 +479,11 @@ struct ThingServiceTests {
         let door = try await world.onboard(owner.caller, owner.id, vendor: "door-off")
         try await world.things.setOnline(thingID: lamp.id) { true }
         try await world.things.setOnline(thingID: fan.id) { true }
+        // The next run: a new host id, on a store only it opens, so every other host's rows are a past run's.
+        var nextRun = world.things
+        nextRun.presenceHost = PresenceHost()
         let before = world.temp.store.writeStatistics
-        try await world.things.resetPresence()
+        try await nextRun.startPresence()
         let after = world.temp.store.writeStatistics
         #expect(after.commits - before.commits == 1)
         #expect(after.operations - before.operations == 1)
@@ -491,8 +494,61 @@ struct ThingServiceTests {
         #expect(kinds.filter { $0 == "thingConnected" }.count == 2)
         #expect(kinds.filter { $0 == "thingDisconnected" }.count == 2, "\(kinds)")
         // Nothing left online: the next start changes nothing and tells no one.
-        try await world.things.resetPresence()
+        var third = world.things
+        third.presenceHost = PresenceHost()
+        try await third.startPresence()
         #expect(try await world.replayedKinds(owner.id) == kinds)
+    }
+
+    @Test func aThingBoundOnTwoHostsIsOnlineUntilBothLetGo() async throws {
+        let world = try await World()
+        defer { world.temp.remove() }
+        let owner = try await world.user("two-hosts-owner")
+        let lamp = try await world.onboard(owner.caller, owner.id, vendor: "lamp-two-hosts")
+        var hostB = world.things
+        hostB.presenceHost = PresenceHost()
+        try await world.things.setOnline(thingID: lamp.id) { true }
+        try await hostB.setOnline(thingID: lamp.id) { true }
+        #expect(try await world.things.get(caller: world.admin, thingID: lamp.id).online)
+        // Host A lets go: host B still has it.
+        try await world.things.setOnline(thingID: lamp.id) { false }
+        #expect(try await world.things.get(caller: world.admin, thingID: lamp.id).online)
+        try await hostB.setOnline(thingID: lamp.id) { false }
+        #expect(try await world.things.get(caller: world.admin, thingID: lamp.id).online == false)
+        // Once each, however many hosts had it.
+        let kinds = try await world.replayedKinds(owner.id).filter { $0 == "thingConnected" || $0 == "thingDisconnected" }
+        #expect(kinds == ["thingConnected", "thingDisconnected"])
+    }
+
+    @Test func aHostWhoseLeaseEndedIsReapedOnceAndComesBackWhenItRenews() async throws {
+        let world = try await World()
+        defer { world.temp.remove() }
+        let owner = try await world.user("lease-owner")
+        let lamp = try await world.onboard(owner.caller, owner.id, vendor: "lamp-lease")
+        let fan = try await world.onboard(owner.caller, owner.id, vendor: "fan-lease")
+        try await world.things.startPresence()
+        try await world.things.setOnline(thingID: fan.id) { true }
+        // Host B (beside A, as on a shared store) takes a lease, the shortest there is: it has ended by the time A
+        // looks.
+        var hostB = world.things
+        hostB.presenceHost = PresenceHost(lease: 5)
+        #expect(try await hostB.renewPresence(bound: { [] }) == false)
+        try await hostB.setOnline(thingID: lamp.id) { true }
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(try await world.things.reapDeadHosts() == [hostB.presenceHost.id])
+        #expect(try await world.things.get(caller: world.admin, thingID: lamp.id).online == false)
+        #expect(try await world.things.get(caller: world.admin, thingID: fan.id).online)
+        // Found again: no host to reap, no second event.
+        #expect(try await world.things.reapDeadHosts() == [])
+        // B was alive after all: its renewal finds no lease, takes one and records what is bound on it again.
+        #expect(try await hostB.renewPresence(bound: { [lamp.id] }) == false)
+        #expect(try await world.things.get(caller: world.admin, thingID: lamp.id).online)
+        #expect(try await hostB.renewPresence(bound: { [lamp.id] }))
+        // A stops: its things go offline at once.
+        try await world.things.stopPresence()
+        #expect(try await world.things.get(caller: world.admin, thingID: fan.id).online == false)
+        let kinds = try await world.replayedKinds(owner.id).filter { $0 == "thingConnected" || $0 == "thingDisconnected" }
+        #expect(kinds == ["thingConnected", "thingConnected", "thingDisconnected", "thingConnected", "thingDisconnected"])
     }
 
     @Test func ownershipNeedsThePasswordWhenTheDaemonSaysSo() async throws {

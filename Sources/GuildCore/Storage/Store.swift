@@ -23,6 +23,9 @@ public protocol Store: EventRepository {
     /// The heap the engine's library holds in this process (SQLite: its page caches, statements and
     /// connections), in bytes; nil for an engine that keeps its memory in a server of its own.
     var engineHeapBytes: Int64? { get }
+    /// Whether daemons on other hosts may write to this store at once (PostgreSQL); false for a store only this
+    /// process opens (SQLite), whose every other host is a past run of this one.
+    var isSharedByHosts: Bool { get }
 }
 
 extension Store {
@@ -38,6 +41,9 @@ extension Store {
 
     /// None by default: the engine's memory is not in this process.
     public var engineHeapBytes: Int64? { nil }
+
+    /// Not shared by default: only this process opens the store.
+    public var isSharedByHosts: Bool { false }
 }
 
 /// One transaction (or read-only snapshot) of a ``Store``: each feature area's records and queries, and the

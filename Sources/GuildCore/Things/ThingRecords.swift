@@ -19,8 +19,25 @@ public protocol ThingRecords {
     func deleteThing(id: String) throws
     /// Stores the hash of an access token of a thing.
     func insertThingToken(hash: [UInt8], thingID: String, now: Int64) throws
-    /// The things marked online (all of them are offline when the daemon starts).
+    /// The things marked online.
     func onlineThingIDs() throws -> [String]
+
+    /// Records whether a connection to host `hostID` is bound to the thing (a row per thing and host while one
+    /// is, see ``ThingService/setOnline(thingID:_:)``); returns whether any host has the thing bound now.
+    func recordThingPresence(_ present: Bool, thingID: String, hostID: String, now: Int64) throws -> Bool
+    /// The things host `hostID` has bound (has a presence row for), in id order.
+    func thingsPresent(hostID: String) throws -> [String]
+    /// Hosts whose lease ended before `now`, and those named `named` (past runs of a host, see
+    /// ``PresenceHost/name``) when given; with `unleased`, also hosts with presence rows and no lease (left by a
+    /// host that stopped, or written before leases were). `hostID` is never among them. In id order.
+    func hostsToReap(before now: Int64, named: String?, unleased: Bool, except hostID: String) throws -> [String]
+    /// Moves a host's lease on to `expires` (ms since the Unix epoch); false when the host has no lease (it was
+    /// reaped, or never had one), and then it still has none.
+    func renewHostLease(hostID: String, expires: Int64) throws -> Bool
+    /// Gives a host (named `name`, see ``PresenceHost/name``) a lease until `expires`.
+    func insertHostLease(hostID: String, name: String, expires: Int64) throws
+    /// Ends a host's lease (its presence rows are removed with ``recordThingPresence(_:thingID:hostID:now:)``).
+    func deleteHostLease(hostID: String) throws
 
     /// A thing's owners, in the order they were added.
     func thingOwners(thingID: String) throws -> [ThingOwner]

@@ -39,6 +39,8 @@ public struct ThingService: Sendable {
     public var triggerConditions = TriggerConditions()
     /// Each thing's compiled state triggers, by its trigger revision (shared by copies of this service).
     public var triggerSets = ThingTriggerSets()
+    /// This daemon among the hosts sharing the store, for thing presence (a new id with each run).
+    public var presenceHost = PresenceHost()
 
     /// Creates the service.
     public init(

@@ -226,6 +226,25 @@ extension PostgresMigration {
                 PostgresMigration.stateRollupBackfill,
             ]
         ),
+        // SQLite's `things-9`: presence per host (a row per thing and host while a connection to that host is
+        // bound to the thing) and each host's lease, by which a dead host's rows are told from a live one's.
+        PostgresMigration(
+            version: 27,
+            name: "thing presence per host, and host leases",
+            statements: [
+                """
+                CREATE TABLE thing_presence (
+                    thing_id text NOT NULL REFERENCES thing (thing_id) ON DELETE CASCADE,
+                    host_id text NOT NULL,
+                    since bigint NOT NULL,
+                    PRIMARY KEY (thing_id, host_id)
+                )
+                """,
+                "CREATE INDEX thing_presence_host ON thing_presence (host_id, thing_id)",
+                "CREATE TABLE presence_host (host_id text PRIMARY KEY, name text NOT NULL, expires bigint NOT NULL)",
+                "CREATE INDEX presence_host_name ON presence_host (name)",
+            ]
+        ),
     ]
 
     /// The rollups of the states stored (version 26), as SQLite's `things-8` fills them. The states' JSON text is

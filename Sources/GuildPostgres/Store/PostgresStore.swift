@@ -153,6 +153,9 @@ public final class PostgresStore: Store, Sendable {
 
     /// Transactions committed through this host so far, and the operations they held.
     public var writeStatistics: (commits: Int, operations: Int) { self.writer.statistics }
+
+    /// Shared: daemons on several hosts may write to one database at once.
+    public var isSharedByHosts: Bool { true }
 }
 
 /// Who hears of commits: the after-commit hooks (this host's commits' changed records) and the committed-event

@@ -20,15 +20,17 @@ public struct RequestContext: Sendable {
 
     /// Binds a session to the connection: later calls on it act as that session's user (or thing). `epoch`
     /// is ``SessionGenerations/epoch`` from before the read that found the session, when one did: a session
-    /// revoked (or a thing disabled) while it was read is checked again on the next call.
-    func bind(_ session: ResolvedSession?, checkedSince epoch: UInt64? = nil) {
+    /// revoked (or a thing disabled) while it was read is checked again on the next call. Returns the recording of
+    /// what the binding changed (a thing's presence), if anything, for a call that answers for it to wait for.
+    @discardableResult
+    func bind(_ session: ResolvedSession?, checkedSince epoch: UInt64? = nil) -> Task<Void, Never>? {
         self.connection.session = session.map { session in
             let generation =
                 epoch.map { self.generations.generation(of: session.user.id, checkedSince: $0) }
                 ?? self.generations.current(session.user.id)
             return (session, generation)
         }
-        self.bindingObserver?.bound(session, on: self.connection)
+        return self.bindingObserver?.bound(session, on: self.connection)
     }
 }
 

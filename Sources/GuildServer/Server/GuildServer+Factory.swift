@@ -41,6 +41,7 @@ extension GuildServer {
             storageQuota: configuration.storageQuota,
             now: { [offset = configuration.thingClockOffsetMilliseconds] in Int64(Date().timeIntervalSince1970 * 1000) + offset }
         )
+        thingService.presenceHost = PresenceHost(name: configuration.listen.hostName, lease: configuration.presenceLeaseMilliseconds)
         let wake = ScheduleWake()
         thingService.scheduleWake = wake
         thingService.scheduleCatchUp = configuration.scheduleCatchUp
@@ -51,9 +52,10 @@ extension GuildServer {
             thingService.timeZoneName = name
         }
         let things = thingService
-        // Things left online by the last run go offline before the first connection is served: one write
-        // transaction on the writer's connection, beside the rest of the build.
-        async let presenceReset: Void = things.resetPresence()
+        // This host takes its lease, and things left online by hosts that are gone (the last run) go offline,
+        // before the first connection is served: one write transaction on the writer's connection, beside the
+        // rest of the build.
+        async let presenceReset: Void = things.startPresence()
         // The minute rollups kept or not as the state history limit says, before the first upload.
         async let rollupsReconciled: Void = things.reconcileStateRollups()
         let hub = EventHub(
@@ -107,6 +109,7 @@ extension GuildServer {
             dispatcher: dispatcher,
             connections: services.connections,
             schedules: ScheduleRunner(things: things, wake: wake, logger: logger),
+            presenceLease: PresenceLeaseRunner(things: things, presence: presence, logger: logger),
             prebound: listener,
             group: group,
             logger: logger,

@@ -17,6 +17,8 @@ public final class GuildServer: Service, Sendable {
     let connections: ConnectionRegistry
     /// Fires triggers' schedules while the server runs.
     let schedules: ScheduleRunner
+    /// Keeps this host's presence lease while the server runs, and takes its things offline when it stops.
+    let presenceLease: PresenceLeaseRunner
     let group: any EventLoopGroup
     private let logger: Logger
     private let ready: @Sendable () -> Void
@@ -37,6 +39,7 @@ public final class GuildServer: Service, Sendable {
         dispatcher: Dispatcher,
         connections: ConnectionRegistry,
         schedules: ScheduleRunner,
+        presenceLease: PresenceLeaseRunner,
         prebound: ServerListener?,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger,
@@ -47,6 +50,7 @@ public final class GuildServer: Service, Sendable {
         self.dispatcher = dispatcher
         self.connections = connections
         self.schedules = schedules
+        self.presenceLease = presenceLease
         self.group = group
         self.logger = logger
         self.ready = ready
@@ -109,6 +113,7 @@ public final class GuildServer: Service, Sendable {
         await withDiscardingTaskGroup { serving in
             // The schedules fire while connections are served, and stop when the last connection is done.
             serving.addTask { await self.schedules.run() }
+            serving.addTask { await self.presenceLease.run() }
             await withGracefulShutdownHandler {
                 await withDiscardingTaskGroup { group in
                     for await connection in accepted {
@@ -129,6 +134,8 @@ public final class GuildServer: Service, Sendable {
         if case .path(let path, _) = self.configuration.listen {
             unlink(path)
         }
+        // Every connection is closed: this host's things go offline for every host now, not when its lease ends.
+        await self.presenceLease.stop()
         if unexpectedClose.load(ordering: .acquiring) {
             throw ListenerClosed()
         }

@@ -78,6 +78,9 @@ public struct ServerConfiguration: Sendable {
     /// Added to the wall clock for things (schedules, trigger results, states' upload times): guildd's hidden
     /// `--test-clock-start`, so that tests can put a daemon just before a schedule's due time. 0 in production.
     public var thingClockOffsetMilliseconds: Int64 = 0
+    /// How long a host's presence lease lasts, in ms (``PresenceHost``): where hosts share a store, a host that
+    /// dies takes its things offline within this and two fifths of it.
+    public var presenceLeaseMilliseconds: Int64 = PresenceHost.defaultLease
 
     /// Creates a configuration with the documented defaults.
     public init(

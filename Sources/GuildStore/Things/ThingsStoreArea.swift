@@ -221,6 +221,28 @@ struct ThingsStoreArea: SQLiteStoreArea {
             )
             try db.execute(sql: Self.stateRollupBackfill)
         }
+        // Presence per host (`ThingService.setOnline`): a row per thing and host while a connection to that host
+        // is bound to the thing, and each host's lease. SQLite has one host at a time; the tables are the same as
+        // PostgreSQL's, where several hosts share them.
+        migrator.registerMigration("things-9: presence per host") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE thing_presence (
+                        thingID TEXT NOT NULL REFERENCES thing(thingID) ON DELETE CASCADE,
+                        hostID TEXT NOT NULL,
+                        since INTEGER NOT NULL,
+                        PRIMARY KEY (thingID, hostID)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX thing_presence_host ON thing_presence (hostID, thingID);
+                    CREATE TABLE presence_host (
+                        hostID TEXT PRIMARY KEY NOT NULL,
+                        -- What stays the same from one run of a host to the next (PresenceHost.name).
+                        name TEXT NOT NULL,
+                        expires INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    """
+            )
+        }
     }
 
     /// The rollups of the states stored (`things-8`): per thing and minute, a row counting the states, and per

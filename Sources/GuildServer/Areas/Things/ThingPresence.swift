@@ -1,9 +1,10 @@
 import GuildCore
 import Synchronization
 
-/// Which things are online: a thing is online while a connection is bound to it with its token. Learns of
-/// every binding (``SessionBindingObserver``) and of closed connections, and records each change of a
-/// thing's status (`thingConnected`, `thingDisconnected`) in the store.
+/// Which things are bound on this host: a thing is online while a connection to any host is bound to it with
+/// its token. Learns of every binding (``SessionBindingObserver``) and of closed connections, and records each
+/// change of a thing's binding here in the store (``ThingService/setOnline(thingID:_:)``), which says whether
+/// the thing is online anywhere (`thingConnected`, `thingDisconnected`).
 final class ThingPresence: SessionBindingObserver {
     private struct State {
         /// The thing each connection is bound to, and the connection (to unbind it when its thing is disabled).
@@ -12,6 +13,9 @@ final class ThingPresence: SessionBindingObserver {
         var counts: [String: Int] = [:]
         /// Connections whose close is watched.
         var watched: Set<UInt64> = []
+        /// Things whose binding here could not be recorded (the database was out of reach), to try again: at most
+        /// one entry per thing.
+        var unrecorded: Set<String> = []
     }
 
     private let state = Mutex(State())
@@ -26,7 +30,13 @@ final class ThingPresence: SessionBindingObserver {
         self.state.withLock { ($0.counts[thingID] ?? 0) > 0 }
     }
 
-    func bound(_ session: ResolvedSession?, on connection: ConnectionState) {
+    /// The things a connection is bound to now.
+    func boundThingIDs() -> [String] {
+        self.state.withLock { Array($0.counts.keys) }
+    }
+
+    @discardableResult
+    func bound(_ session: ResolvedSession?, on connection: ConnectionState) -> Task<Void, Never>? {
         let thingID = session?.isThing == true ? session?.user.id : nil
         let (changed, watch): ([String], Bool) = self.state.withLock { state in
             let old = state.bindings[connection.id]?.thingID
@@ -55,9 +65,30 @@ final class ThingPresence: SessionBindingObserver {
                 }
             }
         }
-        for thingID in changed {
-            Task { try? await self.things.setOnline(thingID: thingID) { self.isOnline(thingID) } }
+        guard !changed.isEmpty else { return nil }
+        return Task { await self.record(changed) }
+    }
+
+    /// Records the things' bindings here. Each write reads the binding when it runs, so writes racing each other
+    /// settle on the last state; one that fails (the database out of reach) is kept to be tried again
+    /// (``recordAgain()``).
+    private func record(_ thingIDs: some Sequence<String>) async {
+        for thingID in thingIDs {
+            do {
+                try await self.things.setOnline(thingID: thingID) { self.isOnline(thingID) }
+            } catch {
+                self.state.withLock { _ = $0.unrecorded.insert(thingID) }
+            }
         }
+    }
+
+    /// Tries again the things whose last recording failed (the lease runner calls this at each renewal).
+    func recordAgain() async {
+        let thingIDs = self.state.withLock { state in
+            defer { state.unrecorded = [] }
+            return state.unrecorded
+        }
+        await self.record(thingIDs.sorted())
     }
 
     /// Unbinds every connection bound to the thing (it was disabled): each goes on unbound, as if it had never

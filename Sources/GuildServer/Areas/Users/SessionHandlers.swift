@@ -7,7 +7,8 @@ extension MethodRegistry {
         self.register(SessionMethods.Authenticate.self) { params, context in
             let epoch = users.generations.epoch
             let session = try await users.resolve(accessToken: params.accessToken)
-            context.bind(session, checkedSince: epoch)
+            // A thing's connection is answered once the thing is recorded online (for every host).
+            await context.bind(session, checkedSince: epoch)?.value
             return SessionInfo(context.caller, session: session)
         }
         self.register(SessionMethods.WhoAmI.self) { _, context in

@@ -1,0 +1,37 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension ListenSource {
+    /// This daemon's name among the hosts sharing a store (``PresenceHost/name``): the machine's id and the socket
+    /// path it serves. One daemon at a time serves a path on a machine (a live one is never replaced), so a host
+    /// starting under a name knows that every past run with it is dead.
+    var hostName: String {
+        Self.machineID + ":" + self.socketPath
+    }
+
+    /// The path served: the one bound, or the inherited socket's own address (systemd's socket unit).
+    var socketPath: String {
+        switch self {
+        case .path(let path, _): return path
+        case .inherited(let descriptor):
+            var address = sockaddr_un()
+            var length = socklen_t(MemoryLayout<sockaddr_un>.size)
+            let named = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+            }
+            guard named == 0, address.sun_family == sa_family_t(AF_UNIX) else { return "descriptor \(descriptor)" }
+            return withUnsafeBytes(of: address.sun_path) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+        }
+    }
+
+    /// `/etc/machine-id` (systemd's id of this installation), or the host name where there is none.
+    static let machineID: String = {
+        let id = (try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        return id.flatMap { $0.isEmpty ? nil : $0 } ?? ProcessInfo.processInfo.hostName
+    }()
+}
