@@ -12,6 +12,8 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible {
     case databaseMissing(String)
     /// The database's schema is newer than this build knows: a newer guildd migrated it.
     case newerSchema(found: Int, known: Int)
+    /// Bringing the schema up to this build's version failed (the role may not create tables, ...).
+    case migrationFailed(String)
     /// The database cannot be reached (stopped, restarting, refusing connections): nothing was written.
     case unavailable(String)
     /// The connection dropped while a COMMIT was in flight: the write may or may not have been applied.
@@ -38,6 +40,9 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible {
         case .newerSchema(let found, let known):
             "the database's schema is at version \(found), newer than this guildd knows (\(known)): "
                 + "run the guildd that migrated it, or a newer one"
+        case .migrationFailed(let reason):
+            "bringing the database's schema up to this guildd's version failed: \(reason) (the first guildd of a new "
+                + "version migrates: run it as a role that owns the schema, or run that version once as the owner)"
         case .unavailable(let reason):
             "the database is unavailable, nothing was written: \(reason)"
         case .commitOutcomeUnknown:

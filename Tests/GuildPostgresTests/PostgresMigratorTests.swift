@@ -1,3 +1,4 @@
+import Foundation
 import GuildCore
 import GuildStore
 import PostgresNIO
@@ -62,6 +63,41 @@ struct PostgresMigratorTests {
                 try connection.query("SELECT count(*)::bigint FROM pg_tables WHERE tablename IN ('t1', 't3', 't10')").first?.decode(Int64.self)
             }
             #expect(tables == 3)
+        }
+    }
+
+    /// A host whose role may read and write the data but not create tables (least privilege) starts on a current
+    /// schema; on one it would have to migrate, it stops with the server's reason and what to do.
+    @Test func aRoleThatMayOnlyReadAndWriteNeedsNoMigrationAndIsToldWhenOneIsDue() async throws {
+        let role = "guild_data_\(UUID().uuidString.prefix(8).lowercased())"
+        try await TestPostgres.withDatabase { location in
+            let owner = try await TestPostgres.connect(location)
+            defer { owner.close() }
+            _ = try await TestPostgres.blocking {
+                try owner.execute(PostgresQuery(unsafeSQL: "CREATE ROLE \(role) LOGIN"))
+                try owner.execute(PostgresQuery(unsafeSQL: "GRANT pg_read_all_data, pg_write_all_data TO \(role)"))
+            }
+            defer { _ = try? owner.execute(PostgresQuery(unsafeSQL: "DROP ROLE \(role)")) }
+            var limited = location
+            limited.user = role
+            // A database nobody migrated yet: the role may not create the tables.
+            let fresh = try await TestPostgres.connect(limited)
+            defer { fresh.close() }
+            do {
+                _ = try await TestPostgres.blocking { try PostgresMigrator.migrate(fresh) }
+                Issue.record("a role without CREATE migrated a database")
+            } catch let error as PostgresStoreError {
+                guard case .migrationFailed(let reason) = error else {
+                    Issue.record("\(error)")
+                    return
+                }
+                #expect(reason.contains("permission denied"), "\(reason)")
+                #expect(error.description.contains("run it as a role that owns the schema"), "\(error)")
+            }
+            // Once the owner migrated, the role starts with nothing to do.
+            _ = try await TestPostgres.blocking { try PostgresMigrator.migrate(owner) }
+            let again = try await TestPostgres.blocking { try PostgresMigrator.migrate(fresh) }
+            #expect(again.from == PostgresMigrator.knownVersion && again.to == PostgresMigrator.knownVersion)
         }
     }
 

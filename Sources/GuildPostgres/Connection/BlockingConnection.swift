@@ -14,6 +14,14 @@ public final class BlockingConnection: Sendable {
     private let logger: Logger
     /// Statements sent with ``send(_:)`` and not yet waited for, oldest first.
     private let unanswered = Mutex<[EventLoopFuture<PostgresQueryResult>]>([])
+    /// The waits in progress (see ``wait(for:)``), failed when the connection closes, and whether it has.
+    private let waits = Mutex<Waits>(Waits())
+
+    private struct Waits {
+        var closed = false
+        var next = 0
+        var promises: [Int: EventLoopPromise<PostgresQueryResult>] = [:]
+    }
 
     /// The server process serving this connection (`pg_backend_pid()`), to tell connections apart.
     public let backendPID: Int32
@@ -58,6 +66,19 @@ public final class BlockingConnection: Sendable {
             _ = try? self.connection.close().wait()
             throw error
         }
+        // A query issued while the server is ending the session (`pg_ctl restart -m fast` sends FATAL, then closes)
+        // may never be answered: every wait ends when the connection closes.
+        self.connection.closeFuture.whenComplete { [weak self] _ in self?.failWaits() }
+    }
+
+    /// Fails every wait in progress, and the ones to come: the connection closed.
+    private func failWaits() {
+        let promises = self.waits.withLock { waits in
+            waits.closed = true
+            defer { waits.promises = [:] }
+            return Array(waits.promises.values)
+        }
+        for promise in promises { promise.fail(Self.closedUnanswered) }
     }
 
     private static let nextID = Atomic<Int>(0)
@@ -97,7 +118,7 @@ public final class BlockingConnection: Sendable {
         var firstError: (any Error)?
         for future in futures {
             do {
-                _ = try future.wait()
+                _ = try self.wait(for: future)
             } catch {
                 if firstError == nil { firstError = error }
             }
@@ -108,9 +129,32 @@ public final class BlockingConnection: Sendable {
     /// The result of `future`, a statement issued after every one sent before it: their errors come first.
     private func answer(_ future: EventLoopFuture<PostgresQueryResult>) throws -> PostgresQueryResult {
         let earlier = Result { try self.flush() }
-        let own = Result { try future.wait() }
+        let own = Result { try self.wait(for: future) }
         try earlier.get()
         return try own.get()
+    }
+
+    /// What a wait throws when the connection closed without answering.
+    static let closedUnanswered = PostgresStoreError.unavailable("PostgreSQL closed the connection before answering")
+
+    /// The result of `future`, or ``closedUnanswered`` as soon as the connection closes without answering it.
+    /// Bounded: a wait is held only while it is in progress.
+    private func wait(for future: EventLoopFuture<PostgresQueryResult>) throws -> PostgresQueryResult {
+        let promise = future.eventLoop.makePromise(of: PostgresQueryResult.self)
+        future.cascade(to: promise)
+        let id: Int? = self.waits.withLock { waits in
+            guard !waits.closed else { return nil }
+            waits.next += 1
+            waits.promises[waits.next] = promise
+            return waits.next
+        }
+        guard let id else {
+            // Closed already: the query's own answer if it came first, else the closure.
+            promise.fail(Self.closedUnanswered)
+            return try promise.futureResult.wait()
+        }
+        defer { _ = self.waits.withLock { $0.promises.removeValue(forKey: id) } }
+        return try promise.futureResult.wait()
     }
 
     /// Runs `body` in a transaction (`isolation` one of PostgreSQL's levels) and commits it; rolls back if it

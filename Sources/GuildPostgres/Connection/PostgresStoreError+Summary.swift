@@ -19,3 +19,19 @@ extension PostgresStoreError {
         return "\(error.code)"
     }
 }
+
+extension PostgresStoreError {
+    /// Whether `error` ends its connection's session: the connection closed or failed, or the server said it is
+    /// ending the session (SQLSTATE class 08, connection exceptions, and 57P01-57P03: an administrator's shutdown,
+    /// a crash of another backend, a server starting or stopping). The error can arrive before the connection is
+    /// marked closed; either way, nothing more is sent on it.
+    static func endsSession(_ error: any Error) -> Bool {
+        if case .unavailable? = error as? PostgresStoreError { return true }
+        guard let error = error as? PSQLError else { return false }
+        if error.code == .serverClosedConnection || error.code == .clientClosedConnection || error.code == .connectionError {
+            return true
+        }
+        guard let state = error.serverInfo?[.sqlState] else { return false }
+        return state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state)
+    }
+}

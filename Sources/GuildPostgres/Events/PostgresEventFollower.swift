@@ -10,7 +10,7 @@ import Synchronization
 /// It `LISTEN`s for the notification each commit sends (``PostgresEventLog/channel``) and also reads every
 /// `pollInterval`, so a notification lost with a dropped connection costs at most that much latency, never an
 /// event: notifications only say "look", the log says what is there. A dropped connection is reopened with
-/// backoff (50 ms doubling to 5 s) and reading resumes from the cursor.
+/// backoff (50 ms doubling to 1 s) and reading resumes from the cursor.
 public final class PostgresEventFollower: Sendable {
     private let location: PostgresLocation
     private let pollInterval: Duration
@@ -66,7 +66,7 @@ public final class PostgresEventFollower: Sendable {
                 )
             }
             try? await Task.sleep(for: backoff)
-            backoff = min(backoff * 2, .seconds(5))
+            backoff = min(backoff * 2, .seconds(1))
         }
     }
 

@@ -36,9 +36,12 @@ public final class PostgresReaders: Sendable {
                 self.give(connection)
                 return value
             } catch {
-                // A connection that dropped is not kept; one that is still open goes back to the pool.
-                if !connection.isClosed { self.give(connection) }
-                if connection.isClosed {
+                // A connection that dropped (or whose session the server is ending) is not kept; one that is
+                // still open goes back to the pool.
+                let ended = connection.isClosed || PostgresStoreError.endsSession(error)
+                if !ended { self.give(connection) }
+                if ended {
+                    if !connection.isClosed { connection.close() }
                     throw PostgresStoreError.unavailable(
                         "the connection to PostgreSQL dropped during a read: \(PostgresStoreError.summary(of: error))"
                     )

@@ -28,28 +28,39 @@ public enum PostgresMigrator {
     static func migrate(_ connection: BlockingConnection, migrations: [PostgresMigration]) throws -> (from: Int, to: Int) {
         try connection.execute("SELECT pg_advisory_lock(\(Self.lockKey))")
         defer { _ = try? connection.execute("SELECT pg_advisory_unlock(\(Self.lockKey))") }
-        try connection.execute(
-            """
-            CREATE TABLE IF NOT EXISTS guild_schema_version (
-                version integer PRIMARY KEY,
-                name text NOT NULL,
-                applied_at timestamptz NOT NULL DEFAULT now()
-            )
-            """
-        )
-        let applied = try self.appliedVersions(connection)
-        let known = Set(migrations.map(\.version))
-        let newest = migrations.map(\.version).max() ?? 0
-        if let unknown = applied.subtracting(known).max() {
-            throw PostgresStoreError.newerSchema(found: unknown, known: newest)
-        }
-        for migration in migrations where !applied.contains(migration.version) {
-            try connection.transaction {
-                for statement in migration.statements { try connection.execute(PostgresQuery(unsafeSQL: statement)) }
-                try connection.execute("INSERT INTO guild_schema_version (version, name) VALUES (\(migration.version), \(migration.name))")
+        do {
+            // Created only when missing: a host whose role may read and write the data but not create tables
+            // (least privilege; the schema's owner migrates) starts on a current schema without needing to.
+            let exists = try connection.query("SELECT to_regclass('guild_schema_version') IS NOT NULL").first?.decode(Bool.self) ?? false
+            if !exists {
+                try connection.execute(
+                    """
+                    CREATE TABLE guild_schema_version (
+                        version integer PRIMARY KEY,
+                        name text NOT NULL,
+                        applied_at timestamptz NOT NULL DEFAULT now()
+                    )
+                    """
+                )
             }
+            let applied = try self.appliedVersions(connection)
+            let known = Set(migrations.map(\.version))
+            let newest = migrations.map(\.version).max() ?? 0
+            if let unknown = applied.subtracting(known).max() {
+                throw PostgresStoreError.newerSchema(found: unknown, known: newest)
+            }
+            for migration in migrations where !applied.contains(migration.version) {
+                try connection.transaction {
+                    for statement in migration.statements { try connection.execute(PostgresQuery(unsafeSQL: statement)) }
+                    try connection.execute(
+                        "INSERT INTO guild_schema_version (version, name) VALUES (\(migration.version), \(migration.name))"
+                    )
+                }
+            }
+            return (applied.max() ?? 0, max(applied.max() ?? 0, newest))
+        } catch let error as PSQLError {
+            throw PostgresStoreError.migrationFailed(PostgresStoreError.summary(of: error))
         }
-        return (applied.max() ?? 0, max(applied.max() ?? 0, newest))
     }
 
     /// The database's newest schema version (0 for an empty database).

@@ -34,6 +34,14 @@ final class PostgresTypedWrite<T: Sendable>: WriteOutcome<T>, PostgresPendingWri
                 self.ran(throwing: PostgresWriteRedirect(appends: true))
             } else if !context.mayAppend && PostgresWriteRedirect.isLockTimeout(error) {
                 self.ran(throwing: PostgresWriteRedirect(appends: false))
+            } else if PostgresStoreError.endsSession(error) {
+                // The session ended under the operation (the server restarting): its transaction cannot commit,
+                // so nothing was written, whatever the operation would have said.
+                self.ran(
+                    throwing: PostgresStoreError.unavailable(
+                        "the connection to PostgreSQL dropped: \(PostgresStoreError.summary(of: error))"
+                    )
+                )
             } else {
                 self.ran(throwing: error)
             }

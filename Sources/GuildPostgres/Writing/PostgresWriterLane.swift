@@ -14,7 +14,7 @@ import Synchronization
 /// once. A batch with a failing operation costs twice the work: bounded, and rare in practice. No caller
 /// returns before the commit holding its operation is durable. When the database cannot be reached, callers get
 /// ``PostgresStoreError/unavailable(_:)`` at once instead of waiting: the lane tries to reconnect when a batch
-/// comes, at most once per backoff interval (50 ms doubling to 5 s), and recovers by itself when the database
+/// comes, at most once per backoff interval (50 ms doubling to 1 s), and recovers by itself when the database
 /// returns. A connection lost during COMMIT is ``PostgresStoreError/commitOutcomeUnknown``: the write may or may
 /// not have been applied, and the caller is told so.
 ///
@@ -168,7 +168,8 @@ final class PostgresWriterLane: Sendable {
             try connection.execute("COMMIT")
             return .committed(numbering.events, changed)
         } catch {
-            if connection.isClosed {
+            if connection.isClosed || PostgresStoreError.endsSession(error) {
+                if !connection.isClosed { connection.close() }
                 self.dropConnection(error)
                 return .failed(
                     committing
@@ -205,7 +206,7 @@ final class PostgresWriterLane: Sendable {
             } catch {
                 link.lastError = PostgresStoreError.summary(of: error)
                 link.nextAttempt = .now + link.backoff
-                link.backoff = min(link.backoff * 2, .seconds(5))
+                link.backoff = min(link.backoff * 2, .seconds(1))
                 self.logger.warning(
                     "PostgreSQL unreachable",
                     metadata: ["database": "\(self.location)", "error": "\(PostgresStoreError.summary(of: error))"]
