@@ -166,6 +166,10 @@ final class OwnPostgresServer: Sendable {
     /// Starts the crashed server again (PostgreSQL recovers from its WAL).
     func restart() throws { try Self.script("start", self.directory) }
 
+    /// Restarts the running server as an operator would (`pg_ctl restart -m fast`: every session is ended, the
+    /// server shuts down cleanly and starts again with the options it was started with).
+    func restartFast() throws { try Self.script("restart", self.directory) }
+
     /// Stops the server and removes its files.
     func remove() { try? Self.script("stop", self.directory) }
 
