@@ -16,7 +16,8 @@ struct DaemonOptionsTests {
         "--event-retention-days=999999999999999", "--event-retention-days=-1", "--event-retention-count=-5",
         "--max-frame-bytes=9223372036854775807", "--max-frame-bytes=0", "--max-frame-bytes=-1",
         "--malloc-threshold=-1", "--malloc-threshold=33554433", "--malloc-threshold=9223372036854775807",
-        "--postgres-write-connections=0", "--postgres-write-connections=17",
+        "--postgres-write-connections=0", "--postgres-write-connections=17", "--presence-lease=0", "--presence-lease=nan",
+        "--presence-lease=1e300",
     ]
 
     @Test(arguments: Self.outOfRange)

@@ -10,7 +10,7 @@ import Foundation
 public struct PresenceHost: Sendable, Hashable {
     /// The host's id: random, new with each run, so a restarted host never mistakes a past run's rows for its own.
     public var id: String
-    /// What stays the same from one run of the host to the next (guildd: the machine's id and its socket path):
+    /// What stays the same from one run of the host to the next (guildd: the machine's id, host name and socket path):
     /// a host starting under a name takes every past run with it for dead at once, without waiting for its
     /// lease to end. Empty for a host with no such name.
     public var name: String

@@ -26,7 +26,8 @@ final class PostgresWriteRoutes: Sendable {
         }
     }
 
-    /// A write from `site` ran on the event lane (committed or not), appending or not.
+    /// A write from `site` appended (`appended`: on any lane, committed or not; the site appends for good), or
+    /// committed on the event lane without appending (one more towards ``quietAfter``).
     func ran(_ site: WriteSite, appended: Bool) {
         self.sites.withLock { sites in
             switch (sites[site], appended) {

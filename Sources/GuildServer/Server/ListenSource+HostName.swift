@@ -5,12 +5,20 @@ import Glibc
 #endif
 
 extension ListenSource {
-    /// This daemon's name among the hosts sharing a store (``PresenceHost/name``): the machine's id and the socket
-    /// path it serves. One daemon at a time serves a path on a machine (a live one is never replaced), so a host
-    /// starting under a name knows that every past run with it is dead.
+    /// This daemon's name among the hosts sharing a store (``PresenceHost/name``): the machine's id, its host name
+    /// and the socket path it serves. One daemon at a time serves a path on a machine (a live one is never
+    /// replaced), so a host starting under a name knows that every past run with it is dead. The host name tells
+    /// apart containers made from one image, which may share a machine id and a socket path.
     var hostName: String {
-        Self.machineID + ":" + self.socketPath
+        Self.machineID + ":" + Self.systemHostName + ":" + self.socketPath
     }
+
+    /// `gethostname(2)`: the kernel's name for this host (no lookup).
+    static let systemHostName: String = {
+        var name = [CChar](repeating: 0, count: 256)
+        guard gethostname(&name, name.count - 1) == 0 else { return "" }
+        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }()
 
     /// The path served: the one bound, or the inherited socket's own address (systemd's socket unit).
     var socketPath: String {
@@ -29,9 +37,8 @@ extension ListenSource {
         }
     }
 
-    /// `/etc/machine-id` (systemd's id of this installation), or the host name where there is none.
+    /// `/etc/machine-id` (systemd's id of this installation), or "" where there is none.
     static let machineID: String = {
-        let id = (try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
-        return id.flatMap { $0.isEmpty ? nil : $0 } ?? ProcessInfo.processInfo.hostName
+        (try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     }()
 }
