@@ -101,6 +101,34 @@ struct PostgresMigratorTests {
         }
     }
 
+    /// A connection the server ends while it migrates is the database out of reach (`unavailable`, which a host
+    /// retries), not a schema it cannot migrate (`migrationFailed`, which tells the operator to change roles).
+    @Test func aConnectionEndedWhileMigratingIsUnavailableNotAFailedMigration() async throws {
+        try await TestPostgres.withDatabase { location in
+            let owner = try await TestPostgres.connect(location)
+            defer { owner.close() }
+            let doomed = try await TestPostgres.connect(location)
+            defer { doomed.close() }
+            let ended = try await TestPostgres.blocking {
+                try owner.query("SELECT pg_terminate_backend(\(doomed.backendPID))").first?.decode(Bool.self)
+            }
+            #expect(ended == true)
+            do {
+                _ = try await TestPostgres.blocking { try PostgresMigrator.migrate(doomed) }
+                Issue.record("a migration on a terminated connection succeeded")
+            } catch let error as PostgresStoreError {
+                guard case .unavailable(let reason) = error else {
+                    Issue.record("expected unavailable, got \(error)")
+                    return
+                }
+                #expect(!reason.isEmpty)
+            }
+            // Nothing was half-applied: the owner migrates the whole schema from nothing.
+            let (from, to) = try await TestPostgres.blocking { try PostgresMigrator.migrate(owner) }
+            #expect(from == 0 && to == PostgresMigrator.knownVersion)
+        }
+    }
+
     @Test func aDatabaseOfANewerSchemaIsRefused() async throws {
         try await TestPostgres.withDatabase { location in
             let connection = try await TestPostgres.connect(location)

@@ -28,7 +28,7 @@ extension PostgresStoreError {
     static func endsSession(_ error: any Error) -> Bool {
         if case .unavailable? = error as? PostgresStoreError { return true }
         guard let error = error as? PSQLError else { return false }
-        if error.code == .serverClosedConnection || error.code == .clientClosedConnection || error.code == .connectionError {
+        if [.serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown].contains(error.code) {
             return true
         }
         guard let state = error.serverInfo?[.sqlState] else { return false }

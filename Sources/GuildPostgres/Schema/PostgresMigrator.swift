@@ -26,9 +26,9 @@ public enum PostgresMigrator {
     /// what was applied is a set, not a high-water mark. A recorded version this build does not know means a
     /// newer guildd migrated the database.
     static func migrate(_ connection: BlockingConnection, migrations: [PostgresMigration]) throws -> (from: Int, to: Int) {
-        try connection.execute("SELECT pg_advisory_lock(\(Self.lockKey))")
-        defer { _ = try? connection.execute("SELECT pg_advisory_unlock(\(Self.lockKey))") }
         do {
+            try connection.execute("SELECT pg_advisory_lock(\(Self.lockKey))")
+            defer { _ = try? connection.execute("SELECT pg_advisory_unlock(\(Self.lockKey))") }
             // Created only when missing: a host whose role may read and write the data but not create tables
             // (least privilege; the schema's owner migrates) starts on a current schema without needing to.
             let exists = try connection.query("SELECT to_regclass('guild_schema_version') IS NOT NULL").first?.decode(Bool.self) ?? false
@@ -58,8 +58,14 @@ public enum PostgresMigrator {
                 }
             }
             return (applied.max() ?? 0, max(applied.max() ?? 0, newest))
-        } catch let error as PSQLError {
+        } catch let error as PSQLError where !PostgresStoreError.endsSession(error) && error.serverInfo?[.sqlState] != nil {
+            // The server refused a statement (no right to create a table, a conflicting object): the schema is
+            // the problem. A connection that dropped meanwhile stays what it is (the database unavailable).
             throw PostgresStoreError.migrationFailed(PostgresStoreError.summary(of: error))
+        } catch let error where PostgresStoreError.endsSession(error) {
+            throw PostgresStoreError.unavailable(
+                "the connection to PostgreSQL dropped while migrating: \(PostgresStoreError.summary(of: error))"
+            )
         }
     }
 
