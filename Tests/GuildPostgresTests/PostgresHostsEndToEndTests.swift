@@ -131,12 +131,8 @@ struct PostgresHostsEndToEndTests {
         /// The event after the `count` already seen, once it comes; nil when none comes within `seconds` (a
         /// bound that only catches a hang, or the window in which nothing may come).
         func next(after count: Int, within seconds: Double) async throws -> String? {
-            let deadline = ContinuousClock.now + .seconds(seconds)
-            while ContinuousClock.now < deadline {
-                if let kind = self.kinds.withLock({ $0.count > count ? $0[count] : nil }) { return kind }
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            return nil
+            let came = try await Eventually.until(timeout: .seconds(seconds)) { self.kinds.withLock { $0.count > count } }
+            return came ? self.kinds.withLock { $0[count] } : nil
         }
     }
 
@@ -255,11 +251,8 @@ struct PostgresHostsEndToEndTests {
             let down = try await client.call("system.status")
             #expect(down["database"]?["connected"] == .bool(false), "\(down)")
             try await TestPostgres.blocking { try server.restart() }
-            var recovered = false
-            let deadline = ContinuousClock.now + .seconds(20)
-            while !recovered, ContinuousClock.now < deadline {
-                recovered = (try? await client.call("user.registerPseudo", params: [:])) != nil
-                if !recovered { try await Task.sleep(for: .milliseconds(100)) }
+            let recovered = try await Eventually.until(timeout: .seconds(20), every: .milliseconds(100)) {
+                (try? await client.call("user.registerPseudo", params: [:])) != nil
             }
             #expect(recovered, "the host writes again once the database is back, with no restart")
             #expect(try await client.call("system.status")["database"]?["connected"] == .bool(true))

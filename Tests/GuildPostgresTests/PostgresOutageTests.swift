@@ -70,10 +70,10 @@ struct PostgresOutageTests {
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'guild_b'"
             )
             var reason: String?
-            let deadline = ContinuousClock.now + .seconds(60)
-            repeat {
+            try await Eventually.until {
                 reason = try await load.probe(load.sockets[1])
-            } while reason == nil && ContinuousClock.now < deadline
+                return reason != nil
+            }
             #expect(reason == "STORAGE_UNAVAILABLE", "host B at its limit: \(reason ?? "written")")
             // Host A is not disturbed.
             #expect(try await load.probe(load.sockets[0]) == nil)
@@ -246,8 +246,7 @@ final class OutageLoad: Sendable {
 
     /// Waits until `count` messages were acknowledged (60 s catches a hang).
     func waitForMessages(_ count: Int) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while self.acknowledgedCount < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        try await Eventually.until { self.acknowledgedCount >= count }
         try #require(self.acknowledgedCount >= count, "\(self.acknowledgedCount) of \(count) messages acknowledged")
     }
 
@@ -269,10 +268,9 @@ final class OutageLoad: Sendable {
         let back = ContinuousClock.now
         for (index, socket) in self.sockets.enumerated() {
             var reason: String? = "not tried"
-            let deadline = back + .seconds(60)
-            while reason != nil, ContinuousClock.now < deadline {
+            try await Eventually.until(every: .milliseconds(10)) {
                 reason = try await self.probe(socket)
-                if reason != nil { try await Task.sleep(for: .milliseconds(10)) }
+                return reason == nil
             }
             #expect(reason == nil, "host \(index) writes again")
             print("host \(index) wrote again \(ContinuousClock.now - back) after \(what)")
@@ -321,10 +319,7 @@ final class OutageLoad: Sendable {
             end = event.seq
             break
         }
-        let deadline = ContinuousClock.now + .seconds(60)
-        while self.received.withLock({ $0.contains { ($0.last ?? 0) < end } }), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await Eventually.until { !self.received.withLock { $0.contains { ($0.last ?? 0) < end } } }
         for index in [1, 3] { tasks[index].cancel() }
 
         // Every acknowledged message is stored once; none is stored twice.

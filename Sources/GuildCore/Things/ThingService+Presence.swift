@@ -20,8 +20,8 @@ extension ThingService {
     /// Takes this host's place among the hosts, before it serves its first connection: gives it a lease, and
     /// turns offline (with `thingDisconnected`) the things left online by hosts that are gone: every other host
     /// of a store only this process opens (a past run), the past runs of this host (by its name) and the hosts
-    /// whose lease has ended of a shared one, and things online with no host at all. One write transaction, so it is whole or not at all, and start-up
-    /// opens no reader connection for it (the writer's is open already).
+    /// whose lease has ended of a shared one, and things online with no host at all. One write transaction, so
+    /// it is whole or not at all, and start-up opens no reader connection for it (the writer's is open already).
     public func startPresence() async throws {
         let now = self.now()
         let clock = PresenceHost.clock()

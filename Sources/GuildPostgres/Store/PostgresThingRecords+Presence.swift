@@ -31,23 +31,15 @@ extension PostgresThingRecords {
 
     public func hostsToReap(before now: Int64, named: String?, unleased: Bool, except hostID: String) throws -> [String] {
         let named = named.flatMap { Self.isStorableKey($0) ? $0 : nil }
-        let rows =
-            unleased
-            ? try self.connection.query(
-                """
-                SELECT host_id FROM presence_host WHERE (expires < \(now) OR name = \(named)) AND host_id <> \(hostID)
-                UNION SELECT DISTINCT p.host_id FROM thing_presence p
-                WHERE p.host_id <> \(hostID) AND NOT EXISTS (SELECT 1 FROM presence_host h WHERE h.host_id = p.host_id)
-                ORDER BY 1
-                """
-            )
-            : try self.connection.query(
-                """
-                SELECT host_id FROM presence_host WHERE (expires < \(now) OR name = \(named)) AND host_id <> \(hostID)
-                ORDER BY host_id
-                """
-            )
-        return try rows.map { try $0.decode(String.self) }
+        return try self.connection.query(
+            """
+            SELECT host_id FROM presence_host WHERE (expires < \(now) OR name = \(named)) AND host_id <> \(hostID)
+            UNION SELECT DISTINCT p.host_id FROM thing_presence p
+            WHERE \(unleased) AND p.host_id <> \(hostID)
+            AND NOT EXISTS (SELECT 1 FROM presence_host h WHERE h.host_id = p.host_id)
+            ORDER BY 1
+            """
+        ).map { try $0.decode(String.self) }
     }
 
     public func renewHostLease(hostID: String, expires: Int64) throws -> Bool {

@@ -19,6 +19,16 @@ struct PresenceLeaseRunner: Sendable {
         // outage of the database, every host's lease may have ended, and each live host gets one interval to renew
         // its own before another takes it for dead.
         var renewedLast = true
+        if shared {
+            self.logger.info(
+                "presence lease taken",
+                metadata: [
+                    "host": "\(self.things.presenceHost.id)",
+                    "lease_ms": "\(self.things.presenceHost.lease)",
+                    "dead_host_offline_within_ms": "\(self.things.presenceHost.deadHostBound)",
+                ]
+            )
+        }
         while !Task.isCancelled {
             do { try await Task.sleep(for: .milliseconds(interval)) } catch { break }
             await self.presence.recordAgain()

@@ -30,9 +30,10 @@ final class ThingPresence: SessionBindingObserver {
         self.state.withLock { ($0.counts[thingID] ?? 0) > 0 }
     }
 
-    /// The things a connection is bound to now.
+    /// The things a connection is bound to now, in byte order (the order in which reaping hosts lock things'
+    /// rows, `COLLATE "C"`), so that recording them again never takes two rows' locks in the opposite order.
     func boundThingIDs() -> [String] {
-        self.state.withLock { Array($0.counts.keys) }
+        self.state.withLock { Array($0.counts.keys) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     @discardableResult
