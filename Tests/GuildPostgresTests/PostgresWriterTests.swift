@@ -1,6 +1,7 @@
 import Foundation
 import GuildCore
 import GuildPostgres
+import GuildTestSupport
 import PostgresNIO
 import Synchronization
 import Testing
@@ -171,6 +172,48 @@ struct PostgresWriterTests {
         #expect(ids == Array(1...20) + [22])
         let seqs = try await TestPostgres.blocking { try PostgresEventLog.read(after: 0, limit: 100, on: connection).map(\.seq) }
         #expect(seqs == Array(1...21), "the events stay gap-free across the crash")
+        try await writer.close()
+    }
+
+    /// A frozen server (its processes stopped; a partition looks the same): a write is answered `unavailable` once
+    /// the answer timeout has passed instead of waiting as long as TCP would, a reconnect while it stays frozen
+    /// fails within the connect timeout, and once it goes on the writer recovers by itself with nothing
+    /// acknowledged lost and the events gap-free.
+    @Test func aFrozenServerIsUnavailableWithinTheAnswerTimeoutAndTheWriterRecovers() async throws {
+        let server = try await TestPostgres.blocking { try OwnPostgresServer() }
+        defer {
+            server.thaw()
+            server.remove()
+        }
+        let location = try PostgresLocation(url: server.url)
+        try await Self.prepare(location)
+        let writer = PostgresWriter(location: location, connectTimeout: .seconds(1), answerTimeout: .seconds(1), logger: TestPostgres.logger)
+        for id in 1...10 { _ = try await writer.write(Self.insertItem(Int64(id))) }
+        try await TestPostgres.blocking { try server.freeze() }
+        do {
+            _ = try await writer.write(Self.insertItem(11))
+            Issue.record("a write to a frozen server succeeded")
+        } catch let error as PostgresStoreError {
+            guard case .unavailable(let reason) = error else {
+                Issue.record("expected unavailable, got \(error)")
+                return
+            }
+            #expect(reason.contains("did not answer within 1 s"), "\(reason)")
+        }
+        #expect(!writer.isConnected)
+        // Still frozen: the reconnect's handshake gets no answer either.
+        await #expect(throws: PostgresStoreError.self) { _ = try await writer.write(Self.insertItem(12)) }
+        server.thaw()
+        let recovered = try await Eventually.until(timeout: .seconds(20), every: .milliseconds(100)) {
+            (try? await writer.write(Self.insertItem(13))) != nil
+        }
+        #expect(recovered, "the writer writes again once the server goes on")
+        let connection = try await TestPostgres.connect(location)
+        defer { connection.close() }
+        let ids = try await TestPostgres.blocking { try connection.query("SELECT id FROM item ORDER BY id").map { try $0.decode(Int64.self) } }
+        #expect(ids == Array(1...10) + [13])
+        let seqs = try await TestPostgres.blocking { try PostgresEventLog.read(after: 0, limit: 100, on: connection).map(\.seq) }
+        #expect(seqs == Array(1...11), "the events stay gap-free across the freeze")
         try await writer.close()
     }
 }

@@ -173,6 +173,28 @@ final class OwnPostgresServer: Sendable {
     /// Stops the server and removes its files.
     func remove() { try? Self.script("stop", self.directory) }
 
+    /// Stops every process of the server (SIGSTOP), as a frozen machine or a network that drops packets looks
+    /// to a client: its connections stay open and nothing answers. ``thaw()`` lets it go on.
+    func freeze() throws {
+        try self.signal("STOP")
+    }
+
+    /// Lets a frozen server go on (SIGCONT).
+    func thaw() {
+        try? self.signal("CONT")
+    }
+
+    private func signal(_ name: String) throws {
+        let postmaster =
+            try String(contentsOfFile: self.directory + "/data/postmaster.pid", encoding: .utf8)
+            .split(separator: "\n").first.map(String.init) ?? ""
+        guard Int32(postmaster) != nil else { throw OwnPostgresError.scriptFailed("signal \(name)", -1) }
+        // The postmaster first when it goes on, last when it stops: it starts no new backend meanwhile.
+        let command =
+            name == "STOP" ? "pkill -STOP -P \(postmaster); kill -STOP \(postmaster)" : "kill -CONT \(postmaster); pkill -CONT -P \(postmaster)"
+        guard system(command) == 0 || name == "CONT" else { throw OwnPostgresError.scriptFailed("signal \(name)", -1) }
+    }
+
     /// Runs scripts/postgres and waits for it (`system`, on the calling pool thread). Its output is not read
     /// through a pipe: the server it starts could inherit the pipe's other end and hold it open.
     private static func script(_ command: String, _ directory: String, _ extra: String = "") throws {

@@ -19,39 +19,66 @@ public final class BlockingConnection: Sendable {
 
     private struct Waits {
         var closed = false
+        /// Why the connection closed, when this side closed it for want of an answer.
+        var unanswered: PostgresStoreError?
         var next = 0
         var promises: [Int: EventLoopPromise<PostgresQueryResult>] = [:]
     }
+
+    /// How long a wait may last before the connection is taken for lost (see ``init(_:group:connectTimeout:answerTimeout:logger:)``).
+    private let answerTimeout: TimeAmount?
+    /// When the wait in progress began (`NIODeadline.now()` in ns), 0 when none is: read by the watchdog.
+    private let waitingSince = Atomic<UInt64>(0)
+    /// The watchdog's repeated check, while the connection is open.
+    private let watchdog = Mutex<RepeatedTask?>(nil)
+
+    /// The default ``answerTimeout``: a server that has not answered a statement in 30 s is frozen or cut off
+    /// (no statement of the store's waits that long on a live server: batches are short, reads are paged).
+    public static let defaultAnswerTimeout: TimeAmount = .seconds(30)
 
     /// The server process serving this connection (`pg_backend_pid()`), to tell connections apart.
     public let backendPID: Int32
 
     /// Connects to `location`, with the password from its password file if it has one.
+    ///
+    /// A server that accepts the connection and then says nothing (stopped, or cut off behind a network that drops
+    /// packets) fails the connect after `connectTimeout`, the handshake included. Once connected, a statement
+    /// not answered within `answerTimeout` closes the connection: every wait on it fails with
+    /// ``PostgresStoreError/unavailable(_:)`` (its caller, a lane, reconnects for the next batch), instead of
+    /// waiting as long as TCP would. Nil waits for ever: for the migrator, whose advisory lock waits for another
+    /// host's migration.
     public init(
         _ location: PostgresLocation,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         connectTimeout: TimeAmount = .seconds(10),
+        answerTimeout: TimeAmount? = BlockingConnection.defaultAnswerTimeout,
         logger: Logger
     ) throws {
         let configuration = try location.connectionConfiguration(connectTimeout: connectTimeout)
         let eventLoop = group.any()
         precondition(!eventLoop.inEventLoop, "a blocking PostgreSQL connection is never opened on an event loop")
         do {
-            self.connection = try PostgresConnection.connect(
+            let connecting = PostgresConnection.connect(
                 on: eventLoop,
                 configuration: configuration,
                 id: BlockingConnection.nextID.add(1, ordering: .relaxed).newValue,
                 logger: logger
-            ).wait()
+            )
+            // A connection that comes after the deadline is closed, not leaked.
+            self.connection = try Self.result(of: connecting, within: connectTimeout, what: "the connection's handshake") {
+                $0.closeKeepingAlive()
+            }
         } catch {
             throw PostgresStoreError.connecting(error, to: location)
         }
         self.logger = logger
+        self.answerTimeout = answerTimeout
         do {
-            let rows = try self.connection.query(
-                "SELECT pg_backend_pid(), current_setting('synchronous_commit')",
-                logger: logger
-            ).wait().rows
+            let rows = try Self.result(
+                of: self.connection.query("SELECT pg_backend_pid(), current_setting('synchronous_commit')", logger: logger),
+                within: connectTimeout,
+                what: "the connection's first query"
+            ).rows
             guard let (pid, synchronousCommit) = try rows.first?.decode((Int32, String).self) else {
                 throw PostgresStoreError.unexpectedReply("no backend pid")
             }
@@ -69,21 +96,87 @@ public final class BlockingConnection: Sendable {
         // A query issued while the server is ending the session (`pg_ctl restart -m fast` sends FATAL, then closes)
         // may never be answered: every wait ends when the connection closes.
         self.connection.closeFuture.whenComplete { [weak self] _ in self?.failWaits() }
+        if let answerTimeout {
+            // Checked four times per timeout (at most once a second, at least every 50 ms): a wait ends between
+            // 1.0 and 1.25 timeouts after it began. A wait costs two atomic stores; the check, one timer.
+            let check = TimeAmount.nanoseconds(min(max(answerTimeout.nanoseconds / 4, 50_000_000), 1_000_000_000))
+            let task = self.connection.eventLoop.scheduleRepeatedTask(initialDelay: check, delay: check) { [weak self] task in
+                guard let self else { return task.cancel() }
+                self.closeIfUnanswered(after: answerTimeout)
+            }
+            self.watchdog.withLock { $0 = task }
+            self.connection.closeFuture.whenComplete { _ in task.cancel() }
+        }
+    }
+
+    /// `future`'s value, or a failure once `timeout` has passed without it; `late` gets a value that comes after
+    /// that (to close it).
+    private static func result<T: Sendable>(
+        of future: EventLoopFuture<T>,
+        within timeout: TimeAmount,
+        what: String,
+        late: @escaping @Sendable (T) -> Void = { _ in }
+    ) throws -> T {
+        let eventLoop = future.eventLoop
+        let outcome = eventLoop.makePromise(of: T.self)
+        eventLoop.execute {
+            // Everything below runs on the future's event loop, so the flag needs no lock.
+            let settled = NIOLoopBoundBox(false, eventLoop: eventLoop)
+            let timer = eventLoop.scheduleTask(in: timeout) {
+                guard !settled.value else { return }
+                settled.value = true
+                outcome.fail(PostgresStoreError.unavailable("PostgreSQL did not answer \(what) within \(Self.words(timeout))"))
+            }
+            future.whenComplete { result in
+                timer.cancel()
+                guard !settled.value else {
+                    if case .success(let value) = result { late(value) }
+                    return
+                }
+                settled.value = true
+                outcome.completeWith(result)
+            }
+        }
+        return try outcome.futureResult.wait()
+    }
+
+    /// Closes the connection when the wait in progress began more than `timeout` ago: the server is frozen or
+    /// cut off, and the waiting thread is answered ``PostgresStoreError/unavailable(_:)`` now.
+    private func closeIfUnanswered(after timeout: TimeAmount) {
+        let since = self.waitingSince.load(ordering: .relaxed)
+        guard since != 0, NIODeadline.now().uptimeNanoseconds &- since > UInt64(timeout.nanoseconds) else { return }
+        let reason = PostgresStoreError.unavailable("PostgreSQL did not answer within \(Self.words(timeout))")
+        let closing = self.waits.withLock { waits in
+            guard !waits.closed, waits.unanswered == nil else { return false }
+            waits.unanswered = reason
+            return true
+        }
+        guard closing else { return }
+        self.logger.warning(
+            "PostgreSQL did not answer; closing the connection",
+            metadata: ["backend_pid": "\(self.backendPID)", "timeout": "\(Self.words(timeout))"]
+        )
+        self.connection.closeKeepingAlive()
+    }
+
+    private static func words(_ amount: TimeAmount) -> String {
+        amount.nanoseconds % 1_000_000_000 == 0 ? "\(amount.nanoseconds / 1_000_000_000) s" : "\(amount.nanoseconds / 1_000_000) ms"
     }
 
     /// Fails every wait in progress, and the ones to come: the connection closed.
     private func failWaits() {
-        let promises = self.waits.withLock { waits in
+        let (promises, reason) = self.waits.withLock { waits in
             waits.closed = true
             defer { waits.promises = [:] }
-            return Array(waits.promises.values)
+            return (Array(waits.promises.values), waits.unanswered ?? Self.closedUnanswered)
         }
-        for promise in promises { promise.fail(Self.closedUnanswered) }
+        for promise in promises { promise.fail(reason) }
     }
 
     private static let nextID = Atomic<Int>(0)
 
     deinit {
+        self.watchdog.withLock { $0?.cancel() }
         // postgres-nio requires a connection to be closed before it is released.
         if !self.connection.isClosed { self.connection.closeKeepingAlive() }
     }
@@ -150,11 +243,21 @@ public final class BlockingConnection: Sendable {
         }
         guard let id else {
             // Closed already: the query's own answer if it came first, else the closure.
-            promise.fail(Self.closedUnanswered)
+            promise.fail(self.waits.withLock { $0.unanswered } ?? Self.closedUnanswered)
             return try promise.futureResult.wait()
         }
-        defer { _ = self.waits.withLock { $0.promises.removeValue(forKey: id) } }
-        return try promise.futureResult.wait()
+        self.waitingSince.store(NIODeadline.now().uptimeNanoseconds, ordering: .relaxed)
+        defer {
+            self.waitingSince.store(0, ordering: .relaxed)
+            _ = self.waits.withLock { $0.promises.removeValue(forKey: id) }
+        }
+        do {
+            return try promise.futureResult.wait()
+        } catch {
+            // Closed for want of an answer: postgres-nio fails the query as closed by the client; say why.
+            if let unanswered = self.waits.withLock({ $0.unanswered }) { throw unanswered }
+            throw error
+        }
     }
 
     /// Runs `body` in a transaction (`isolation` one of PostgreSQL's levels) and commits it; rolls back if it

@@ -14,15 +14,23 @@ public final class PostgresReaders: Sendable {
     private let location: PostgresLocation
     private let logger: Logger
     private let connectTimeout: TimeAmount
+    private let answerTimeout: TimeAmount
     private let threads: NIOThreadPool
     private let idle = Mutex<[BlockingConnection]>([])
 
     /// Creates a pool of at most `count` connections (and threads).
-    public init(location: PostgresLocation, count: Int = 4, connectTimeout: TimeAmount = .seconds(2), logger: Logger) {
+    public init(
+        location: PostgresLocation,
+        count: Int = 4,
+        connectTimeout: TimeAmount = .seconds(2),
+        answerTimeout: TimeAmount = BlockingConnection.defaultAnswerTimeout,
+        logger: Logger
+    ) {
         precondition(count > 0, "a reader pool needs a connection")
         self.location = location
         self.logger = logger
         self.connectTimeout = connectTimeout
+        self.answerTimeout = answerTimeout
         self.threads = NIOThreadPool(numberOfThreads: count)
         self.threads.start()
     }
@@ -69,7 +77,12 @@ public final class PostgresReaders: Sendable {
             if !connection.isClosed { return connection }
         }
         do {
-            return try BlockingConnection(self.location, connectTimeout: self.connectTimeout, logger: self.logger)
+            return try BlockingConnection(
+                self.location,
+                connectTimeout: self.connectTimeout,
+                answerTimeout: self.answerTimeout,
+                logger: self.logger
+            )
         } catch let error as PostgresStoreError {
             throw error
         } catch {

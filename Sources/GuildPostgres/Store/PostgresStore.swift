@@ -21,6 +21,9 @@ public final class PostgresStore: Store, Sendable {
         public var pollInterval: Duration
         /// Write connections (and threads): the event lane and quiet lanes beside it (see ``PostgresWriter``).
         public var writeConnections: Int
+        /// How long a read or write connection waits for an answer before it is taken for lost and closed (a
+        /// frozen or cut-off server; see ``BlockingConnection``).
+        public var answerTimeout: TimeAmount
 
         /// Creates a configuration.
         public init(
@@ -28,13 +31,15 @@ public final class PostgresStore: Store, Sendable {
             readers: Int = 4,
             maximumWriteBatch: Int = 256,
             pollInterval: Duration = .milliseconds(500),
-            writeConnections: Int = Self.defaultWriteConnections
+            writeConnections: Int = Self.defaultWriteConnections,
+            answerTimeout: TimeAmount = BlockingConnection.defaultAnswerTimeout
         ) {
             self.location = location
             self.readers = readers
             self.maximumWriteBatch = maximumWriteBatch
             self.pollInterval = pollInterval
             self.writeConnections = writeConnections
+            self.answerTimeout = answerTimeout
         }
 
         /// The event lane and three quiet lanes (protocol/postgresql.md has the figures).
@@ -53,7 +58,8 @@ public final class PostgresStore: Store, Sendable {
     /// the log from its head.
     public init(configuration: Configuration, logger: Logger) throws {
         self.configuration = configuration
-        let connection = try BlockingConnection(configuration.location, logger: logger)
+        // No answer timeout: the migrator's advisory lock waits for another host's migration, however long.
+        let connection = try BlockingConnection(configuration.location, answerTimeout: nil, logger: logger)
         defer { connection.close() }
         try PostgresMigrator.migrate(connection)
         let head = try PostgresEventLog.head(on: connection)
@@ -73,6 +79,7 @@ public final class PostgresStore: Store, Sendable {
         self.writer = PostgresWriter(
             location: configuration.location,
             maximumBatch: configuration.maximumWriteBatch,
+            answerTimeout: configuration.answerTimeout,
             connections: configuration.writeConnections,
             logger: logger
         ) { events, changed in
@@ -82,7 +89,12 @@ public final class PostgresStore: Store, Sendable {
             if !events.isEmpty { follower.wake() }
         }
         try self.writer.connect()
-        self.readers = PostgresReaders(location: configuration.location, count: configuration.readers, logger: logger)
+        self.readers = PostgresReaders(
+            location: configuration.location,
+            count: configuration.readers,
+            answerTimeout: configuration.answerTimeout,
+            logger: logger
+        )
         self.following = Mutex(Task { await follower.run() })
     }
 

@@ -30,6 +30,7 @@ public final class PostgresWriter: Sendable {
         location: PostgresLocation,
         maximumBatch: Int = 256,
         connectTimeout: TimeAmount = .seconds(2),
+        answerTimeout: TimeAmount = BlockingConnection.defaultAnswerTimeout,
         connections: Int = 1,
         logger: Logger,
         committed: @escaping @Sendable (_ events: [PostgresEvent], _ changed: Set<RecordKey>) -> Void = { _, _ in }
@@ -39,6 +40,7 @@ public final class PostgresWriter: Sendable {
                 location: location,
                 maximumBatch: maximumBatch,
                 connectTimeout: connectTimeout,
+                answerTimeout: answerTimeout,
                 quiet: index > 0,
                 logger: logger,
                 committed: committed

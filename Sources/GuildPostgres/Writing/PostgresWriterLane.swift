@@ -35,6 +35,7 @@ final class PostgresWriterLane: Sendable {
     private let location: PostgresLocation
     private let logger: Logger
     private let connectTimeout: TimeAmount
+    private let answerTimeout: TimeAmount
     private let thread: NIOThreadPool
     private let queue: GroupCommitQueue<any PostgresPendingWrite>
     /// Only touched on the lane's thread.
@@ -52,6 +53,7 @@ final class PostgresWriterLane: Sendable {
         location: PostgresLocation,
         maximumBatch: Int,
         connectTimeout: TimeAmount,
+        answerTimeout: TimeAmount,
         quiet: Bool,
         logger: Logger,
         committed: @escaping @Sendable (_ events: [PostgresEvent], _ changed: Set<RecordKey>) -> Void
@@ -60,6 +62,7 @@ final class PostgresWriterLane: Sendable {
         self.isQuiet = quiet
         self.queue = GroupCommitQueue(maximumBatch: maximumBatch)
         self.connectTimeout = connectTimeout
+        self.answerTimeout = answerTimeout
         self.logger = logger
         self.committed = committed
         self.thread = NIOThreadPool(numberOfThreads: 1)
@@ -191,7 +194,12 @@ final class PostgresWriterLane: Sendable {
                 throw PostgresStoreError.unavailable("PostgreSQL is unreachable (\(link.lastError)); retrying")
             }
             do {
-                let connection = try BlockingConnection(self.location, connectTimeout: self.connectTimeout, logger: self.logger)
+                let connection = try BlockingConnection(
+                    self.location,
+                    connectTimeout: self.connectTimeout,
+                    answerTimeout: self.answerTimeout,
+                    logger: self.logger
+                )
                 if self.isQuiet {
                     do {
                         try connection.execute(PostgresQuery(unsafeSQL: "SET lock_timeout = '\(Self.quietLockTimeout)'"))
