@@ -26,6 +26,16 @@ struct PostgresWriterTests {
         }
     }
 
+    /// The items stored (`insertItem`'s rows) and the log's event numbers, each in order.
+    static func stored(_ location: PostgresLocation) async throws -> (ids: [Int64], seqs: [Int64]) {
+        let connection = try await TestPostgres.connect(location)
+        defer { connection.close() }
+        return try await TestPostgres.blocking {
+            let ids = try connection.query("SELECT id FROM item ORDER BY id").map { try $0.decode(Int64.self) }
+            return (ids, try PostgresEventLog.read(after: 0, limit: 100, on: connection).map(\.seq))
+        }
+    }
+
     /// Inserts item `id` and appends its event; returns the event's number.
     static func insertItem(_ id: Int64, failing: Bool = false) -> @Sendable (PostgresWriteContext) throws -> Int64 {
         { context in
@@ -159,18 +169,12 @@ struct PostgresWriterTests {
         await #expect(throws: PostgresStoreError.self) { _ = try await writer.write(Self.insertItem(21)) }
         #expect(!writer.isConnected)
         try await TestPostgres.blocking { try server.restart() }
-        var recovered = false
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !recovered, ContinuousClock.now < deadline {
-            recovered = (try? await writer.write(Self.insertItem(22))) != nil
-            if !recovered { try await Task.sleep(for: .milliseconds(100)) }
+        let recovered = try await Eventually.until(timeout: .seconds(20), every: .milliseconds(100)) {
+            (try? await writer.write(Self.insertItem(22))) != nil
         }
         #expect(recovered)
-        let connection = try await TestPostgres.connect(location)
-        defer { connection.close() }
-        let ids = try await TestPostgres.blocking { try connection.query("SELECT id FROM item ORDER BY id").map { try $0.decode(Int64.self) } }
+        let (ids, seqs) = try await Self.stored(location)
         #expect(ids == Array(1...20) + [22])
-        let seqs = try await TestPostgres.blocking { try PostgresEventLog.read(after: 0, limit: 100, on: connection).map(\.seq) }
         #expect(seqs == Array(1...21), "the events stay gap-free across the crash")
         try await writer.close()
     }
@@ -208,11 +212,8 @@ struct PostgresWriterTests {
             (try? await writer.write(Self.insertItem(13))) != nil
         }
         #expect(recovered, "the writer writes again once the server goes on")
-        let connection = try await TestPostgres.connect(location)
-        defer { connection.close() }
-        let ids = try await TestPostgres.blocking { try connection.query("SELECT id FROM item ORDER BY id").map { try $0.decode(Int64.self) } }
+        let (ids, seqs) = try await Self.stored(location)
         #expect(ids == Array(1...10) + [13])
-        let seqs = try await TestPostgres.blocking { try PostgresEventLog.read(after: 0, limit: 100, on: connection).map(\.seq) }
         #expect(seqs == Array(1...11), "the events stay gap-free across the freeze")
         try await writer.close()
     }
