@@ -27,10 +27,13 @@ struct TopTests {
         defer { scratch.remove() }
         let daemon = try await RealDaemon.start(scratch)
         defer { daemon.terminate() }
+        // The client writes once before top starts, so that writes are flowing through top's whole window however
+        // slowly a busy machine starts the client (otherwise its 2 s could pass before the first write).
+        let client = try await GuildClient.connect(path: scratch.socket)
+        _ = try await client.call(UserMethods.Register.self, .init(username: "top-first", password: "pw-top"))
         let top = try Child(Build.guildctl, ["top", "--socket", scratch.socket, "--interval", "0.5", "--count", "5"])
         defer { top.terminate() }
 
-        let client = try await GuildClient.connect(path: scratch.socket)
         var round = 0
         while top.process.isRunning, round < 400 {
             _ = try await client.call(UserMethods.Register.self, .init(username: "top-\(round)", password: "pw-top"))
