@@ -1,5 +1,6 @@
 import Foundation
 import GuildClient
+import GuildHarness
 import GuildProtocol
 import GuildTestSupport
 import Testing
@@ -79,9 +80,15 @@ struct LifecycleTests {
         defer { daemon.terminate() }
         try await RealDaemon.waitUntilServing(scratch.socket)
         let client = try await GuildClient.connect(path: scratch.socket)
+        let baseline = try MemoryStatus.read(pid: daemon.pid).hwmBytes
         async let registered = client.call(UserMethods.Register.self, .init(username: "slowpoke", password: "pass"))
-        // A scrypt hash with N = 2^18 takes well over a second: the request is surely in flight by now.
-        try await Task.sleep(for: .milliseconds(400))
+        // The request is in flight once its scrypt hash (N = 2^18, r = 8: a 256 MiB table filled over the first
+        // half of the hash) has filled half the table: the daemon's high-water mark shows it, however slowly a
+        // busy machine got there (a fixed sleep raced the request's arrival).
+        let inFlight = try await Eventually.until(every: .milliseconds(5)) {
+            (try? MemoryStatus.read(pid: daemon.pid).hwmBytes).map { $0 > baseline + 128 << 20 } ?? false
+        }
+        #expect(inFlight, "the registration's hash never started")
         daemon.signal(SIGTERM)
         let result = try await registered
         #expect(result.user.username == "slowpoke")
