@@ -1,9 +1,10 @@
 import Foundation
 import GuildCore
-import GuildPostgres
 import PostgresNIO
 import Synchronization
 import Testing
+
+@testable import GuildPostgres
 
 /// The shared event log: one gap-free sequence that readers on any host only ever see as a prefix, and
 /// followers that deliver it in order, exactly once, across dropped connections.
@@ -218,6 +219,9 @@ struct PostgresEventLogTests {
             #expect(delivered.withLock { $0 } == Array(1...250))
             #expect(follower.connects >= 2)
             #expect(follower.cursor == 250)
+            // Dozens of reads on the connection it has now (batches of 16, a poll each 100 ms): none of them is
+            // held once answered, only the one in flight if any.
+            #expect(follower.readsInProgress <= 1)
         }
     }
 

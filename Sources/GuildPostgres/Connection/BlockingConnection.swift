@@ -14,16 +14,8 @@ public final class BlockingConnection: Sendable {
     private let logger: Logger
     /// Statements sent with ``send(_:)`` and not yet waited for, oldest first.
     private let unanswered = Mutex<[EventLoopFuture<PostgresQueryResult>]>([])
-    /// The waits in progress (see ``wait(for:)``), failed when the connection closes, and whether it has.
-    private let waits = Mutex<Waits>(Waits())
-
-    private struct Waits {
-        var closed = false
-        /// Why the connection closed, when this side closed it for want of an answer.
-        var unanswered: PostgresStoreError?
-        var next = 0
-        var promises: [Int: EventLoopPromise<PostgresQueryResult>] = [:]
-    }
+    /// The waits in progress (see ``wait(for:)``), failed when the connection closes.
+    private let waits: ConnectionWaits
 
     /// How long a wait may last before the connection is taken for lost (see ``init(_:group:connectTimeout:answerTimeout:logger:)``).
     private let answerTimeout: TimeAmount?
@@ -73,6 +65,9 @@ public final class BlockingConnection: Sendable {
         }
         self.logger = logger
         self.answerTimeout = answerTimeout
+        // A query issued while the server is ending the session (`pg_ctl restart -m fast` sends FATAL, then closes)
+        // may never be answered: every wait ends when the connection closes.
+        self.waits = ConnectionWaits(closeFuture: self.connection.closeFuture, closedUnanswered: Self.closedUnanswered)
         do {
             let rows = try Self.result(
                 of: self.connection.query("SELECT pg_backend_pid(), current_setting('synchronous_commit')", logger: logger),
@@ -93,9 +88,6 @@ public final class BlockingConnection: Sendable {
             _ = try? self.connection.close().wait()
             throw error
         }
-        // A query issued while the server is ending the session (`pg_ctl restart -m fast` sends FATAL, then closes)
-        // may never be answered: every wait ends when the connection closes.
-        self.connection.closeFuture.whenComplete { [weak self] _ in self?.failWaits() }
         if let answerTimeout {
             // Checked four times per timeout (at most once a second, at least every 50 ms): a wait ends between
             // 1.0 and 1.25 timeouts after it began. A wait costs two atomic stores; the check, one timer.
@@ -117,27 +109,11 @@ public final class BlockingConnection: Sendable {
         what: String,
         late: @escaping @Sendable (T) -> Void = { _ in }
     ) throws -> T {
-        let eventLoop = future.eventLoop
-        let outcome = eventLoop.makePromise(of: T.self)
-        eventLoop.execute {
-            // Everything below runs on the future's event loop, so the flag needs no lock.
-            let settled = NIOLoopBoundBox(false, eventLoop: eventLoop)
-            let timer = eventLoop.scheduleTask(in: timeout) {
-                guard !settled.value else { return }
-                settled.value = true
-                outcome.fail(PostgresStoreError.unavailable("PostgreSQL did not answer \(what) within \(Self.words(timeout))"))
-            }
-            future.whenComplete { result in
-                timer.cancel()
-                guard !settled.value else {
-                    if case .success(let value) = result { late(value) }
-                    return
-                }
-                settled.value = true
-                outcome.completeWith(result)
-            }
-        }
-        return try outcome.futureResult.wait()
+        try future.within(
+            timeout,
+            orFail: { PostgresStoreError.unavailable("PostgreSQL did not answer \(what) within \(Self.words(timeout))") },
+            late: late
+        ).wait()
     }
 
     /// Closes the connection when the wait in progress began more than `timeout` ago: the server is frozen or
@@ -146,12 +122,7 @@ public final class BlockingConnection: Sendable {
         let since = self.waitingSince.load(ordering: .relaxed)
         guard since != 0, NIODeadline.now().uptimeNanoseconds &- since > UInt64(timeout.nanoseconds) else { return }
         let reason = PostgresStoreError.unavailable("PostgreSQL did not answer within \(Self.words(timeout))")
-        let closing = self.waits.withLock { waits in
-            guard !waits.closed, waits.unanswered == nil else { return false }
-            waits.unanswered = reason
-            return true
-        }
-        guard closing else { return }
+        guard self.waits.close(because: reason) else { return }
         self.logger.warning(
             "PostgreSQL did not answer; closing the connection",
             metadata: ["backend_pid": "\(self.backendPID)", "timeout": "\(Self.words(timeout))"]
@@ -161,16 +132,6 @@ public final class BlockingConnection: Sendable {
 
     private static func words(_ amount: TimeAmount) -> String {
         amount.nanoseconds % 1_000_000_000 == 0 ? "\(amount.nanoseconds / 1_000_000_000) s" : "\(amount.nanoseconds / 1_000_000) ms"
-    }
-
-    /// Fails every wait in progress, and the ones to come: the connection closed.
-    private func failWaits() {
-        let (promises, reason) = self.waits.withLock { waits in
-            waits.closed = true
-            defer { waits.promises = [:] }
-            return (Array(waits.promises.values), waits.unanswered ?? Self.closedUnanswered)
-        }
-        for promise in promises { promise.fail(reason) }
     }
 
     private static let nextID = Atomic<Int>(0)
@@ -233,29 +194,14 @@ public final class BlockingConnection: Sendable {
     /// The result of `future`, or ``closedUnanswered`` as soon as the connection closes without answering it.
     /// Bounded: a wait is held only while it is in progress.
     private func wait(for future: EventLoopFuture<PostgresQueryResult>) throws -> PostgresQueryResult {
-        let promise = future.eventLoop.makePromise(of: PostgresQueryResult.self)
-        future.cascade(to: promise)
-        let id: Int? = self.waits.withLock { waits in
-            guard !waits.closed else { return nil }
-            waits.next += 1
-            waits.promises[waits.next] = promise
-            return waits.next
-        }
-        guard let id else {
-            // Closed already: the query's own answer if it came first, else the closure.
-            promise.fail(self.waits.withLock { $0.unanswered } ?? Self.closedUnanswered)
-            return try promise.futureResult.wait()
-        }
+        let answer = self.waits.untilClosed(future)
         self.waitingSince.store(NIODeadline.now().uptimeNanoseconds, ordering: .relaxed)
-        defer {
-            self.waitingSince.store(0, ordering: .relaxed)
-            _ = self.waits.withLock { $0.promises.removeValue(forKey: id) }
-        }
+        defer { self.waitingSince.store(0, ordering: .relaxed) }
         do {
-            return try promise.futureResult.wait()
+            return try answer.wait()
         } catch {
             // Closed for want of an answer: postgres-nio fails the query as closed by the client; say why.
-            if let unanswered = self.waits.withLock({ $0.unanswered }) { throw unanswered }
+            if let reason = self.waits.reason { throw reason }
             throw error
         }
     }

@@ -21,6 +21,10 @@ public final class PostgresEventFollower: Sendable {
     private let state: Mutex<(cursor: Int64, connects: Int)>
     /// Wakes the current connection's loop to read at once.
     private let waker = Mutex<AsyncStream<Void>.Continuation?>(nil)
+    /// The current connection's waits for answers, ended when it closes.
+    private let waits = Mutex<ConnectionWaits?>(nil)
+    /// How long a read may go unanswered before the connection is taken for lost.
+    static let answerTimeout: TimeAmount = .seconds(10)
 
     /// Creates a follower that delivers the events after `after`.
     public init(
@@ -78,6 +82,8 @@ public final class PostgresEventFollower: Sendable {
         connected()
         let (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         self.waker.withLock { $0 = wake }
+        let waits = ConnectionWaits(closeFuture: connection.closeFuture, closedUnanswered: PostgresStoreError.unavailable("the connection closed"))
+        self.waits.withLock { $0 = waits }
         let listener = connection.addListener(channel: PostgresEventLog.channel) { _, _ in wake.yield() }
         connection.closeFuture.whenComplete { _ in wake.finish() }
         defer {
@@ -85,7 +91,7 @@ public final class PostgresEventFollower: Sendable {
             wake.finish()
             connection.closeKeepingAlive()
         }
-        _ = try await connection.queryUntilClosed("LISTEN \(unescaped: PostgresEventLog.channel)", timeout: .seconds(10), logger: self.logger)
+        _ = try await self.rows(of: "LISTEN \(unescaped: PostgresEventLog.channel)", on: connection, waits: waits)
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask {
                 while true {
@@ -93,21 +99,21 @@ public final class PostgresEventFollower: Sendable {
                     wake.yield()
                 }
             }
-            try await self.catchUp(connection)
-            for await _ in wakeups { try await self.catchUp(connection) }
+            try await self.catchUp(connection, waits: waits)
+            for await _ in wakeups { try await self.catchUp(connection, waits: waits) }
             tasks.cancelAll()
         }
         throw PostgresStoreError.unexpectedReply("the event log's connection closed")
     }
 
     /// Reads and delivers everything after the cursor, a batch at a time.
-    private func catchUp(_ connection: PostgresConnection) async throws {
+    private func catchUp(_ connection: PostgresConnection, waits: ConnectionWaits) async throws {
         while true {
             let after = self.cursor
-            let rows = try await connection.queryUntilClosed(
-                "SELECT \(unescaped: PostgresEventLog.columns) FROM event WHERE seq > \(after) ORDER BY seq LIMIT \(self.batchSize)",
-                timeout: .seconds(10),
-                logger: self.logger
+            let rows = try await self.rows(
+                of: "SELECT \(unescaped: PostgresEventLog.columns) FROM event WHERE seq > \(after) ORDER BY seq LIMIT \(self.batchSize)",
+                on: connection,
+                waits: waits
             )
             let events = try rows.map(PostgresEventLog.event(from:))
             guard let last = events.last else { return }
@@ -116,4 +122,16 @@ public final class PostgresEventFollower: Sendable {
             if events.count < self.batchSize { return }
         }
     }
+
+    /// Runs `query` and returns its rows, or fails as soon as the connection closes (a query in flight when the
+    /// server ends the session must not leave the follower waiting on it) or ``answerTimeout`` passes.
+    private func rows(of query: PostgresQuery, on connection: PostgresConnection, waits: ConnectionWaits) async throws -> [PostgresRow] {
+        try await waits.untilClosed(connection.query(query, logger: self.logger).map(\.rows))
+            .within(Self.answerTimeout, orFail: { PostgresStoreError.unavailable("no reply within \(Self.answerTimeout)") })
+            .get()
+    }
+
+    /// How many of the current connection's reads are waiting for their answer: at most one, and none between
+    /// reads, however long the connection lives.
+    var readsInProgress: Int { self.waits.withLock { $0 }?.count ?? 0 }
 }

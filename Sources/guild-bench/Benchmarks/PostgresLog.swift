@@ -71,7 +71,12 @@ struct PostgresLog: Benchmark {
         }
 
         context.progress("  through guildd: user.update from \(Self.writers) clients, one PostgreSQL host and two, and SQLite")
-        let throughDaemons = try await Self.throughDaemons(context, url: server.url)
+        let (throughDaemons, following) = try await Self.withHosts(context, url: server.url, names: ["pg-a", "pg-b"]) { hosts in
+            (
+                try await Self.throughDaemons(context, hosts: hosts),
+                try await PostgresFollowerMemory.measure(context, hosts: hosts, writer: hostA, ids: &nextID)
+            )
+        }
 
         context.progress("  cross-host event latency: writes through A, a follower on B")
         let latencies = try await Self.crossHostLatency(
@@ -173,18 +178,12 @@ struct PostgresLog: Benchmark {
                 value: Stats.percentile(sorted: latencies, 99),
                 unit: .milliseconds
             ),
-        ] + fanOut
+        ] + following + fanOut
     }
 
     /// `user.update` per second from 16 bound clients (``DurableWrites/pollUpdates(_:duration:counter:)``)
     /// through one guildd on PostgreSQL, through two (8 clients each, the same users: a session opened on one
     /// host is valid on the other), and through the shared SQLite daemon.
-    static func throughDaemons(_ context: BenchContext, url: String) async throws -> (oneHost: [Double], twoHosts: [Double], sqlite: [Double]) {
-        try await Self.withHosts(context, url: url, names: ["pg-a", "pg-b"]) { hosts in
-            try await Self.throughDaemons(context, hosts: hosts)
-        }
-    }
-
     private static func throughDaemons(
         _ context: BenchContext,
         hosts: [Daemon]
