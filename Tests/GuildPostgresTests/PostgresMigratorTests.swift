@@ -83,17 +83,15 @@ struct PostgresMigratorTests {
             // A database nobody migrated yet: the role may not create the tables.
             let fresh = try await TestPostgres.connect(limited)
             defer { fresh.close() }
-            do {
+            let refused = await #expect(throws: PostgresStoreError.self, "a role without CREATE migrated a database") {
                 _ = try await TestPostgres.blocking { try PostgresMigrator.migrate(fresh) }
-                Issue.record("a role without CREATE migrated a database")
-            } catch let error as PostgresStoreError {
-                guard case .migrationFailed(let reason) = error else {
-                    Issue.record("\(error)")
-                    return
-                }
-                #expect(reason.contains("permission denied"), "\(reason)")
-                #expect(error.description.contains("run it as a role that owns the schema"), "\(error)")
             }
+            guard case .migrationFailed(let reason)? = refused else {
+                Issue.record("expected migrationFailed, got \(String(describing: refused))")
+                return
+            }
+            #expect(reason.contains("permission denied"), "\(reason)")
+            #expect(refused?.description.contains("run it as a role that owns the schema") == true, "\(String(describing: refused))")
             // Once the owner migrated, the role starts with nothing to do.
             _ = try await TestPostgres.blocking { try PostgresMigrator.migrate(owner) }
             let again = try await TestPostgres.blocking { try PostgresMigrator.migrate(fresh) }
@@ -113,16 +111,14 @@ struct PostgresMigratorTests {
                 try owner.query("SELECT pg_terminate_backend(\(doomed.backendPID))").first?.decode(Bool.self)
             }
             #expect(ended == true)
-            do {
+            let refused = await #expect(throws: PostgresStoreError.self, "a migration on a terminated connection succeeded") {
                 _ = try await TestPostgres.blocking { try PostgresMigrator.migrate(doomed) }
-                Issue.record("a migration on a terminated connection succeeded")
-            } catch let error as PostgresStoreError {
-                guard case .unavailable(let reason) = error else {
-                    Issue.record("expected unavailable, got \(error)")
-                    return
-                }
-                #expect(!reason.isEmpty)
             }
+            guard case .unavailable(let reason)? = refused else {
+                Issue.record("expected unavailable, got \(String(describing: refused))")
+                return
+            }
+            #expect(!reason.isEmpty)
             // Nothing was half-applied: the owner migrates the whole schema from nothing.
             let (from, to) = try await TestPostgres.blocking { try PostgresMigrator.migrate(owner) }
             #expect(from == 0 && to == PostgresMigrator.knownVersion)

@@ -194,16 +194,14 @@ struct PostgresWriterTests {
         let writer = PostgresWriter(location: location, connectTimeout: .seconds(1), answerTimeout: .seconds(1), logger: TestPostgres.logger)
         for id in 1...10 { _ = try await writer.write(Self.insertItem(Int64(id))) }
         try await TestPostgres.blocking { try server.freeze() }
-        do {
+        let refused = await #expect(throws: PostgresStoreError.self, "a write to a frozen server succeeded") {
             _ = try await writer.write(Self.insertItem(11))
-            Issue.record("a write to a frozen server succeeded")
-        } catch let error as PostgresStoreError {
-            guard case .unavailable(let reason) = error else {
-                Issue.record("expected unavailable, got \(error)")
-                return
-            }
-            #expect(reason.contains("did not answer within 1 s"), "\(reason)")
         }
+        guard case .unavailable(let reason)? = refused else {
+            Issue.record("expected unavailable, got \(String(describing: refused))")
+            return
+        }
+        #expect(reason.contains("did not answer within 1 s"), "\(reason)")
         #expect(!writer.isConnected)
         // Still frozen: the reconnect's handshake gets no answer either.
         await #expect(throws: PostgresStoreError.self) { _ = try await writer.write(Self.insertItem(12)) }
