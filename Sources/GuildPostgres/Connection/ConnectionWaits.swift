@@ -29,8 +29,7 @@ final class ConnectionWaits: Sendable {
         closeFuture.whenComplete { [weak self] _ in self?.failAll() }
     }
 
-    /// `future`'s result, or a failure as soon as the connection closes without it (its answer, if that came
-    /// first).
+    /// `future`'s result, or a failure as soon as the connection closes without it.
     func untilClosed<Value: Sendable>(_ future: EventLoopFuture<Value>) -> EventLoopFuture<Value> {
         let promise = future.eventLoop.makePromise(of: Value.self)
         let id: Int? = self.state.withLock { state in
@@ -43,7 +42,8 @@ final class ConnectionWaits: Sendable {
             if let id { _ = self?.state.withLock { $0.failures.removeValue(forKey: id) } }
             promise.completeWith(result)
         }
-        // Closed already: the answer wins if it has come (a promise keeps its first result), else the closure.
+        // Closed already: the wait fails now, unless the answer has completed it already (an answer that came while
+        // the caller was off the event loop reaches the promise later, and a promise keeps its first result).
         if id == nil { promise.fail(self.reason ?? self.closedUnanswered) }
         return promise.futureResult
     }
