@@ -235,7 +235,9 @@ struct GroupMessageTests {
 
     /// The same 200 messages sent by 10 members of an AVChatRoom: whatever windows they fall in, every High is
     /// delivered, seqs stay gap-free over the delivered ones, discarded ones
-    /// get seq 0, and nothing is kept for replay.
+    /// get seq 0, and nothing is kept for replay. How many are discarded depends on how many windows the sends
+    /// spread over, which a busy machine decides (on two busy CPUs they took more than five 1 s windows and none was
+    /// discarded, rightly); `liveRoomGateKeepsHigherPrioritiesUnderItsRate` checks the discarding itself.
     @Test func avChatRoomSendsThroughItsGate() async throws {
         let world = try await World(
             messageOptions: MessageOptions(messagesPerUserPerSecond: 1000, liveRoomMessagesPerSecond: 40, liveRoomWindowMilliseconds: 1000)
@@ -256,7 +258,7 @@ struct GroupMessageTests {
             return try await group.reduce(into: []) { $0.append($1) }
         }
         let delivered = outcomes.filter { $0.1.delivered }
-        #expect(delivered.count >= 40 && delivered.count < 200)
+        #expect(delivered.count >= 40)
         #expect(delivered.filter { $0.0 == .high }.count == 20)
         #expect(Set(delivered.map(\.1.messageSeq)) == Set(1...Int64(delivered.count)))
         #expect(outcomes.filter { !$0.1.delivered }.allSatisfy { $0.1.messageSeq == 0 })
