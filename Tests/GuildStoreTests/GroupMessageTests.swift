@@ -1,11 +1,11 @@
 import GRDB
-import GuildCore
 import GuildJSON
 import GuildProtocol
 import GuildTestSupport
 import Synchronization
 import Testing
 
+@testable import GuildCore
 @testable import GuildStore
 
 /// Group messages through the real store with a clock the test moves: the type table's history and unread
@@ -212,20 +212,26 @@ struct GroupMessageTests {
         #expect(try await world.send(owner, "g", "x").messageSeq == 4)
     }
 
-    /// 200 messages offered to one AVChatRoom gate window (200/s at a 1 s window: 20 High, 30 Normal, 60 Low,
-    /// 90 Lowest): exactly 40 go out, every High and then Normal in arrival order; the rest are discarded.
+    /// 200 messages offered to one AVChatRoom gate window (20 High, 30 Normal, 60 Low, 90 Lowest) with room
+    /// for 40: exactly 40 go out, every High and then Normal in arrival order; the rest are discarded. The
+    /// window ends when all 200 wait in it, so a busy machine cannot spread them over several.
     @Test func liveRoomGateKeepsHigherPrioritiesUnderItsRate() async throws {
-        let gate = LiveRoomGate(perWindow: 40, window: .seconds(2))
+        let windows = ManualWindows()
+        let gate = LiveRoomGate(perWindow: 40, window: .seconds(1), windowEnd: windows.end(after:))
         let plan = Self.offeredPriorities.shuffled()
-        let outcomes = await withTaskGroup(of: (MessagePriority, Bool).self) { group in
+        let outcomes = try await withThrowingTaskGroup(of: (MessagePriority, Bool).self) { group in
             for priority in plan { group.addTask { (priority, await gate.admit(groupID: "live", priority: priority)) } }
-            return await group.reduce(into: []) { $0.append($1) }
+            try await Self.endWindow(windows, when: { gate.waiting(groupID: "live") == plan.count })
+            return try await group.reduce(into: []) { $0.append($1) }
         }
         let delivered = outcomes.filter(\.1).map(\.0)
         #expect(delivered.count == 40)
         #expect(delivered.filter { $0 == .high }.count == 20 && delivered.filter { $0 == .normal }.count == 20)
-        // Another room has a window of its own.
-        #expect(await gate.admit(groupID: "other", priority: .lowest))
+        #expect(gate.waiting(groupID: "live") == 0)
+        // Another room has a window of its own, and a window under its rate discards nothing.
+        async let other = gate.admit(groupID: "other", priority: .lowest)
+        try await Self.endWindow(windows, when: { gate.waiting(groupID: "other") == 1 })
+        #expect(await other)
     }
 
     /// 20 High, 30 Normal, 60 Low and 90 Lowest messages.
@@ -233,14 +239,20 @@ struct GroupMessageTests {
         Array(repeating: .high, count: 20) + Array(repeating: .normal, count: 30) + Array(repeating: .low, count: 60)
         + Array(repeating: .lowest, count: 90)
 
-    /// The same 200 messages sent by 10 members of an AVChatRoom: whatever windows they fall in, every High is
-    /// delivered, seqs stay gap-free over the delivered ones, discarded ones
-    /// get seq 0, and nothing is kept for replay. How many are discarded depends on how many windows the sends
-    /// spread over, which a busy machine decides (on two busy CPUs they took more than five 1 s windows and none was
-    /// discarded, rightly); `liveRoomGateKeepsHigherPrioritiesUnderItsRate` checks the discarding itself.
+    /// Ends the open window once `ready` holds and its window waits for its end (the minute only catches a hang).
+    static func endWindow(_ windows: ManualWindows, when ready: () -> Bool) async throws {
+        try #require(try await Eventually.until(every: .milliseconds(1)) { ready() && windows.waiting == 1 })
+        windows.endAll()
+    }
+
+    /// The same 200 messages sent by 10 members of an AVChatRoom into one window with room for 40: exactly 40
+    /// are delivered, every High among them, seqs gap-free over the delivered ones; discarded ones get seq 0,
+    /// and nothing is kept for replay.
     @Test func avChatRoomSendsThroughItsGate() async throws {
+        let windows = ManualWindows()
         let world = try await World(
-            messageOptions: MessageOptions(messagesPerUserPerSecond: 1000, liveRoomMessagesPerSecond: 40, liveRoomWindowMilliseconds: 1000)
+            messageOptions: MessageOptions(messagesPerUserPerSecond: 1000, liveRoomMessagesPerSecond: 40, liveRoomWindowMilliseconds: 1000),
+            liveRoomWindows: windows
         )
         let owner = try await world.user("owner")
         _ = try await world.groups.create(caller: owner, name: "live", groupID: "live", type: .avChatRoom, members: [])
@@ -250,15 +262,17 @@ struct GroupMessageTests {
             _ = try await world.groups.join(caller: user, groupID: "live", message: "")
             senders.append(user)
         }
+        let plan = Self.offeredPriorities.shuffled()
         let outcomes = try await withThrowingTaskGroup(of: (MessagePriority, SentMessage).self) { group in
-            for (index, priority) in Self.offeredPriorities.shuffled().enumerated() {
+            for (index, priority) in plan.enumerated() {
                 let sender = senders[index % senders.count]
                 group.addTask { (priority, try await world.send(sender, "live", "m\(index)", priority: priority)) }
             }
+            try await Self.endWindow(windows, when: { world.groups.liveRoomGate.waiting(groupID: "live") == plan.count })
             return try await group.reduce(into: []) { $0.append($1) }
         }
         let delivered = outcomes.filter { $0.1.delivered }
-        #expect(delivered.count >= 40)
+        #expect(delivered.count == 40)
         #expect(delivered.filter { $0.0 == .high }.count == 20)
         #expect(Set(delivered.map(\.1.messageSeq)) == Set(1...Int64(delivered.count)))
         #expect(outcomes.filter { !$0.1.delivered }.allSatisfy { $0.1.messageSeq == 0 })

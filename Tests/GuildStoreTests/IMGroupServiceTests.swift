@@ -17,7 +17,13 @@ struct IMGroupServiceTests {
         let groups: GroupService
         let events: GroupServiceTests.EventRecorder
 
-        init(attributeWritesPerSecond: Int = 5, maximumGroupsPerUser: Int = 10_000, messageOptions: MessageOptions = MessageOptions()) async throws {
+        /// `liveRoomWindows` ends AVChatRoom rate windows when the test says (real time when nil).
+        init(
+            attributeWritesPerSecond: Int = 5,
+            maximumGroupsPerUser: Int = 10_000,
+            messageOptions: MessageOptions = MessageOptions(),
+            liveRoomWindows: ManualWindows? = nil
+        ) async throws {
             self.temp = try TemporaryStore()
             let clock = self.clock
             self.users = try await makeService(self.temp.store, clock: clock)
@@ -26,7 +32,8 @@ struct IMGroupServiceTests {
                 now: { clock.now },
                 maximumGroupsPerUser: maximumGroupsPerUser,
                 attributeWritesPerSecond: attributeWritesPerSecond,
-                messageOptions: messageOptions
+                messageOptions: messageOptions,
+                liveRoomWindowEnd: liveRoomWindows.map { $0.end(after:) } ?? LiveRoomGate.realTime
             )
             self.events = GroupServiceTests.EventRecorder(self.temp.store)
         }

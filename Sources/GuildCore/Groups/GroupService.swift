@@ -26,14 +26,16 @@ public struct GroupService: Sendable {
     /// AVChatRoom's per-group message rate.
     let liveRoomGate: LiveRoomGate
 
-    /// Creates the service.
+    /// Creates the service. `liveRoomWindowEnd` ends an AVChatRoom's rate window (real time unless a test
+    /// decides; see ``LiveRoomGate``).
     public init(
         store: any Store,
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) },
         maximumGroupsPerUser: Int = 10_000,
         attributeWritesPerSecond: Int = 5,
         messageOptions: MessageOptions = MessageOptions(),
-        deletionSteps: [GroupDeletionStep] = []
+        deletionSteps: [GroupDeletionStep] = [],
+        liveRoomWindowEnd: @escaping @Sendable (Duration) async -> Void = LiveRoomGate.realTime
     ) {
         self.deletionSteps = deletionSteps
         self.store = store
@@ -44,7 +46,8 @@ public struct GroupService: Sendable {
         self.senderLimiter = RateLimiter(limit: messageOptions.messagesPerUserPerSecond, windowMilliseconds: 1000)
         self.liveRoomGate = LiveRoomGate(
             perWindow: max(1, messageOptions.liveRoomMessagesPerSecond * Int(messageOptions.liveRoomWindowMilliseconds) / 1000),
-            window: .milliseconds(messageOptions.liveRoomWindowMilliseconds)
+            window: .milliseconds(messageOptions.liveRoomWindowMilliseconds),
+            windowEnd: liveRoomWindowEnd
         )
     }
 

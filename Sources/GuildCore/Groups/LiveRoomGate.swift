@@ -13,13 +13,23 @@ public final class LiveRoomGate: Sendable {
 
     private let perWindow: Int
     private let window: Duration
+    private let windowEnd: @Sendable (Duration) async -> Void
     private let open = Mutex<[String: [Waiting]]>([:])
 
-    /// A gate letting `perWindow` messages per group through every `window`.
-    public init(perWindow: Int, window: Duration) {
+    /// A gate letting `perWindow` messages per group through every `window`. `windowEnd` returns when a
+    /// window that opens now has lasted `window`: real time (a sleep) unless a test decides when it ends.
+    public init(
+        perWindow: Int,
+        window: Duration,
+        windowEnd: @escaping @Sendable (Duration) async -> Void = LiveRoomGate.realTime
+    ) {
         self.perWindow = perWindow
         self.window = window
+        self.windowEnd = windowEnd
     }
+
+    /// Ends a window after `window` of real time.
+    public static let realTime: @Sendable (Duration) async -> Void = { window in try? await Task.sleep(for: window) }
 
     /// Waits for the group's current window to close; true when the message is among those delivered.
     public func admit(groupID: String, priority: MessagePriority) async -> Bool {
@@ -33,11 +43,16 @@ public final class LiveRoomGate: Sendable {
             }
             if opens {
                 Task {
-                    try? await Task.sleep(for: self.window)
+                    await self.windowEnd(self.window)
                     self.close(groupID)
                 }
             }
         }
+    }
+
+    /// How many messages wait in the group's open window (0 when none is open).
+    public func waiting(groupID: String) -> Int {
+        self.open.withLock { $0[groupID]?.count ?? 0 }
     }
 
     private func close(_ groupID: String) {
