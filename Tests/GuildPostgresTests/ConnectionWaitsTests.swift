@@ -116,4 +116,11 @@ struct ConnectionWaitsTests {
         #expect(lateValues.value.withLock { $0 } == [2])
         try loop.syncShutdownGracefully()
     }
+
+    /// Timeouts read as an operator writes them in errors and logs.
+    @Test func timeoutsAreSaidInWords() {
+        #expect(TimeAmount.seconds(10).inWords == "10 s")
+        #expect(TimeAmount.milliseconds(250).inWords == "250 ms")
+        #expect(TimeAmount.milliseconds(1500).inWords == "1500 ms")
+    }
 }

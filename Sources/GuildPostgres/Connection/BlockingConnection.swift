@@ -111,7 +111,7 @@ public final class BlockingConnection: Sendable {
     ) throws -> T {
         try future.within(
             timeout,
-            orFail: { PostgresStoreError.unavailable("PostgreSQL did not answer \(what) within \(Self.words(timeout))") },
+            orFail: { PostgresStoreError.unavailable("PostgreSQL did not answer \(what) within \(timeout.inWords)") },
             late: late
         ).wait()
     }
@@ -121,17 +121,13 @@ public final class BlockingConnection: Sendable {
     private func closeIfUnanswered(after timeout: TimeAmount) {
         let since = self.waitingSince.load(ordering: .relaxed)
         guard since != 0, NIODeadline.now().uptimeNanoseconds &- since > UInt64(timeout.nanoseconds) else { return }
-        let reason = PostgresStoreError.unavailable("PostgreSQL did not answer within \(Self.words(timeout))")
+        let reason = PostgresStoreError.unavailable("PostgreSQL did not answer within \(timeout.inWords)")
         guard self.waits.close(because: reason) else { return }
         self.logger.warning(
             "PostgreSQL did not answer; closing the connection",
-            metadata: ["backend_pid": "\(self.backendPID)", "timeout": "\(Self.words(timeout))"]
+            metadata: ["backend_pid": "\(self.backendPID)", "timeout": "\(timeout.inWords)"]
         )
         self.connection.closeKeepingAlive()
-    }
-
-    private static func words(_ amount: TimeAmount) -> String {
-        amount.nanoseconds % 1_000_000_000 == 0 ? "\(amount.nanoseconds / 1_000_000_000) s" : "\(amount.nanoseconds / 1_000_000) ms"
     }
 
     private static let nextID = Atomic<Int>(0)

@@ -127,9 +127,14 @@ public final class PostgresEventFollower: Sendable {
     /// server ends the session must not leave the follower waiting on it) or ``answerTimeout`` passes.
     private func rows(of query: PostgresQuery, on connection: PostgresConnection, waits: ConnectionWaits) async throws -> [PostgresRow] {
         try await waits.untilClosed(connection.query(query, logger: self.logger).map(\.rows))
-            .within(Self.answerTimeout, orFail: { PostgresStoreError.unavailable("no reply within \(Self.answerTimeout)") })
+            .within(Self.answerTimeout, orFail: { Self.unanswered })
             .get()
     }
+
+    /// What a read of the log that got no answer within ``answerTimeout`` fails with.
+    private static let unanswered = PostgresStoreError.unavailable(
+        "PostgreSQL did not answer a read of the event log within \(answerTimeout.inWords)"
+    )
 
     /// How many of the current connection's reads are waiting for their answer: at most one, and none between
     /// reads, however long the connection lives.
