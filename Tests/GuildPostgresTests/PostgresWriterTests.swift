@@ -72,35 +72,128 @@ struct PostgresWriterTests {
         }
     }
 
+    /// Holds the writer's event lane (a write that does not return) until the test lets it go.
+    final class Hold: Sendable {
+        private let state = Mutex((holding: false, released: false))
+        var holding: Bool { self.state.withLock { $0.holding } }
+        func release() { self.state.withLock { $0.released = true } }
+
+        /// The held write: returns once released (or after a minute, which only catches a hang).
+        func work(_ context: PostgresWriteContext) throws -> Int64 {
+            self.state.withLock { $0.holding = true }
+            let deadline = ContinuousClock.now + .seconds(60)
+            while !self.state.withLock({ $0.released }) && ContinuousClock.now < deadline { usleep(1_000) }
+            return 0
+        }
+    }
+
+    /// Runs `works` as one batch of the writer's event lane, in this order: a held write keeps the lane busy
+    /// until each is queued behind it (counted, not timed), then lets the batch go. Each write's outcome.
+    static func oneBatch(
+        _ writer: PostgresWriter,
+        _ works: [@Sendable (PostgresWriteContext) throws -> Int64]
+    ) async throws -> [Result<Int64, any Error>] {
+        let hold = Hold()
+        let holder = Task { try await writer.write(hold.work) }
+        try #require(try await Eventually.until(every: .milliseconds(1)) { hold.holding })
+        var writes: [Task<Int64, any Error>] = []
+        for (index, work) in works.enumerated() {
+            writes.append(Task { try await writer.write(work) })
+            try #require(try await Eventually.until(every: .milliseconds(1)) { writer.waitingPerLane[0] == index + 1 })
+        }
+        hold.release()
+        _ = try await holder.value
+        var outcomes: [Result<Int64, any Error>] = []
+        for write in writes { outcomes.append(await write.result) }
+        return outcomes
+    }
+
+    /// Inserts item `id` and appends its event; its INSERT of item 0, which `prepareItemZero` stores first, is
+    /// sent without waiting and fails (a duplicate key) after the write's code has returned.
+    static func insertItemSendingADuplicate(_ id: Int64) -> @Sendable (PostgresWriteContext) throws -> Int64 {
+        { context in
+            let seq = try Self.insertItem(id)(context)
+            context.connection.send("INSERT INTO item (id, seq) VALUES (0, 0)")
+            return seq
+        }
+    }
+
+    /// Inserts item `id` and appends nothing.
+    static func insertItemWithoutEvent(_ id: Int64) -> @Sendable (PostgresWriteContext) throws -> Int64 {
+        { context in
+            try context.connection.execute("INSERT INTO item (id, seq) VALUES (\(id), 0)")
+            return 0
+        }
+    }
+
+    /// The rows of `item` and the log's event numbers.
+    static func itemsAndEvents(_ location: PostgresLocation) async throws -> (items: [Int64], events: [Int64]) {
+        let connection = try await TestPostgres.connect(location)
+        defer { connection.close() }
+        return try await TestPostgres.blocking {
+            (
+                try connection.query("SELECT id FROM item ORDER BY id").map { try $0.decode(Int64.self) },
+                try PostgresEventLog.read(after: 0, limit: 10, on: connection).map(\.seq)
+            )
+        }
+    }
+
     @Test func aFailingOperationRollsBackAloneAndGivesItsNumberBack() async throws {
         try await TestPostgres.withDatabase { location in
             try await Self.prepare(location)
             let writer = Self.writer(location)
-            // A slow write holds the writer while the next three queue, so they share one transaction; the
-            // middle one fails.
-            let holder = Task { try await writer.write { context in try context.connection.execute("SELECT pg_sleep(0.3)") } }
-            try await Task.sleep(for: .milliseconds(100))
-            let writes = [
-                Task { try await writer.write(Self.insertItem(1)) },
-                Task { try await writer.write(Self.insertItem(2, failing: true)) },
-                Task { try await writer.write(Self.insertItem(3)) },
-            ]
-            _ = try await holder.value
-            var succeeded: [Bool] = []
-            for write in writes { succeeded.append((try? await write.value) != nil) }
-            #expect(succeeded == [true, false, true])
+            // The three share one transaction; the middle one fails.
+            let outcomes = try await Self.oneBatch(writer, [Self.insertItem(1), Self.insertItem(2, failing: true), Self.insertItem(3)])
+            #expect(outcomes.map { (try? $0.get()) != nil } == [true, false, true])
             let (commits, operations) = writer.statistics
             #expect(commits == 2 && operations == 4, "the three shared a transaction")
-            let connection = try await TestPostgres.connect(location)
-            defer { connection.close() }
-            let (items, events) = try await TestPostgres.blocking {
-                (
-                    try connection.query("SELECT id FROM item ORDER BY id").map { try $0.decode(Int64.self) },
-                    try PostgresEventLog.read(after: 0, limit: 10, on: connection).map(\.seq)
-                )
-            }
+            let (items, events) = try await Self.itemsAndEvents(location)
             #expect(items == [1, 3])
             #expect(events == [1, 2], "the failed operation's number was given back: no gap")
+            try await writer.close()
+        }
+    }
+
+    /// A statement an operation sends without waiting (``BlockingConnection/send(_:)``) that fails is that
+    /// operation's failure alone, wherever it is in its batch: first, in the middle, or last (whose statements the
+    /// lane waits for before the batch's tail).
+    @Test(arguments: [0, 1, 2])
+    func aFailedStatementSentWithoutWaitingFailsItsOperationAlone(failing: Int) async throws {
+        try await TestPostgres.withDatabase { location in
+            try await Self.prepare(location)
+            _ = try await Self.writer(location).write { context in try context.connection.execute("INSERT INTO item (id, seq) VALUES (0, 0)") }
+            let writer = Self.writer(location)
+            let works = (1...3).map { id in id - 1 == failing ? Self.insertItemSendingADuplicate(Int64(id)) : Self.insertItem(Int64(id)) }
+            let outcomes = try await Self.oneBatch(writer, works)
+            #expect(outcomes.map { (try? $0.get()) != nil } == (0..<3).map { $0 != failing })
+            #expect(throws: PSQLError.self) { try outcomes[failing].get() }
+            if case .failure(let error as PSQLError) = outcomes[failing] { #expect(error.serverInfo?[.sqlState] == "23505") }
+            #expect(writer.statistics.commits == 2 && writer.statistics.operations == 4, "the three shared a transaction")
+            let (items, events) = try await Self.itemsAndEvents(location)
+            #expect(items == [0] + (1...3).filter { $0 - 1 != failing })
+            #expect(events == [1, 2], "the failed operation's number was given back: no gap")
+            try await writer.close()
+        }
+    }
+
+    /// An operation that catches the failure of one of its statements and returns as if it had worked: PostgreSQL
+    /// answers the COMMIT of such a transaction with "ROLLBACK" and no error. Nothing of it may be acknowledged;
+    /// the writes beside it still commit.
+    @Test(arguments: [false, true])
+    func aWriteThatSwallowsAFailedStatementIsNotAcknowledged(appends: Bool) async throws {
+        try await TestPostgres.withDatabase { location in
+            try await Self.prepare(location)
+            let writer = Self.writer(location)
+            let swallowing: @Sendable (PostgresWriteContext) throws -> Int64 = { context in
+                _ = try? context.connection.execute("SELECT 1 / 0")
+                return 0
+            }
+            let outcomes = try await Self.oneBatch(writer, [appends ? Self.insertItem(1) : Self.insertItemWithoutEvent(1), swallowing])
+            #expect(outcomes.map { (try? $0.get()) != nil } == [true, false])
+            let (items, _) = try await Self.itemsAndEvents(location)
+            #expect(items == [1])
+            // A transaction of its own: its COMMIT answers ROLLBACK, and the caller hears it failed.
+            await #expect(throws: PostgresStoreError.self) { _ = try await writer.write(swallowing) }
             try await writer.close()
         }
     }

@@ -45,6 +45,9 @@ public final class GroupCommitQueue<Operation: Sendable>: Sendable {
         }
     }
 
+    /// Operations queued and not yet taken into a batch.
+    public var waiting: Int { self.state.withLock { $0.queue.count } }
+
     /// Refuses operations from now on.
     public func close() {
         self.state.withLock { $0.closed = true }

@@ -209,13 +209,25 @@ public final class BlockingConnection: Sendable {
         try self.execute(PostgresQuery(unsafeSQL: "BEGIN ISOLATION LEVEL \(isolation)"))
         do {
             let value = try body()
-            try self.execute("COMMIT")
+            guard try self.commit() else { throw Self.rolledBackAtCommit }
             return value
         } catch {
             _ = try? self.execute("ROLLBACK")
             throw error
         }
     }
+
+    /// Commits the open transaction (after the statements sent before it, whose error it throws first); false when
+    /// PostgreSQL rolled it back instead, which it does without an error when a statement of the transaction
+    /// had failed and nobody threw that failure on (COMMIT's answer is then "ROLLBACK"): nothing was written.
+    public func commit() throws -> Bool {
+        try self.answer(self.connection.query("COMMIT", logger: self.logger)).metadata.command == "COMMIT"
+    }
+
+    /// What a transaction whose COMMIT rolled back (see ``commit()``) fails with.
+    static let rolledBackAtCommit = PostgresStoreError.unexpectedReply(
+        "PostgreSQL rolled the transaction back at COMMIT: one of its statements had failed; nothing was written"
+    )
 
     /// Whether the connection is closed (the server ended it or the network dropped).
     public var isClosed: Bool { self.connection.isClosed }

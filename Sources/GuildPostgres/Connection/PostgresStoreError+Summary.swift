@@ -34,4 +34,10 @@ extension PostgresStoreError {
         guard let state = error.serverInfo?[.sqlState] else { return false }
         return state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state)
     }
+
+    /// Whether `error` says the transaction had already failed (SQLSTATE 25P02): an earlier statement's failure
+    /// that nobody threw on, so the statement answering it was not itself at fault.
+    static func abortedEarlier(_ error: any Error) -> Bool {
+        (error as? PSQLError)?.serverInfo?[.sqlState] == "25P02"
+    }
 }

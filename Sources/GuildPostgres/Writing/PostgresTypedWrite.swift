@@ -4,6 +4,9 @@ import GuildCore
 protocol PostgresPendingWrite: Sendable {
     /// Runs the operation inside its savepoint; whether it succeeded.
     func run(_ context: PostgresWriteContext) -> Bool
+    /// The operation returned, but its savepoint could not be released because one of its statements had failed
+    /// (`error`, which it did not throw on): it failed, and is rolled back.
+    func refuse(_ error: any Error)
     /// The transaction holding it committed.
     func committed()
     /// The transaction holding it failed (or never started) with `error`.
@@ -22,6 +25,7 @@ final class PostgresTypedWrite<T: Sendable>: WriteOutcome<T>, PostgresPendingWri
     func run(_ context: PostgresWriteContext) -> Bool {
         do {
             let value = try self.work(context)
+            if context.waitsForItsStatements { try context.connection.flush() }
             // A quiet lane refused an append that the work caught: without its event, the operation is not done.
             guard !context.refusedAppend else {
                 self.ran(throwing: PostgresWriteRedirect(appends: true))
@@ -48,6 +52,8 @@ final class PostgresTypedWrite<T: Sendable>: WriteOutcome<T>, PostgresPendingWri
             return false
         }
     }
+
+    func refuse(_ error: any Error) { self.ran(throwing: error) }
 
     func committed() { self.settle(transactionError: nil) }
 

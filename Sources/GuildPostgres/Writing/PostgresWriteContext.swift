@@ -11,16 +11,22 @@ public final class PostgresWriteContext {
     public var changed: Set<RecordKey> = []
     /// Whether the operation may append events: false on a quiet lane (see ``PostgresWriterLane``).
     let mayAppend: Bool
+    /// Whether the operation waits for the statements it sent without waiting (``BlockingConnection/send(_:)``)
+    /// before it ends, so that their error is its own: in a batch run with a savepoint per operation. In a batch
+    /// without savepoints the next statement that waits (the next operation's, or the lane's before the tail)
+    /// throws it, and the batch runs again with savepoints.
+    let waitsForItsStatements: Bool
     /// Whether the operation appended an event.
     private(set) var appended = false
     /// Whether the operation tried to append on a quiet lane: it must run again on the event lane, even if it
     /// caught the refusal.
     private(set) var refusedAppend = false
 
-    init(connection: BlockingConnection, sequence: EventNumbering, mayAppend: Bool = true) {
+    init(connection: BlockingConnection, sequence: EventNumbering, mayAppend: Bool = true, waitsForItsStatements: Bool = true) {
         self.connection = connection
         self.sequence = sequence
         self.mayAppend = mayAppend
+        self.waitsForItsStatements = waitsForItsStatements
     }
 
     /// Appends an event to the log; returns its sequence number, final once the transaction commits. The

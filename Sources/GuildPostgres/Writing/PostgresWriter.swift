@@ -86,6 +86,9 @@ public final class PostgresWriter: Sendable {
         }
     }
 
+    /// Per lane, the event lane first: writes queued and not yet taken into a batch.
+    public var waitingPerLane: [Int] { self.lanes.map(\.waiting) }
+
     /// Per lane, the event lane first: transactions committed so far and the operations they held.
     public var laneStatistics: [(commits: Int, operations: Int)] { self.lanes.map(\.statistics) }
 

@@ -10,8 +10,12 @@ import Synchronization
 ///
 /// A batch runs first without savepoints (one round trip less per operation); if one of its operations throws,
 /// the batch is rolled back and run again with each operation in its own SAVEPOINT, so the one that throws rolls
-/// back alone (and gives back the event numbers it took). The transaction appends the events last and commits
-/// once. A batch with a failing operation costs twice the work: bounded, and rare in practice. No caller
+/// back alone (and gives back the event numbers it took). An operation may send a statement whose answer it does
+/// not read without waiting (``BlockingConnection/send(_:)``; the stores' records do for an event's audience rows,
+/// a membership, a message), so the lane's thread is not woken for each: with savepoints the operation waits for
+/// them before it ends, so their error is its own; without, the next statement that waits throws it and the batch
+/// runs again with savepoints. An operation that catches a failed statement's error and returns fails all the
+/// same (PostgreSQL would only roll back at COMMIT). The transaction appends the events last and commits once. A batch with a failing operation costs twice the work: bounded, and rare in practice. No caller
 /// returns before the commit holding its operation is durable. When the database cannot be reached, callers get
 /// ``PostgresStoreError/unavailable(_:)`` at once instead of waiting: the lane tries to reconnect when a batch
 /// comes, at most once per backoff interval (50 ms doubling to 1 s), and recovers by itself when the database
@@ -79,6 +83,9 @@ final class PostgresWriterLane: Sendable {
         return try await operation.value()
     }
 
+    /// Writes queued for the lane and not yet taken into a batch.
+    var waiting: Int { self.queue.waiting }
+
     /// Transactions committed so far, and the operations they held.
     var statistics: (commits: Int, operations: Int) { self.counts.withLock { $0 } }
 
@@ -145,7 +152,12 @@ final class PostgresWriterLane: Sendable {
             // Not waited for: the batch's first statement that waits (or the COMMIT) throws its error.
             connection.send("BEGIN")
             for operation in batch {
-                let context = PostgresWriteContext(connection: connection, sequence: numbering, mayAppend: !self.isQuiet)
+                let context = PostgresWriteContext(
+                    connection: connection,
+                    sequence: numbering,
+                    mayAppend: !self.isQuiet,
+                    waitsForItsStatements: savepoints
+                )
                 defer { changed.formUnion(context.changed) }
                 guard savepoints else {
                     if !operation.run(context) {
@@ -156,19 +168,43 @@ final class PostgresWriterLane: Sendable {
                 }
                 let mark = numbering.mark
                 try connection.execute("SAVEPOINT operation")
-                if operation.run(context) {
-                    try connection.execute("RELEASE SAVEPOINT operation")
-                } else {
+                var failed = !operation.run(context)
+                if !failed {
+                    do {
+                        try connection.execute("RELEASE SAVEPOINT operation")
+                    } catch let error where !(connection.isClosed || PostgresStoreError.endsSession(error)) {
+                        // One of its statements failed and it did not throw that on: it failed all the same.
+                        operation.refuse(
+                            PostgresStoreError.unexpectedReply(
+                                "a statement of this write failed and the write went on: \(PostgresStoreError.summary(of: error))"
+                            )
+                        )
+                        failed = true
+                    }
+                }
+                if failed {
                     numbering.rollBack(to: mark)
                     try connection.execute("ROLLBACK TO SAVEPOINT operation")
                     try connection.execute("RELEASE SAVEPOINT operation")
                 }
             }
-            // The tail is sent without waiting; COMMIT waits for it and throws its error first (a COMMIT after a
-            // failed statement only rolls back).
+            if !savepoints {
+                // The last operation's statements sent without waiting: their error is an operation's, so the batch
+                // runs again with savepoints rather than failing whole at the COMMIT.
+                do {
+                    try connection.flush()
+                } catch let error where !(connection.isClosed || PostgresStoreError.endsSession(error)) {
+                    try connection.execute("ROLLBACK")
+                    return .operationFailed(error)
+                }
+            }
+            // The tail is sent without waiting; COMMIT waits for it and throws its error first.
             PostgresEventLog.send(numbering.events, on: connection)
             committing = true
-            try connection.execute("COMMIT")
+            guard try connection.commit() else {
+                // Rolled back, not committed: a statement failed and an operation did not throw its error on.
+                return savepoints ? .failed(BlockingConnection.rolledBackAtCommit) : .operationFailed(BlockingConnection.rolledBackAtCommit)
+            }
             return .committed(numbering.events, changed)
         } catch {
             if connection.isClosed || PostgresStoreError.endsSession(error) {
@@ -181,6 +217,8 @@ final class PostgresWriterLane: Sendable {
                 )
             }
             _ = try? connection.execute("ROLLBACK")
+            // The tail or COMMIT found the transaction failed earlier: an operation's statement, not the tail's.
+            if !savepoints && PostgresStoreError.abortedEarlier(error) { return .operationFailed(error) }
             return .failed(error)
         }
     }
