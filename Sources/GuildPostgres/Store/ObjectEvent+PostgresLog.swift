@@ -5,7 +5,7 @@ extension ObjectEvent: PostgresLoggedEvent {
     /// The users and groups who could read what the event is about (`object_event_reader`,
     /// `object_event_group`), as SQLite's store records them: none when everyone could.
     public func recordAudience(seq: Int64, on connection: BlockingConnection) throws {
-        try ObjectEventAudience().replay.record(self.replayAudience, seq: seq, topic: self.topic, on: connection)
+        ObjectEventAudience().replay.record(self.replayAudience, seq: seq, topic: self.topic, on: connection)
     }
 }
 

@@ -105,10 +105,10 @@ extension PostgresGroupRecords: GroupRecords {
     }
 
     /// Adds a member with a role, with its read mark at the group's newest message; counts it, and makes the group's
-    /// owner an owner's user.
+    /// owner an owner's user. Sent without waiting (nothing reads its answer; see ``PostgresWriterLane``).
     public func insertMember(groupID: String, userID: String, role: GroupRole, now: Int64) throws {
         self.changed(Self.groupKey(groupID))
-        try self.connection.execute(
+        self.connection.send(
             """
             WITH m AS (
                 INSERT INTO membership (group_id, user_id, role, joined_at)
@@ -145,7 +145,7 @@ extension PostgresGroupRecords: GroupRecords {
     public func deleteMember(groupID: String, userID: String) throws {
         self.changed(Self.groupKey(groupID))
         guard Self.isStorableKey(groupID), Self.isStorableKey(userID) else { return }
-        try self.connection.execute(
+        self.connection.send(
             """
             WITH d AS (
                 DELETE FROM membership WHERE group_id = \(groupID) AND user_id = \(userID) RETURNING role

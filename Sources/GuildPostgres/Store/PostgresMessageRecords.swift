@@ -16,12 +16,13 @@ extension PostgresTransaction {
 /// Group messages and members' read marks on PostgreSQL (schema version 5), answering as `GuildStore`'s SQLite
 /// version does. A read mark is created with its membership (``insertMember(groupID:userID:role:now:)``) and goes
 /// with it; each change to one is a single `UPDATE` computed from the row it locks, so two hosts' changes to the
-/// same mark apply one after the other.
+/// same mark apply one after the other. The statements of a message's sending (its row, the sender's mark, the
+/// mentions) are sent without waiting: nothing reads their answer (see ``PostgresWriterLane``).
 extension PostgresMessageRecords: GroupMessageRecords {
     /// Stores a message.
     public func insertMessage(_ message: StoredMessage) throws {
         let body = try message.body.map { ByteBuffer(bytes: try RPCCoding.encode($0)) }
-        try self.connection.execute(
+        self.connection.send(
             """
             INSERT INTO group_message (group_id, seq, msg_id, sender, time, priority, body, event_seq)
             VALUES (\(message.groupID), \(message.seq), \(message.msgID), \(message.sender), \(message.time),
@@ -133,7 +134,7 @@ extension PostgresMessageRecords: GroupMessageRecords {
     /// own unread one.
     public func noteOwnMessage(groupID: String, userID: String, seq: Int64) throws {
         guard Self.isStorableKey(groupID), Self.isStorableKey(userID) else { return }
-        try self.connection.execute(
+        self.connection.send(
             """
             UPDATE group_read SET
                 read_seq = CASE WHEN greatest(read_seq, base_seq) + own_unread >= \(seq) - 1
@@ -149,11 +150,11 @@ extension PostgresMessageRecords: GroupMessageRecords {
     public func noteMentions(groupID: String, userIDs: [String], all: Bool, seq: Int64) throws {
         guard Self.isStorableKey(groupID) else { return }
         if all {
-            try self.connection.execute("UPDATE \"group\" SET at_all_seq = \(seq) WHERE id = \(groupID)")
+            self.connection.send("UPDATE \"group\" SET at_all_seq = \(seq) WHERE id = \(groupID)")
         }
         let userIDs = userIDs.filter(Self.isStorableKey)
         guard !userIDs.isEmpty else { return }
-        try self.connection.execute(
+        self.connection.send(
             """
             UPDATE group_read SET mention_seq = \(seq) WHERE membership_id IN (
                 SELECT id FROM membership WHERE group_id = \(groupID) AND user_id = ANY(\(userIDs)::text[])

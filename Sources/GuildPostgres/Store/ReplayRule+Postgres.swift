@@ -54,10 +54,12 @@ extension ReplayRule {
     /// Records an event's audience under the rule, as SQLite's store does: its readers, groups and excluded
     /// users, and the membership of its topic's group that it opens and closes. PostgreSQL text cannot hold
     /// U+0000, and no principal's or group's id holds one, so such a name is left out (nobody could replay as it).
-    func record(_ audience: ReplayAudience, seq: Int64, topic: EventTopic, on connection: BlockingConnection) throws {
+    /// The statements are sent without waiting (nothing reads their answer): the operation's end, or the next
+    /// statement that waits, throws their error (``PostgresWriterLane``).
+    func record(_ audience: ReplayAudience, seq: Int64, topic: EventTopic, on connection: BlockingConnection) {
         let readers = audience.readers.filter(PostgresTransaction.isStorableKey)
         if !readers.isEmpty {
-            try connection.execute(
+            connection.send(
                 """
                 INSERT INTO \(unescaped: self.readers.table) (seq, \(unescaped: Self.column(self.readers.column)))
                 SELECT \(seq), p FROM unnest(\(readers)::text[]) p
@@ -67,7 +69,7 @@ extension ReplayRule {
         }
         let groups = audience.groups.filter(PostgresTransaction.isStorableKey)
         if let table = self.groups, !groups.isEmpty {
-            try connection.execute(
+            connection.send(
                 """
                 INSERT INTO \(unescaped: table) (seq, group_id) SELECT \(seq), g FROM unnest(\(groups)::text[]) g
                 ON CONFLICT DO NOTHING
@@ -76,7 +78,7 @@ extension ReplayRule {
         }
         let excluded = audience.excluded.filter(PostgresTransaction.isStorableKey)
         if let table = self.excluded, !excluded.isEmpty {
-            try connection.execute(
+            connection.send(
                 """
                 INSERT INTO \(unescaped: table) (seq, user_id) SELECT \(seq), u FROM unnest(\(excluded)::text[]) u
                 ON CONFLICT DO NOTHING
@@ -86,7 +88,7 @@ extension ReplayRule {
         guard self.topicMembersTag != nil else { return }
         let groupID = String(topic.id)
         if !audience.joined.isEmpty {
-            try connection.execute(
+            connection.send(
                 """
                 INSERT INTO membership_history (group_id, user_id, from_seq, to_seq)
                 SELECT \(groupID), u, \(seq), NULL FROM unnest(\(audience.joined)::text[]) WITH ORDINALITY AS j (u, n)
@@ -95,7 +97,7 @@ extension ReplayRule {
             )
         }
         if !audience.left.isEmpty {
-            try connection.execute(
+            connection.send(
                 """
                 UPDATE membership_history SET to_seq = \(seq)
                 WHERE group_id = \(groupID) AND user_id = ANY(\(audience.left)::text[]) AND to_seq IS NULL
