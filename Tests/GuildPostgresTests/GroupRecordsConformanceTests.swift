@@ -169,6 +169,13 @@ struct GroupRecordsConformanceTests {
                 let member = try #require(try tx.records.groups.membership(groupID: "g1", userID: "u2"))
                 #expect(member.role == .member && member.joinedAt == 101 && member.groupID == "g1")
                 #expect(try tx.records.groups.membership(groupID: "g2", userID: "u3") == nil)
+                let both = try #require(try tx.records.groups.groupAndMembership("g1", userID: "u2"))
+                #expect(both.group.id == "g1" && both.group.memberCount == 3 && both.group.ownerID == "u1")
+                #expect(both.membership == member)
+                #expect(try tx.records.groups.groupAndMembership("g2", userID: "u3").map { $0.group.id == "g2" && $0.membership == nil } == true)
+                #expect(try tx.records.groups.groupAndMembership("g1", userID: nil).map { $0.membership == nil } == true)
+                #expect(try tx.records.groups.groupAndMembership("g1", userID: "u2\u{0}").map { $0.membership == nil } == true)
+                #expect(try tx.records.groups.groupAndMembership("nope", userID: "u1") == nil)
                 #expect(try tx.records.groups.userExists("u3"))
                 #expect(try !tx.records.groups.userExists("u9"))
                 #expect(try tx.records.groups.memberIDs(groupID: "g1") == ["u1", "u2", "u3"])
@@ -568,8 +575,8 @@ struct GroupRecordsConformanceTests {
     // MARK: - Several hosts (PostgreSQL)
 
     /// Two hosts, each with its own writer, add members to the same group at once, each checking the member limit
-    /// against the count it read: the group's row lock makes each host read the count the other committed, so the
-    /// limit holds and the count is exact.
+    /// against the count it read (through `group` or `groupAndMembership`): the group's row lock makes each host
+    /// read the count the other committed, so the limit holds and the count is exact.
     @Test(.enabled(if: TestPostgres.isConfigured, "needs the throwaway PostgreSQL that scripts/test starts"))
     func theMemberLimitHoldsWhenTwoHostsAddMembersAtOnce() async throws {
         try await TestPostgres.withHosts(2) { hosts, reader in
@@ -583,7 +590,9 @@ struct GroupRecordsConformanceTests {
                     group.addTask {
                         try await hosts[index % 2].write { context in
                             let tx = PostgresTransaction(context)
-                            guard let found = try tx.groups.group("g1"), found.memberCount < limit else { return false }
+                            // Half the writes lock the row through the read most group operations start with.
+                            let found = try index % 4 < 2 ? tx.groups.group("g1") : tx.groups.groupAndMembership("g1", userID: user)?.group
+                            guard let found, found.memberCount < limit else { return false }
                             // Hold the transaction a moment, so the other host's check meets it uncommitted.
                             usleep(2000)
                             try tx.groups.insertMember(groupID: "g1", userID: user, role: .member, now: 1)

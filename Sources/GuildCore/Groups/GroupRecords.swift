@@ -8,6 +8,10 @@ public protocol GroupRecords {
     func groupOwnership(_ id: String) throws -> GroupOwnership?
     /// A user's membership of a group.
     func membership(groupID: String, userID: String) throws -> Membership?
+    /// Group `id` and `userID`'s membership of it (nil when `userID` is nil or not a member); nil when there is
+    /// no such group. What nearly every group operation reads first: an engine whose reads are round trips
+    /// answers it in one (the default reads ``group(_:)``, then ``membership(groupID:userID:)``).
+    func groupAndMembership(_ id: String, userID: String?) throws -> (group: Group, membership: Membership?)?
     /// Whether a user exists.
     func userExists(_ id: String) throws -> Bool
     /// All members of a group (for events that concern every member).
@@ -40,4 +44,12 @@ public protocol GroupRecords {
     func groupIDs(of userID: String, ownedOnly: Bool) throws -> [String]
     /// Checks the group invariants; returns a description of each violation.
     func groupInvariantViolations() throws -> [String]
+}
+
+extension GroupRecords {
+    /// ``group(_:)``, then ``membership(groupID:userID:)``: what an engine whose reads are cheap calls does.
+    public func groupAndMembership(_ id: String, userID: String?) throws -> (group: Group, membership: Membership?)? {
+        guard let group = try self.group(id) else { return nil }
+        return (group, try userID.flatMap { try self.membership(groupID: id, userID: $0) })
+    }
 }

@@ -320,8 +320,10 @@ public struct GroupService: Sendable {
 
     func load(_ tx: any Transaction, _ caller: Caller, _ groupID: String) throws -> Context {
         try Self.requireReader(caller)
-        let group = try Self.existing(tx, groupID)
-        let membership = try caller.session.flatMap { try tx.groups.membership(groupID: groupID, userID: $0.user.id) }
+        guard let (group, membership) = try tx.groups.groupAndMembership(groupID, userID: caller.session?.user.id) else {
+            _ = try Self.existing(tx, groupID)
+            throw Self.notFound(groupID)
+        }
         return Context(
             group: group,
             membership: membership,

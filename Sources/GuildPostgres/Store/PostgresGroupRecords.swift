@@ -57,6 +57,31 @@ extension PostgresGroupRecords: GroupRecords {
         return try rows.first.map(Self.membership)
     }
 
+    /// The group and the user's membership in one statement (the row locked as ``group(_:)`` locks it).
+    public func groupAndMembership(_ id: String, userID: String?) throws -> (group: Group, membership: Membership?)? {
+        guard Self.isStorableKey(id) else { return nil }
+        let member = userID.flatMap { Self.isStorableKey($0) ? $0 : nil }
+        let rows = try self.connection.query(
+            """
+            SELECT \(unescaped: Self.groupColumns), m.id, m.group_id, m.user_id, m.role, m.joined_at
+            FROM "group" g LEFT JOIN membership m ON m.group_id = g.id AND m.user_id = \(member)
+            WHERE g.id = \(id) \(unescaped: self.isWriteTransaction ? "FOR NO KEY UPDATE OF g" : "")
+            """
+        )
+        guard let row = rows.first?.makeRandomAccess() else { return nil }
+        let group = try Self.group(from: row)
+        let base = Self.groupColumnCount
+        guard let joinSeq = try row[base].decode(Int64?.self) else { return (group, nil) }
+        let membership = Membership(
+            groupID: try row[base + 1].decode(String.self),
+            userID: try row[base + 2].decode(String.self),
+            role: GroupRole(rawValue: try row[base + 3].decode(String.self)) ?? .member,
+            joinedAt: try row[base + 4].decode(Int64.self),
+            joinSeq: joinSeq
+        )
+        return (group, membership)
+    }
+
     /// Whether a user exists.
     public func userExists(_ id: String) throws -> Bool {
         guard Self.isStorableKey(id) else { return false }
@@ -264,6 +289,9 @@ extension PostgresGroupRecords {
         g.id, g.name, g.type, g.member_count, g.created_at, g.modified_at, g.owner_id,
         g.introduction, g.notification, g.face_url, g.add_option, g.all_muted, g.custom
         """
+
+    /// How many columns ``groupColumns`` names.
+    static let groupColumnCount = 13
 
     /// The columns ``membership(_:)`` reads, in its order.
     static let membershipColumns = "id, group_id, user_id, role, joined_at"
