@@ -108,7 +108,7 @@ struct PostgresWriterTests {
         return outcomes
     }
 
-    /// Inserts item `id` and appends its event; its INSERT of item 0, which `prepareItemZero` stores first, is
+    /// Inserts item `id` and appends its event; its INSERT of item 0, which the test stores first, is
     /// sent without waiting and fails (a duplicate key) after the write's code has returned.
     static func insertItemSendingADuplicate(_ id: Int64) -> @Sendable (PostgresWriteContext) throws -> Int64 {
         { context in
@@ -126,18 +126,6 @@ struct PostgresWriterTests {
         }
     }
 
-    /// The rows of `item` and the log's event numbers.
-    static func itemsAndEvents(_ location: PostgresLocation) async throws -> (items: [Int64], events: [Int64]) {
-        let connection = try await TestPostgres.connect(location)
-        defer { connection.close() }
-        return try await TestPostgres.blocking {
-            (
-                try connection.query("SELECT id FROM item ORDER BY id").map { try $0.decode(Int64.self) },
-                try PostgresEventLog.read(after: 0, limit: 10, on: connection).map(\.seq)
-            )
-        }
-    }
-
     @Test func aFailingOperationRollsBackAloneAndGivesItsNumberBack() async throws {
         try await TestPostgres.withDatabase { location in
             try await Self.prepare(location)
@@ -147,7 +135,7 @@ struct PostgresWriterTests {
             #expect(outcomes.map { (try? $0.get()) != nil } == [true, false, true])
             let (commits, operations) = writer.statistics
             #expect(commits == 2 && operations == 4, "the three shared a transaction")
-            let (items, events) = try await Self.itemsAndEvents(location)
+            let (items, events) = try await Self.stored(location)
             #expect(items == [1, 3])
             #expect(events == [1, 2], "the failed operation's number was given back: no gap")
             try await writer.close()
@@ -161,7 +149,9 @@ struct PostgresWriterTests {
     func aFailedStatementSentWithoutWaitingFailsItsOperationAlone(failing: Int) async throws {
         try await TestPostgres.withDatabase { location in
             try await Self.prepare(location)
-            _ = try await Self.writer(location).write { context in try context.connection.execute("INSERT INTO item (id, seq) VALUES (0, 0)") }
+            let connection = try await TestPostgres.connect(location)
+            _ = try await TestPostgres.blocking { try connection.execute("INSERT INTO item (id, seq) VALUES (0, 0)") }
+            connection.close()
             let writer = Self.writer(location)
             let works = (1...3).map { id in id - 1 == failing ? Self.insertItemSendingADuplicate(Int64(id)) : Self.insertItem(Int64(id)) }
             let outcomes = try await Self.oneBatch(writer, works)
@@ -169,7 +159,7 @@ struct PostgresWriterTests {
             #expect(throws: PSQLError.self) { try outcomes[failing].get() }
             if case .failure(let error as PSQLError) = outcomes[failing] { #expect(error.serverInfo?[.sqlState] == "23505") }
             #expect(writer.statistics.commits == 2 && writer.statistics.operations == 4, "the three shared a transaction")
-            let (items, events) = try await Self.itemsAndEvents(location)
+            let (items, events) = try await Self.stored(location)
             #expect(items == [0] + (1...3).filter { $0 - 1 != failing })
             #expect(events == [1, 2], "the failed operation's number was given back: no gap")
             try await writer.close()
@@ -190,7 +180,7 @@ struct PostgresWriterTests {
             }
             let outcomes = try await Self.oneBatch(writer, [appends ? Self.insertItem(1) : Self.insertItemWithoutEvent(1), swallowing])
             #expect(outcomes.map { (try? $0.get()) != nil } == [true, false])
-            let (items, _) = try await Self.itemsAndEvents(location)
+            let (items, _) = try await Self.stored(location)
             #expect(items == [1])
             // A transaction of its own: its COMMIT answers ROLLBACK, and the caller hears it failed.
             await #expect(throws: PostgresStoreError.self) { _ = try await writer.write(swallowing) }
