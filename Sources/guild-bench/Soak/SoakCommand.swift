@@ -11,8 +11,9 @@ import GuildProtocol
 /// grows over the run is the daemon's age, not its buckets (messages, users and events still accumulate).
 ///
 /// Per minute it reports requests, errors by code, p50/p99 per kind of call, and guildd's VmRSS, open descriptors,
-/// database and WAL size, its writer's slow commits, own checkpoints and pruning (``SoakDaemonCounters``), and a
-/// same-run floor (a plain SQLite commit in the bench's process every 20 ms), which tell a slow minute's cause.
+/// database and WAL size, its writer's slow commits, own checkpoints and pruning (``SoakDaemonCounters``), the
+/// machine's CPU time (busy, taken by the hypervisor) and guildd's cores (``MachineCPU``), and a same-run floor (a
+/// plain SQLite commit in the bench's process every 20 ms), which tell a slow minute's cause.
 /// Targets: from the third minute on, every minute's p99 of each kind and its VmRSS within
 /// 1.2x of the second minute's; no error the protocol does not document; no crash; afterwards every acknowledged
 /// write is there (each message once in the replayed event log, which has no gap or duplicate, every pseudo user
@@ -181,21 +182,25 @@ struct SoakCommand: AsyncParsableCommand {
                 Log.progress("  kill -9 #\(kills); restarted in \(Format.decimal(restartSeconds.last!, digits: 2)) s")
             }
         } else {
-            // At the end of each minute of the run: guildd's resources, and progress.
+            // At the end of each minute of the run: guildd's resources, the machine's CPU time, and progress.
             var minute = 0
+            var cpu = MachineCPU.read(pid: daemon.pid)
             while true {
                 let minuteEnd = started + UInt64(Double(minute + 1) * 60e9)
                 guard minuteEnd <= deadline else { break }
                 try await Task.sleep(for: .nanoseconds(minuteEnd - min(minuteEnd, monotonicNanos())))
                 try daemon.checkRunning()
+                let cpuNow = MachineCPU.read(pid: daemon.pid)
                 let figures = try? await onThread("soak-metrics") { try Self.daemonFigures(socketPath) }
                 recorder.sample(
                     minute: minute,
                     pid: daemon.pid,
                     databasePath: databasePath,
                     databaseHeapBytes: figures?.heap,
-                    counters: figures?.counters
+                    counters: figures?.counters,
+                    machine: cpu.flatMap { earlier in cpuNow?.since(earlier) }
                 )
+                cpu = cpuNow
                 if let recorded = recorder.recorded.dropFirst(minute).first {
                     Log.progress(
                         "  minute \(minute + 1): \(Format.grouped(Double(recorded.requests))) requests, "
@@ -325,14 +330,16 @@ struct SoakCommand: AsyncParsableCommand {
             "p50/p99 in ms per kind of call (floor: the bench's own SQLite commit beside guildd); errors by code; failures: calls "
                 + "whose connection or process failed; guildd's writer in the minute: commits over "
                 + "\(Format.decimal(Double(SoakDaemonCounters.slowCommitBound)! * 1000, digits: 0)) ms, its own WAL checkpoints "
-                + "(count/ms held), background checkpoints, events pruned."
+                + "(count/ms held), background checkpoints, events pruned; the machine's CPUs in the minute (busy/steal, "
+                + "% of all CPUs' time) and the cores guildd used."
         )
         print("")
         print(
             "| minute | requests | errors | failures | " + kinds.map(\.rawValue).joined(separator: " | ")
-                + " | VmRSS | SQLite heap | fds | database | WAL | slow commits | writer checkpoints | background checkpoints | pruned |"
+                + " | VmRSS | SQLite heap | fds | database | WAL | slow commits | writer checkpoints | background checkpoints | pruned "
+                + "| CPU busy/steal | guildd cores |"
         )
-        print("|---|---|---|---|" + kinds.map { _ in "---|" }.joined() + "---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|" + kinds.map { _ in "---|" }.joined() + "---|---|---|---|---|---|---|---|---|---|---|")
         let writer = Self.writerMinutes(minutes)
         for (index, minute) in minutes.enumerated() {
             let errors = minute.errors.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
@@ -345,7 +352,7 @@ struct SoakCommand: AsyncParsableCommand {
                     + " | \(minute.rssBytes.map { mib.format(Double($0) / 1_048_576) } ?? "—") | "
                     + "\(minute.databaseHeapBytes.map { mib.format(Double($0) / 1_048_576) } ?? "—") | \(minute.descriptors.map(String.init) ?? "—") | "
                     + "\(minute.databaseBytes.map { mib.format(Double($0) / 1_048_576) } ?? "—") | \(minute.walBytes.map { mib.format(Double($0) / 1_048_576) } ?? "—") | "
-                    + Self.writerCells(writer[index])
+                    + Self.writerCells(writer[index]) + Self.machineCells(minute.machine)
             )
         }
         print("")
@@ -392,6 +399,19 @@ struct SoakCommand: AsyncParsableCommand {
             return "\(kind.rawValue) \(Format.grouped(median.rounded()))"
         }
         print("- samples a minute (median): " + counts.joined(separator: ", "))
+        // How loaded the machine was: a minute's p99 on a machine near its CPUs' limit is mostly queueing.
+        let machine = minutes.compactMap(\.machine)
+        if !machine.isEmpty {
+            func percent(_ value: Double) -> String { Format.decimal(value * 100, digits: 1) + "%" }
+            let busy = machine.map(\.busy)
+            let steal = machine.map(\.steal)
+            let cores = machine.compactMap(\.processCores)
+            print(
+                "- the machine's CPUs per minute: busy median \(percent(Stats.median(busy))), highest \(percent(busy.max()!)); "
+                    + "steal median \(percent(Stats.median(steal))), highest \(percent(steal.max()!))"
+                    + (cores.isEmpty ? "" : "; guildd median \(Format.decimal(Stats.median(cores), digits: 2)) cores")
+            )
+        }
         Self.reportSlowMinutes(minutes, kinds: kinds.filter(\.isDaemons), writer: writer)
         return failures
     }
@@ -409,6 +429,14 @@ struct SoakCommand: AsyncParsableCommand {
         let held = Format.decimal(writer.writerCheckpointSeconds * 1000, digits: 0)
         return "\(Format.grouped(writer.slowCommits)) | \(Format.grouped(writer.writerCheckpoints))/\(held) | "
             + "\(Format.grouped(writer.passiveCheckpoints)) | \(Format.grouped(writer.prunedEvents)) |"
+    }
+
+    /// The machine's cells of a minute's row.
+    static func machineCells(_ machine: MachineCPU.Share?) -> String {
+        guard let machine else { return " — | — |" }
+        func percent(_ value: Double) -> String { Format.decimal(value * 100, digits: 0) + "%" }
+        return " \(percent(machine.busy))/\(percent(machine.steal)) | "
+            + "\(machine.processCores.map { Format.decimal($0, digits: 2) } ?? "—") |"
     }
 
     /// The floor's own minute-to-minute spread, and each minute where one of guildd's p99s passed the target
@@ -435,6 +463,7 @@ struct SoakCommand: AsyncParsableCommand {
             guard !over.isEmpty else { continue }
             var entry = "\(index + 1) (" + over.joined(separator: ", ")
             if floorRatios[index].isFinite { entry += "; floor \(Format.decimal(floorRatios[index], digits: 2))x" }
+            if let machine = minutes[index].machine { entry += "; \(machine.summary)" }
             if let minute = writer[index] {
                 entry +=
                     "; \(Format.grouped(minute.slowCommits)) slow commits, "

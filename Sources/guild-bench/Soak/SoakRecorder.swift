@@ -4,8 +4,8 @@ import GuildJSON
 import GuildProtocol
 import Synchronization
 
-/// What `guild-bench soak` measures minute by minute: every call's kind, latency and error code, and guildd's
-/// resident memory, open descriptors and database size at the end of each minute.
+/// What `guild-bench soak` measures minute by minute: every call's kind, latency and error code, guildd's
+/// resident memory, open descriptors and database size at the end of each minute, and the machine's CPU time in it.
 final class SoakRecorder: Sendable {
     /// The kinds of call, in the order the table shows them.
     enum Kind: String, CaseIterable, Sendable {
@@ -34,6 +34,8 @@ final class SoakRecorder: Sendable {
         var walBytes: Int?
         /// guildd's running totals at the minute's end (``SoakDaemonCounters``).
         var counters: SoakDaemonCounters?
+        /// What the machine's CPUs did in the minute, and the cores guildd used.
+        var machine: MachineCPU.Share?
 
         /// Calls to guildd (the floor's commits are not).
         var requests: Int { self.latencies.filter { $0.key.isDaemons }.values.reduce(0) { $0 + $1.count } }
@@ -73,7 +75,14 @@ final class SoakRecorder: Sendable {
     }
 
     /// Records guildd's resources for `minute`, read at its end.
-    func sample(minute: Int, pid: Int32, databasePath: String, databaseHeapBytes: Int?, counters: SoakDaemonCounters?) {
+    func sample(
+        minute: Int,
+        pid: Int32,
+        databasePath: String,
+        databaseHeapBytes: Int?,
+        counters: SoakDaemonCounters?,
+        machine: MachineCPU.Share?
+    ) {
         let rss = try? MemoryStatus.read(pid: pid).rssBytes
         let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
         func size(_ path: String) -> Int? {
@@ -86,6 +95,7 @@ final class SoakRecorder: Sendable {
             bucket.databaseBytes = size(databasePath)
             bucket.walBytes = size(databasePath + "-wal") ?? 0
             bucket.counters = counters
+            bucket.machine = machine
         }
     }
 
