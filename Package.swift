@@ -20,10 +20,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     ],
     targets: [
         // MARK: - System libraries
@@ -247,7 +249,14 @@ let package = Package(
         // MARK: - Harness and test support
 
         // Starting, probing and stopping child processes (guildd): shared by guild-bench and the tests.
-        .target(name: "GuildHarness"),
+        .target(
+            name: "GuildHarness",
+            dependencies: [
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        .testTarget(name: "GuildHarnessTests", dependencies: ["GuildHarness"]),
         .target(
             name: "GuildTestSupport",
             dependencies: [
@@ -255,10 +264,12 @@ let package = Package(
                 "GuildCore",
                 "GuildHarness",
                 "GuildJSON",
+                "GuildPostgres",
                 "GuildProtocol",
                 "GuildServer",
                 "GuildStore",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Tests/GuildTestSupport"
@@ -270,6 +281,7 @@ let package = Package(
             name: "GuildEndToEndTests",
             dependencies: [
                 "GuildClient",
+                "GuildHarness",
                 "GuildJSON",
                 "GuildProtocol",
                 "GuildTestSupport",

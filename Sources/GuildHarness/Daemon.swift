@@ -7,16 +7,16 @@ public final class Daemon: Sendable {
     /// A name for messages, e.g. "guildd (fanout)".
     public let name: String
     /// The running process.
-    public let process: Process
+    public let process: ChildProcess
     /// The Unix socket the daemon serves on.
     public let socketPath: String
     /// The file stdout and stderr go to.
     public let logPath: String
 
     /// The process id.
-    public var pid: Int32 { self.process.processIdentifier }
+    public var pid: Int32 { self.process.pid }
 
-    private init(name: String, process: Process, socketPath: String, logPath: String) {
+    private init(name: String, process: ChildProcess, socketPath: String, logPath: String) {
         self.name = name
         self.process = process
         self.socketPath = socketPath
@@ -33,7 +33,7 @@ public final class Daemon: Sendable {
         environment: [String: String] = [:],
         socketPath: String,
         logPath: String
-    ) throws -> Daemon {
+    ) async throws -> Daemon {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw DaemonError("\(executable) is not an executable file")
         }
@@ -45,18 +45,17 @@ public final class Daemon: Sendable {
         }
         log.seekToEndOfFile()
         log.write(Data("--- \(executable) \(arguments.joined(separator: " "))\n".utf8))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var inherited = ProcessInfo.processInfo.environment
-        for key in ["LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "NOTIFY_SOCKET"] { inherited[key] = nil }
-        for (key, value) in environment { inherited[key] = value }
-        process.environment = inherited
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = log
-        process.standardError = log
-        try ChildProcesses.shared.launch(process)
         try? log.close()
+        var variables: [String: String?] = [:]
+        for key in ["LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "NOTIFY_SOCKET"] { variables[key] = .some(nil) }
+        for (key, value) in environment { variables[key] = value }
+        let process = try await ChildProcesses.shared.launch(
+            executable,
+            arguments,
+            environment: variables,
+            output: .file(logPath),
+            error: .file(logPath)
+        )
         return Daemon(name: name, process: process, socketPath: socketPath, logPath: logPath)
     }
 

@@ -192,7 +192,7 @@ actor SharedDaemon {
     private func start(_ context: BenchContext) async throws -> Daemon {
         let socket = context.path("guildd.sock")
         context.progress("  starting shared guildd (\(context.guilddPath))")
-        let daemon = try Daemon.launch(
+        let daemon = try await Daemon.launch(
             name: "guildd",
             executable: context.guilddPath,
             arguments: [

@@ -183,7 +183,7 @@ struct GuildBench: AsyncParsableCommand {
     /// Starts this executable's hidden server subcommand `subcommand` (a floor: `nio-echo`, `churn-echo`) on
     /// `socket` in a process of its own, as guildd runs, and waits until the socket accepts connections.
     static func launchServer(_ subcommand: String, socket: String, logPath: String) async throws -> Daemon {
-        let server = try Daemon.launch(
+        let server = try await Daemon.launch(
             name: "guild-bench \(subcommand)",
             executable: Self.executablePath,
             arguments: [subcommand, "--socket", socket],

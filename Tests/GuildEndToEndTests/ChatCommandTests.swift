@@ -48,7 +48,7 @@ struct ChatCommandTests {
         }
         let command = [Build.guildctl, "chat", "team", "--socket", scratch.socket, "--token", bobAuth.accessToken].joined(separator: " ")
         // Started without waiting: the tmux client's exit is not seen while the server it forked runs on.
-        _ = try Child("/usr/bin/tmux", ["-L", server, "new-session", "-d", "-s", "chat", "-x", "160", "-y", "40", command])
+        _ = try await Child("/usr/bin/tmux", ["-L", server, "new-session", "-d", "-s", "chat", "-x", "160", "-y", "40", command])
         let exited = try await self.converse(
             tmux: tmux,
             screen: { try await screen(contains: $0) },

@@ -52,7 +52,7 @@ import Glibc
         #expect(metrics["guild_connections"] == 1)
         let states = metrics["guild_connection_states"] ?? -1
         #expect((1...2).contains(states), "\(states) connection states alive after 20,000 connections closed")
-        #expect(daemon.process.isRunning, "guildd's stderr ends:\n\(daemon.stderrTail())")
+        #expect(daemon.isRunning, "guildd's stderr ends:\n\(daemon.stderrTail())")
     }
 
     /// `connections` sequential connections from four threads: connect, one `system.ping`, its reply, close. Throws

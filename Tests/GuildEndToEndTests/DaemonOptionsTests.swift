@@ -50,7 +50,7 @@ struct DaemonOptionsTests {
         let (arguments, environment, logged) = Self.thresholds[index]
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try Child(
+        let daemon = try await Child(
             Build.guildd,
             ["--socket", scratch.socket, "--database", scratch.database, "--scrypt-log-n", "4", "--log-level", "debug"] + arguments,
             environment: environment

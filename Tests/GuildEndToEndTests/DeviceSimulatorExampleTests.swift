@@ -21,7 +21,7 @@ struct DeviceSimulatorExampleTests {
         let results = try await owner.subscribe(kinds: ["commandResult"])
 
         // Onboarded by the simulator itself, which prints the thing's id first.
-        let simulator = try Child(
+        let simulator = try await Child(
             "/usr/bin/env",
             [
                 "python3", "examples/device_simulator.py", "--socket", scratch.socket, "--owner-token", me.accessToken,
@@ -89,8 +89,8 @@ struct DeviceSimulatorExampleTests {
         let request: ([JSONValue]) -> CommandMethods.CommandRequest = { actions in
             .init(actions: actions, issuer: "user:" + me.user.userID, schema: "Lamp", schemaVersion: 1)
         }
-        func simulator(count: Int) throws -> Child {
-            try Child(
+        func simulator(count: Int) async throws -> Child {
+            try await Child(
                 "/usr/bin/env",
                 [
                     "python3", "examples/device_simulator.py", "--socket", scratch.socket, "--thing-id", onboarded.thingID,
@@ -99,7 +99,7 @@ struct DeviceSimulatorExampleTests {
                 currentDirectory: PythonClientTests.clientDirectory
             )
         }
-        let first = try simulator(count: 2)
+        let first = try await simulator(count: 2)
         defer { first.terminate() }
         let on = try await owner.sendCommand(onboarded.thingID, request([["turnPower": ["power": true]]]))
         try await Eventually.until(every: .milliseconds(50)) { first.stdout.contains(on) }
@@ -120,7 +120,7 @@ struct DeviceSimulatorExampleTests {
 
         // Blinking needs the power on: only a new simulator that took up the uploaded state succeeds.
         let blink = try await owner.sendCommand(onboarded.thingID, request([["blink": ["times": 2]]]))
-        let second = try simulator(count: 1)
+        let second = try await simulator(count: 1)
         defer { second.terminate() }
         #expect(await second.wait(timeout: 30) == 0, "\(second.stdout)\(second.stderr)")
         #expect(try await owner.command(onboarded.thingID, commandID: blink).actionResults == [["blink": ["succeeded": true]]])
@@ -141,7 +141,7 @@ struct DeviceSimulatorExampleTests {
         defer { daemon.terminate() }
         let owner = try await GuildClient.connect(path: scratch.socket)
         let me = try await owner.call(UserMethods.RegisterPseudo.self, .init(displayName: "owner"))
-        let simulator = try Child(
+        let simulator = try await Child(
             "/usr/bin/env",
             [
                 "python3", "examples/device_simulator.py", "--socket", scratch.socket, "--owner-token", me.accessToken,

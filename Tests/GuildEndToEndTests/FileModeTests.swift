@@ -23,7 +23,7 @@ struct FileModeTests {
     static func modes(environment: [String: String], database: String, directory: String) async throws -> [String: mode_t?] {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try Child(
+        let daemon = try await Child(
             "/bin/sh",
             [
                 "-c", "umask 022; exec env -u STATE_DIRECTORY \"$0\" \"$@\"", Build.guildd, "--socket", scratch.socket,

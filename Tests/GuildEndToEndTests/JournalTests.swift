@@ -87,7 +87,7 @@ struct JournalTests {
     @Test func onATerminalOrFileLogsArePlainLines() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let daemon = try Child(
+        let daemon = try await Child(
             Build.guildd,
             ["--socket", scratch.socket, "--database", scratch.database, "--scrypt-log-n", "4", "--log-level", "info"],
             environment: ["JOURNAL_STREAM": "1:1"]

@@ -16,7 +16,7 @@ struct LifecycleTests {
     @Test func firstConnectionStartsTheSocketActivatedDaemon() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let activator = try Child(
+        let activator = try await Child(
             "/usr/bin/systemd-socket-activate",
             ["-l", scratch.socket, Build.guildd, "--database", scratch.database, "--scrypt-log-n", "4"]
         )
@@ -75,7 +75,7 @@ struct LifecycleTests {
         // time to finish however busy the machine is (in a debug build the hash alone takes most of this test's
         // 80-97 s in a full suite; beside two busy loops and a build, its second half outlasted a 60 s timeout).
         // LivenessTests checks that work past the timeout is cut off.
-        let daemon = try Child(
+        let daemon = try await Child(
             Build.guildd,
             ["--socket", scratch.socket, "--database", scratch.database, "--scrypt-log-n", "18", "--shutdown-timeout", "300"]
         )
@@ -112,7 +112,7 @@ struct LifecycleTests {
         for _ in 0..<5 {
             let scratch = try Scratch()
             defer { scratch.remove() }
-            let daemon = try Child(Build.guildd, ["--socket", scratch.socket, "--database", scratch.database, "--log-level", "info"])
+            let daemon = try await Child(Build.guildd, ["--socket", scratch.socket, "--database", scratch.database, "--log-level", "info"])
             defer { daemon.terminate() }
             let deadline = Date().addingTimeInterval(60)
             while !FileManager.default.fileExists(atPath: scratch.socket), deadline.timeIntervalSinceNow > 0 {
@@ -147,7 +147,7 @@ struct LifecycleTests {
         let (daemon, client) = try #require(started, "guildd idled out before every try's first connection")
         defer { daemon.terminate() }
         try await Task.sleep(for: .seconds(9))
-        #expect(daemon.process.isRunning, "exited while a client was connected")
+        #expect(daemon.isRunning, "exited while a client was connected")
         #expect(try await client.call(SystemMethods.Ping.self) == "pong")
         await client.close()
         #expect(await daemon.wait(timeout: 20) == 0)

@@ -1,5 +1,6 @@
 import Foundation
 import GuildClient
+import GuildHarness
 import GuildJSON
 import GuildProtocol
 import GuildTestSupport
@@ -59,7 +60,7 @@ struct ObjectACLMatrixTests {
     /// A uid-65534 Python process that makes calls for the test: one line in (`{"token", "method", "params"}`,
     /// no token for no session), one line out (the reply), each token on a connection of its own.
     final class Proxy: @unchecked Sendable {
-        let process = Process()
+        let process: ChildProcess
         let input = Pipe()
         let output = Pipe()
         var buffer = Data()
@@ -85,16 +86,19 @@ struct ObjectACLMatrixTests {
                 sys.stdout.flush()
             """
 
-        init(socket: String) throws {
-            self.process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            self.process.arguments = [
-                "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/env", "python3", "-c", Self.script, socket,
-                PythonClientTests.clientDirectory,
-            ]
-            self.process.standardInput = self.input
-            self.process.standardOutput = self.output
-            self.process.standardError = FileHandle.nullDevice
-            try self.process.run()
+        init(socket: String) async throws {
+            self.process = try await ChildProcess.spawn(
+                "/usr/bin/setpriv",
+                [
+                    "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/env", "python3", "-c", Self.script, socket,
+                    PythonClientTests.clientDirectory,
+                ],
+                input: self.input.fileHandleForReading.fileDescriptor,
+                output: .descriptor(self.output.fileHandleForWriting.fileDescriptor)
+            )
+            // The child has its own copies; with these closed here, its exit ends our reads.
+            try? self.input.fileHandleForReading.close()
+            try? self.output.fileHandleForWriting.close()
         }
 
         /// Calls `method` as the holder of `token` (nil: no session); "Y" when it succeeded, else the reason.
@@ -117,9 +121,9 @@ struct ObjectACLMatrixTests {
             }
         }
 
+        /// Closes the proxy's input: it ends, and swift-subprocess reaps it.
         func stop() {
             try? self.input.fileHandleForWriting.close()
-            self.process.waitUntilExit()
         }
     }
 
@@ -167,7 +171,7 @@ struct ObjectACLMatrixTests {
             .init(action: "WRITE_EXISTING_OBJECT", subject: "UserID:ANY_AUTHENTICATED_USER"),
         ]
 
-        let proxy = try Proxy(socket: scratch.socket)
+        let proxy = try await Proxy(socket: scratch.socket)
         defer { proxy.stop() }
         var mismatches: [String] = []
         var cell = 0

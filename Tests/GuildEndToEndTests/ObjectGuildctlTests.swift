@@ -26,7 +26,7 @@ struct ObjectGuildctlTests {
         let scope = "user:" + userID
 
         // A watcher of the bucket (from the log's start, so it cannot miss it) sees the first change.
-        let watch = try Child(
+        let watch = try await Child(
             Build.guildctl,
             ["watch", "--bucket", "\(scope)/plants", "--since", "0", "--count", "1", "--json", "--socket", socket],
             environment: ["GUILD_TOKEN": token]

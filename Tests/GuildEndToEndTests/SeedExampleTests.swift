@@ -147,7 +147,11 @@ struct SeedExampleTests {
         let bob = try await self.register("bob", socket: socket)
         let sales = try await self.createGroup("Sales Div.", as: alice, socket: socket)
 
-        let watch = try Child(Build.guildctl, ["watch", "--count", "2", "--json", "--socket", socket], environment: ["GUILD_TOKEN": alice.token])
+        let watch = try await Child(
+            Build.guildctl,
+            ["watch", "--count", "2", "--json", "--socket", socket],
+            environment: ["GUILD_TOKEN": alice.token]
+        )
         defer { watch.terminate() }
         // It only sees what happens after it subscribed: wait for the daemon to count its subscription (a fixed
         // pause was too short for guildctl's start on a busy machine, and the rename went unseen).

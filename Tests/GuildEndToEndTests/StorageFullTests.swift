@@ -24,13 +24,8 @@ struct StorageFullTests {
             let mounted = try await Child.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size),mode=0755", "tmpfs", self.path])
             try #require(mounted.status == 0, "mount failed: \(mounted.stderr)")
         }
-        func unmount() {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/umount")
-            process.arguments = ["-l", self.path]
-            try? process.run()
-            process.waitUntilExit()
-        }
+        /// `umount -l`: detached now, freed when the daemon's last descriptor on it closes.
+        func unmount() { umount2(self.path, Int32(MNT_DETACH)) }
         /// Fills the file system with `filler` until a write fails with ENOSPC.
         func fill() {
             let descriptor = open(self.path + "/filler", O_WRONLY | O_CREAT | O_APPEND, 0o600)
@@ -54,7 +49,7 @@ struct StorageFullTests {
         let disk = try await SmallDisk(under: scratch, size: "3m")
         defer { disk.unmount() }
         let database = disk.path + "/guild.sqlite"
-        let daemon = try Child(
+        let daemon = try await Child(
             Build.guildd,
             ["--socket", scratch.socket, "--database", database, "--scrypt-log-n", "4", "--log-level", "info"]
         )

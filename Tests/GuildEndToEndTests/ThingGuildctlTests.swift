@@ -385,7 +385,7 @@ struct ThingGuildctlTests {
 
         // SIGINT while CMD runs: exit 0 at once, CMD (and what it started) stopped, the command unanswered.
         let marker = scratch.path + "/running"
-        let agent = try Child(
+        let agent = try await Child(
             Build.guildctl,
             [
                 "thing", "agent", "--thing", thingID, "--exec",
@@ -412,7 +412,7 @@ struct ThingGuildctlTests {
         #expect(pending["actionResults"] == nil && pending["commandState"] as? String != "DONE", "\(pending)")
 
         // The next start runs it again; then, idle, the agent exits 69 when the daemon goes away.
-        let next = try Child(
+        let next = try await Child(
             Build.guildctl,
             ["thing", "agent", "--thing", thingID, "--exec", "true", "--socket", socket],
             environment: ["GUILD_TOKEN": thingToken]

@@ -118,7 +118,7 @@ struct ThingLifecycleTests {
         #expect(empty.status == 64, "\(empty.stderr)")
 
         // The thing runs as a guildctl agent; disabling it ends the agent (exit 1, saying why).
-        let agent = try Child(
+        let agent = try await Child(
             Build.guildctl,
             ["thing", "agent", "--thing", fixture.thingID, "--exec", "true", "--socket", socket],
             environment: ["GUILD_TOKEN": fixture.thingToken]

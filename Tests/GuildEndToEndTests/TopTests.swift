@@ -35,13 +35,13 @@ struct TopTests {
         // screen with writes is asked for).
         let client = try await GuildClient.connect(path: scratch.socket)
         let before = try await client.call(SystemMethods.Status.self).writes?.operations ?? 0
-        let writer = try Child(
+        let writer = try await Child(
             "/bin/sh",
             ["-c", "while :; do '\(Build.guildctl)' call user.registerPseudo --socket '\(scratch.socket)' >/dev/null 2>&1; sleep 0.05; done"]
         )
         defer { writer.terminate() }
         #expect(try await Eventually.until { try await client.call(SystemMethods.Status.self).writes?.operations ?? 0 > before })
-        let top = try Child(Build.guildctl, ["top", "--socket", scratch.socket, "--interval", "0.5", "--count", "5"])
+        let top = try await Child(Build.guildctl, ["top", "--socket", scratch.socket, "--interval", "0.5", "--count", "5"])
         defer { top.terminate() }
         #expect(await top.wait() == 0, "\(top.stderr)")
 
@@ -67,7 +67,7 @@ struct TopTests {
         defer { _ = Task { _ = try? await Child.run("/usr/bin/tmux", ["-L", server, "kill-server"]) } }
         let command = [Build.guildctl, "top", "--socket", scratch.socket, "--interval", "0.5"].joined(separator: " ")
         // Started without waiting: the tmux client's exit is not seen while the server it forked runs on.
-        _ = try Child("/usr/bin/tmux", ["-L", server, "new-session", "-d", "-s", "top", "-x", "120", "-y", "30", command])
+        _ = try await Child("/usr/bin/tmux", ["-L", server, "new-session", "-d", "-s", "top", "-x", "120", "-y", "30", command])
         func requestRate() async throws -> Double? {
             let pane = try await Child.run("/usr/bin/tmux", ["-L", server, "capture-pane", "-p", "-t", "top"]).stdout
             return Self.screens(pane).last?["requests/s"].flatMap(Double.init)

@@ -22,13 +22,13 @@ struct PostgresHostsEndToEndTests {
         arguments: [String] = []
     ) async throws -> (socket: String, daemon: Child) {
         let socket = directory + "/\(name).sock"
-        let daemon = try Child(
+        let daemon = try await Child(
             Build.guildd,
             ["--socket", socket, "--database", url, "--scrypt-log-n", "4", "--log-level", "warning"] + arguments
         )
         do {
             try await RealDaemon.waitUntilServing(socket) {
-                guard daemon.process.isRunning else { throw DaemonError("guildd exited: \(daemon.stderrTail())") }
+                guard daemon.isRunning else { throw DaemonError("guildd exited: \(daemon.stderrTail())") }
             }
         } catch {
             await daemon.stop()
@@ -263,7 +263,7 @@ struct PostgresHostsEndToEndTests {
         var location = try PostgresLocation(url: TestPostgres.url ?? "")
         location.database = "no_such_guild_database"
         try await Self.withDirectory { directory in
-            let daemon = try Child(Build.guildd, ["--socket", directory + "/a.sock", "--database", location.description])
+            let daemon = try await Child(Build.guildd, ["--socket", directory + "/a.sock", "--database", location.description])
             let status = await daemon.wait(timeout: 20)
             #expect(status != nil && status != 0)
             #expect(daemon.stderrTail().contains("no database no_such_guild_database"), "\(daemon.stderrTail())")

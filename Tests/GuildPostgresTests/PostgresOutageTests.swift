@@ -308,7 +308,7 @@ final class OutageLoad: Sendable {
         let tasks = self.tasks.withLock { $0 }
         for index in [0, 2] { await tasks[index].value }
         // The last message, through a live host, seen by a subscription of its own: its event's seq ends the run.
-        let live = self.hosts[0].process.isRunning ? self.sockets[0] : self.sockets[1]
+        let live = self.hosts[0].isRunning ? self.sockets[0] : self.sockets[1]
         let marker = try await GuildClient.connect(path: live)
         defer { Task { await marker.close() } }
         _ = try await marker.call(SessionMethods.Authenticate.self, .init(accessToken: self.tokens[0]))

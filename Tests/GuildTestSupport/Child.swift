@@ -7,11 +7,10 @@ import Glibc
 
 /// A running process (guildd, systemd-socket-activate, guildctl, python3). Its output goes to files, so
 /// nothing ever blocks on a pipe.
-public final class Child: @unchecked Sendable {
-    // @unchecked: `Process` is used from the test's task only; its termination is awaited by polling.
+public final class Child: Sendable {
     /// The process.
-    public let process = Process()
-    private let outputPath = "/tmp/ge-out-\(UUID().uuidString)"
+    public let process: ChildProcess
+    private let outputPath: String
 
     /// Starts `executable` with `arguments`, in this process's environment plus `environment`.
     public init(
@@ -19,19 +18,17 @@ public final class Child: @unchecked Sendable {
         _ arguments: [String],
         environment: [String: String] = [:],
         currentDirectory: String? = nil
-    ) throws {
-        self.process.executableURL = URL(fileURLWithPath: executable)
-        self.process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        self.process.environment = env
-        if let currentDirectory { self.process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-        _ = FileManager.default.createFile(atPath: self.outputPath + ".out", contents: nil)
-        _ = FileManager.default.createFile(atPath: self.outputPath + ".err", contents: nil)
-        self.process.standardOutput = FileHandle(forWritingAtPath: self.outputPath + ".out")
-        self.process.standardError = FileHandle(forWritingAtPath: self.outputPath + ".err")
-        self.process.standardInput = FileHandle.nullDevice
-        try self.process.run()
+    ) async throws {
+        let outputPath = "/tmp/ge-out-\(UUID().uuidString)"
+        self.outputPath = outputPath
+        self.process = try await ChildProcess.spawn(
+            executable,
+            arguments,
+            environment: environment,
+            workingDirectory: currentDirectory,
+            output: .file(outputPath + ".out"),
+            error: .file(outputPath + ".err")
+        )
     }
 
     deinit {
@@ -47,30 +44,27 @@ public final class Child: @unchecked Sendable {
         currentDirectory: String? = nil,
         timeout: Double = 120
     ) async throws -> (status: Int32, stdout: String, stderr: String) {
-        let child = try Child(executable, arguments, environment: environment, currentDirectory: currentDirectory)
+        let child = try await Child(executable, arguments, environment: environment, currentDirectory: currentDirectory)
         let status = await child.wait(timeout: timeout) ?? -1
         if status == -1 { await child.stop() }
         return (status, child.stdout, child.stderr)
     }
 
     /// The process id.
-    public var pid: Int32 { self.process.processIdentifier }
+    public var pid: Int32 { self.process.pid }
+
+    /// Whether the process still runs.
+    public var isRunning: Bool { self.process.isRunning }
 
     /// The process name the kernel shows (`/proc/PID/comm`); empty once the process is gone.
     public var command: String { ProcFS.command(pid: self.pid) ?? "" }
 
     /// Sends `signal` to the process.
-    public func signal(_ signal: Int32) { kill(self.pid, signal) }
+    public func signal(_ signal: Int32) { self.process.signal(signal) }
 
-    /// Waits for exit; returns the exit status, or nil after `timeout` seconds.
+    /// Waits for exit; returns the exit status (or the signal that ended it), or nil after `timeout` seconds.
     public func wait(timeout: Double = 20) async -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            // Not `isRunning` alone: Foundation may notice an exit late (see `Process.endedStatus`).
-            if let status = self.process.endedStatus { return status }
-            if deadline.timeIntervalSinceNow < 0 { return nil }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
+        await self.process.wait(timeout: timeout)
     }
 
     /// What the process wrote to stdout so far.
@@ -85,7 +79,7 @@ public final class Child: @unchecked Sendable {
 
     /// Kills the process if it is still running (for `defer`).
     public func terminate() {
-        if !self.process.hasEnded { self.signal(SIGKILL) }
+        self.signal(SIGKILL)
     }
 
     /// Kills the process if it is still running and waits up to 5 seconds for it to end.

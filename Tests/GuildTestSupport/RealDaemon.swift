@@ -9,7 +9,7 @@ public enum RealDaemon {
     /// logging, plus the `extra` options and `environment`; returns once it answers `system.ping`, or
     /// throws with the tail of its stderr (having killed it).
     public static func start(_ scratch: Scratch, _ extra: [String] = [], environment: [String: String] = [:]) async throws -> Child {
-        let daemon = try Child(
+        let daemon = try await Child(
             Build.guildd,
             ["--socket", scratch.socket, "--database", scratch.database, "--scrypt-log-n", "4", "--log-level", "warning"] + extra,
             environment: environment

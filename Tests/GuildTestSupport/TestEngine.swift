@@ -1,5 +1,7 @@
 import Foundation
-import GuildHarness
+import GuildPostgres
+import Logging
+import PostgresNIO
 
 /// The store engine the end-to-end suites' daemons run on. SQLite unless `GUILD_TEST_ENGINE=postgresql`, when
 /// every ``Scratch`` gets a fresh database on the PostgreSQL server `GUILD_TEST_POSTGRES` names (the
@@ -23,55 +25,42 @@ public enum TestEngine: Sendable, Equatable {
     /// Whether the suites' daemons run on PostgreSQL.
     public static var isPostgreSQL: Bool { Self.current != .sqlite }
 
-    /// A database of its own on a PostgreSQL server, created with `psql` and dropped with it.
+    /// A database of its own on a PostgreSQL server, created and dropped over a connection of the store's own
+    /// kind (no `psql` child: Scratch is synchronous, and a test process spawning children with thousands of
+    /// descriptors open is what GuildHarness's `ChildProcess` exists to avoid).
     struct Database: Sendable {
-        /// The server's URL (a superuser's: it creates and drops databases).
-        let server: String
+        /// The server (a superuser's location: it creates and drops databases).
+        let server: PostgresLocation
         /// The database's name.
         let name: String
 
-        /// Creates an empty database on `server`.
-        init(on server: String) throws {
-            self.server = server
+        private static let logger: Logger = {
+            var logger = Logger(label: "test-engine-postgres")
+            logger.logLevel = .critical
+            return logger
+        }()
+
+        /// Creates an empty database on the server at `url`.
+        init(on url: String) throws {
+            self.server = try PostgresLocation(url: url)
             self.name = "guild_e2e_\(UUID().uuidString.prefix(8).lowercased())"
-            try Self.psql(server, "CREATE DATABASE \(self.name)")
+            try Self.execute("CREATE DATABASE \(unescaped: self.name)", on: self.server)
         }
 
         /// The URL of the database: the server's, naming this database instead of the server's own.
-        var url: String { Self.url(self.server, database: self.name) }
-
-        /// Drops the database, ending connections a killed daemon may have left.
-        func drop() { try? Self.psql(self.server, "DROP DATABASE IF EXISTS \(self.name) WITH (FORCE)") }
-
-        /// `server` (`postgresql://USER@HOST/DB?QUERY`) with `database` in place of its database.
-        static func url(_ server: String, database: String) -> String {
-            let query = server.firstIndex(of: "?").map { String(server[$0...]) } ?? ""
-            let base = server.prefix(upTo: server.firstIndex(of: "?") ?? server.endIndex)
-            let authorityEnd =
-                base.range(of: "://").flatMap { scheme in base[scheme.upperBound...].firstIndex(of: "/") } ?? base.endIndex
-            return base[..<authorityEnd] + "/" + database + query
+        var url: String {
+            var location = self.server
+            location.database = self.name
+            return location.description
         }
 
-        private static func psql(_ server: String, _ command: String) throws {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-            process.arguments = ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", server, "-c", command]
-            // stderr to a file, not a pipe, and the exit seen with `waitUntilEnded`: neither waits on a descriptor
-            // that a process spawned at the same moment may have inherited (see `Process.endedStatus`).
-            let errorPath = "/tmp/ge-psql-\(UUID().uuidString).err"
-            _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
-            defer { try? FileManager.default.removeItem(atPath: errorPath) }
-            guard let errors = FileHandle(forWritingAtPath: errorPath) else { throw DaemonError("cannot write \(errorPath)") }
-            process.standardError = errors
-            process.standardOutput = FileHandle.nullDevice
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            try? errors.close()
-            let status = process.waitUntilEnded()
-            guard status == 0 else {
-                let message = FileManager.default.contents(atPath: errorPath) ?? Data()
-                throw DaemonError("psql \(command): \(String(decoding: message, as: UTF8.self))")
-            }
+        /// Drops the database, ending connections a killed daemon may have left.
+        func drop() { try? Self.execute("DROP DATABASE IF EXISTS \(unescaped: self.name) WITH (FORCE)", on: self.server) }
+
+        private static func execute(_ statement: PostgresQuery, on server: PostgresLocation) throws {
+            let connection = try BlockingConnection(server, logger: Self.logger)
+            defer { connection.close() }
+            try connection.execute(statement)
         }
     }
 }

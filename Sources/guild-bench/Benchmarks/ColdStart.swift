@@ -56,7 +56,7 @@ struct ColdStart: Benchmark {
         for run in 0...context.runs {
             let socket = context.path("cold-\(run)-\(UUID().uuidString.prefix(8)).sock")
             unlink(socket)
-            let daemon = try Daemon.launch(
+            let daemon = try await Daemon.launch(
                 name: "systemd-socket-activate",
                 executable: Self.activator,
                 arguments: ["-l", socket] + command,

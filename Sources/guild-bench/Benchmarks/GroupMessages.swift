@@ -302,13 +302,16 @@ struct GroupMessages: Benchmark {
             db.execute('UPDATE "group" SET messageSeq = ? WHERE id = ?', (n, g))
             db.commit()
             """
-        try await onThread("bulk-load") {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "-c", script, database, groupID, String(total)]
-            try process.run()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else { throw DaemonError("bulk load exited \(process.terminationStatus)") }
+        let process = try await ChildProcesses.shared.launch(
+            "/usr/bin/env",
+            ["python3", "-c", script, database, groupID, String(total)],
+            error: .file(database + ".bulk-load.err")
+        )
+        let status = await process.wait()
+        await ChildProcesses.shared.stop(process, timeout: 0)
+        guard status == 0 else {
+            let errors = (try? String(contentsOfFile: database + ".bulk-load.err", encoding: .utf8)) ?? ""
+            throw DaemonError("bulk load exited \(status): \(errors.suffix(500))")
         }
     }
 }

@@ -70,7 +70,7 @@ struct Hostile: Benchmark {
                 }
                 let tokens = kind == .subscribeNoRead ? Array(hostileTokens.prefix(10)) : Array(hostileTokens.dropFirst(10))
                 children.append(
-                    try HostileChild.spawn(
+                    try await HostileChild.spawn(
                         context,
                         socket: socketPath,
                         kind: kind,
@@ -82,7 +82,7 @@ struct Hostile: Benchmark {
                 )
             }
             children.append(
-                try HostileChild.spawn(
+                try await HostileChild.spawn(
                     context,
                     socket: socketPath,
                     kind: .slotGrab,
@@ -101,7 +101,7 @@ struct Hostile: Benchmark {
 
             let stop = StopFlag()
             let sampler = MemorySampler(pid: daemon.pid, cap: Self.memoryCap)
-            let childPIDs = children.map(\.process.processIdentifier)
+            let childPIDs = children.map(\.process.pid)
             let sampling = Task.detached {
                 await sampler.run(stop: stop) {
                     // Over the cap: end the hostile load (the peers print their summaries on SIGTERM) and the
@@ -123,7 +123,7 @@ struct Hostile: Benchmark {
             context.progress("  fresh root connections during the load: \(probes.describe())")
 
             // The measurement is over: the peers stop now and print their summaries.
-            for child in children where child.process.isRunning { kill(child.process.processIdentifier, SIGTERM) }
+            for child in children { child.process.signal(SIGTERM) }
             var summaries: [String] = []
             for child in children {
                 let summary = await child.finish(timeout: 15)
@@ -211,7 +211,7 @@ struct Hostile: Benchmark {
 /// One `hostile-client` process under `setpriv`, with its output file.
 struct HostileChild: Sendable {
     let kind: HostileClient.Kind
-    let process: Process
+    let process: ChildProcess
     let outputPath: String
     let logPath: String
 
@@ -223,8 +223,8 @@ struct HostileChild: Sendable {
         seconds: Double,
         tokens: [String],
         index: Int
-    ) throws -> HostileChild {
-        let child = try UnprivilegedChild.spawn(
+    ) async throws -> HostileChild {
+        let child = try await UnprivilegedChild.spawn(
             context,
             name: "hostile-\(index)",
             subcommand: "hostile-client",
@@ -255,7 +255,7 @@ struct HostileChild: Sendable {
         guard let data = FileManager.default.contents(atPath: self.outputPath),
             let summary = try? JSONDecoder().decode(HostileClient.Summary.self, from: data)
         else {
-            return "no summary (exit status \(self.process.terminationStatus))"
+            return "no summary (exit status \(self.process.endedStatus.map(String.init) ?? "unknown"))"
         }
         var parts = ["\(summary.opened) opened"]
         if summary.connectFailures > 0 { parts.append("\(summary.connectFailures) connects failed (\(summary.firstConnectError ?? "?"))") }
@@ -272,14 +272,10 @@ struct HostileChild: Sendable {
 
 extension ChildProcesses {
     /// Waits up to `timeout` seconds for `process` to exit by itself, then SIGKILLs it.
-    func stopKilling(_ process: Process, after timeout: Double) async {
-        let deadline = monotonicNanos() + UInt64(timeout * 1e9)
-        while process.isRunning, monotonicNanos() < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+    func stopKilling(_ process: ChildProcess, after timeout: Double) async {
+        if await process.wait(timeout: timeout) == nil {
+            process.signal(SIGKILL)
+            await process.wait()
         }
         await self.stop(process, timeout: 0)
     }

@@ -275,7 +275,7 @@ func raiseFileLimit(atLeast count: Int) throws {
 /// cheap scrypt cost and `--synchronous FULL` like the shared one; returns once it answers pings.
 func launchOwnDaemon(_ context: BenchContext, name: String, extraArguments: [String] = []) async throws -> Daemon {
     let socket = context.path("\(name).sock")
-    let daemon = try Daemon.launch(
+    let daemon = try await Daemon.launch(
         name: "guildd (\(name))",
         executable: context.guilddPath,
         arguments: [

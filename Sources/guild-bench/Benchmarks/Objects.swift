@@ -187,7 +187,7 @@ struct Objects: Benchmark {
 
     /// Runs `guild-bench object-reader` as uid 65534 and reads its samples.
     static func readAsUnprivileged(_ context: BenchContext, socket: String, token: String, calls: Int) async throws -> ObjectReader.Samples {
-        let child = try UnprivilegedChild.spawn(
+        let child = try await UnprivilegedChild.spawn(
             context,
             name: "object-reader",
             subcommand: "object-reader",
@@ -197,11 +197,11 @@ struct Objects: Benchmark {
             ]
         )
         let (process, outputPath, logPath) = (child.process, child.outputPath, child.logPath)
-        while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+        let status = await process.wait()
         let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        guard process.terminationStatus == 0, let samples = try? JSONDecoder().decode(ObjectReader.Samples.self, from: Data(text.utf8)) else {
+        guard status == 0, let samples = try? JSONDecoder().decode(ObjectReader.Samples.self, from: Data(text.utf8)) else {
             let errors = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-            throw DaemonError("object-reader failed (status \(process.terminationStatus)): \(errors.suffix(500))")
+            throw DaemonError("object-reader failed (status \(status)): \(errors.suffix(500))")
         }
         return samples
     }

@@ -240,7 +240,7 @@ struct PostgresLog: Benchmark {
         do {
             for name in names {
                 let socket = context.path("\(name).sock")
-                let host = try Daemon.launch(
+                let host = try await Daemon.launch(
                     name: "guildd-\(name)",
                     executable: context.guilddPath,
                     arguments: ["--socket", socket, "--database", url, "--scrypt-log-n", "4"],

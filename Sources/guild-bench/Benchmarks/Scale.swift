@@ -75,8 +75,9 @@ struct Scale: Benchmark {
         // 1. Migrate a fresh file, then stop guildd.
         let first = try await launchOwnDaemon(context, name: "scale")
         await first.stop()
-        guard first.process.terminationStatus == 0 else {
-            throw DaemonError("guildd exited with status \(first.process.terminationStatus) on SIGTERM; log:\n\(first.logTail())")
+        let status = await first.process.wait()
+        guard status == 0 else {
+            throw DaemonError("guildd exited with status \(status) on SIGTERM; log:\n\(first.logTail())")
         }
 
         // 2. Seed.

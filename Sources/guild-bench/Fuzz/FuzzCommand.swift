@@ -83,7 +83,7 @@ struct FuzzCommand: AsyncParsableCommand {
             if tick > now { try await Task.sleep(for: .nanoseconds(tick - now)) }
             let at = monotonicNanos()
             guard daemon.process.isRunning else {
-                failure = (second, "process", "guildd exited with status \(daemon.process.terminationStatus)", at)
+                failure = (second, "process", "guildd exited with status \(daemon.process.endedStatus.map(String.init) ?? "unknown")", at)
                 break
             }
             do {
