@@ -87,9 +87,10 @@ public final class ChildProcess: Sendable {
                     }
                 } catch {
                     if !started.resume(with: .failure(DaemonError("cannot start \(executable): \(error)"))) {
-                        // Started, then swift-subprocess lost track of it: say so, and let the kernel answer.
-                        FileHandle.standardError.write(Data("  watching pid of \(executable) failed: \(error)\n".utf8))
-                        end.giveUp()
+                        // Started, then swift-subprocess lost track of it (its pidfd monitor failed): say so, and
+                        // end the waits with an unknown status rather than leave them hanging.
+                        FileHandle.standardError.write(Data("  watching \(executable) failed: \(error); its status is unknown\n".utf8))
+                        end.record(-1)
                     }
                 }
             }
@@ -124,23 +125,57 @@ public final class ChildProcess: Sendable {
         if !self.hasEnded { kill(self.pid, signal) }
     }
 
-    /// Waits for the end, looking every 2 ms; returns the status, or nil after `timeout` seconds.
+    /// Waits for the end; returns the status, or nil after `timeout` seconds (or when the task is cancelled).
     public func wait(timeout: Double) async -> Int32? {
-        let deadline = Deadline(seconds: timeout)
-        while true {
-            if let status = self.endedStatus { return status }
-            if deadline.hasPassed { return nil }
-            try? await Task.sleep(for: .milliseconds(2))
+        if let status = self.endedStatus { return status }
+        return await withTaskGroup(of: Int32?.self) { group in
+            group.addTask { await self.end.wait() }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(timeout))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
         }
     }
 
-    /// Waits for the end, however long it takes, looking every 2 ms; returns the status.
+    /// Waits for the end, however long it takes; returns the status (-1 if the task is cancelled first).
     @discardableResult
     public func wait() async -> Int32 {
-        while true {
-            if let status = self.endedStatus { return status }
-            try? await Task.sleep(for: .milliseconds(2))
+        if let status = self.endedStatus { return status }
+        return await self.end.wait() ?? -1
+    }
+
+    /// Runs `executable` to its end (SIGKILL after `timeout` seconds, status -1), its standard output and error
+    /// in files that are removed afterwards; returns the status and what it wrote.
+    public static func run(
+        _ executable: String,
+        _ arguments: [String],
+        environment: [String: String?] = [:],
+        workingDirectory: String? = nil,
+        timeout: Double = 120
+    ) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let files = "/tmp/gh-run-\(UUID().uuidString)"
+        defer {
+            unlink(files + ".out")
+            unlink(files + ".err")
         }
+        let process = try await Self.spawn(
+            executable,
+            arguments,
+            environment: environment,
+            workingDirectory: workingDirectory,
+            output: .file(files + ".out"),
+            error: .file(files + ".err")
+        )
+        let status = await process.wait(timeout: timeout) ?? -1
+        if status == -1 {
+            process.signal(SIGKILL)
+            _ = await process.wait(timeout: 5)
+        }
+        func read(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+        return (status, read(files + ".out"), read(files + ".err"))
     }
 
     /// Blocks the calling thread until the process has ended, looking every 2 ms; returns its status. For
@@ -175,35 +210,53 @@ public final class ChildProcess: Sendable {
 }
 
 extension ChildProcess {
-    /// The recorded end: set once by the task that ran the process.
+    /// The recorded end, set once (by the task that ran the process, or by the first ``endedStatus`` that saw it),
+    /// and the waits for it.
     private final class End: Sendable {
-        private enum State {
-            case running
-            case ended(Int32)
-            /// swift-subprocess stopped watching; ``ChildProcess/endedStatus`` asks the kernel instead.
-            case unknown
+        private struct State {
+            var status: Int32?
+            var waiters: [UInt64: CheckedContinuation<Int32?, Never>] = [:]
+            var nextWaiter: UInt64 = 0
         }
 
-        private let state = Mutex(State.running)
+        private let state = Mutex(State())
 
-        var status: Int32? {
-            self.state.withLock { state in
-                if case .ended(let status) = state { return status }
-                return nil
-            }
-        }
+        var status: Int32? { self.state.withLock { $0.status } }
 
-        /// Keeps `status` unless an end was recorded already; returns the recorded one.
+        /// Keeps `status` unless an end was recorded already, and wakes the waits; returns the recorded status.
         @discardableResult
         func record(_ status: Int32) -> Int32 {
-            self.state.withLock { state in
-                if case .ended(let recorded) = state { return recorded }
-                state = .ended(status)
-                return status
+            let (recorded, waiters) = self.state.withLock { state in
+                if let recorded = state.status { return (recorded, [CheckedContinuation<Int32?, Never>]()) }
+                state.status = status
+                defer { state.waiters.removeAll() }
+                return (status, Array(state.waiters.values))
             }
+            for waiter in waiters { waiter.resume(returning: recorded) }
+            return recorded
         }
 
-        func giveUp() { self.state.withLock { $0 = .unknown } }
+        /// The status once recorded; nil if the task is cancelled first.
+        func wait() async -> Int32? {
+            let id = self.state.withLock { state in
+                state.nextWaiter += 1
+                return state.nextWaiter
+            }
+            return await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Int32?, Never>) in
+                    let now: Int32?? = self.state.withLock { state in
+                        if let status = state.status { return .some(status) }
+                        if Task.isCancelled { return .some(nil) }
+                        state.waiters[id] = continuation
+                        return .none
+                    }
+                    if let now { continuation.resume(returning: now) }
+                }
+            } onCancel: {
+                let waiter = self.state.withLock { $0.waiters.removeValue(forKey: id) }
+                waiter?.resume(returning: nil)
+            }
+        }
     }
 
     /// Hands the pid (or the failure to start) from the running task to ``spawn(_:_:environment:workingDirectory:input:output:error:)``, once.

@@ -10,39 +10,30 @@ struct Affinity: Sendable {
     private let previous: [(pid: Int32, cpus: String)]
 
     /// Pins every thread of `pids` to `cpu`, remembering each process's CPU list.
-    static func pin(pids: [Int32], cpu: Int) throws -> Affinity {
+    static func pin(pids: [Int32], cpu: Int) async throws -> Affinity {
         var previous: [(pid: Int32, cpus: String)] = []
         for pid in pids {
             // "pid 123's current affinity list: 0,1"
-            let current = try Self.taskset(["-c", "-p", "\(pid)"])
+            let current = try await Self.taskset(["-c", "-p", "\(pid)"])
             guard let list = current.split(separator: ":").last?.trimmingCharacters(in: .whitespacesAndNewlines), !list.isEmpty else {
                 throw DaemonError("taskset -c -p \(pid) printed \(current)")
             }
             previous.append((pid, list))
-            _ = try Self.taskset(["-a", "-c", "-p", "\(cpu)", "\(pid)"])
+            _ = try await Self.taskset(["-a", "-c", "-p", "\(cpu)", "\(pid)"])
         }
         return Affinity(previous: previous)
     }
 
     /// Gives every thread of the pinned processes their earlier CPU list.
-    func restore() {
+    func restore() async {
         for (pid, cpus) in self.previous {
-            _ = try? Self.taskset(["-a", "-c", "-p", cpus, "\(pid)"])
+            _ = try? await Self.taskset(["-a", "-c", "-p", cpus, "\(pid)"])
         }
     }
 
-    private static func taskset(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else { throw DaemonError("taskset \(arguments.joined(separator: " ")) failed: \(text)") }
-        return text
+    private static func taskset(_ arguments: [String]) async throws -> String {
+        let run = try await ChildProcess.run("/usr/bin/taskset", arguments, timeout: 30)
+        guard run.status == 0 else { throw DaemonError("taskset \(arguments.joined(separator: " ")) failed: \(run.stdout)\(run.stderr)") }
+        return run.stdout
     }
 }

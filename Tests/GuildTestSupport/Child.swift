@@ -44,10 +44,13 @@ public final class Child: Sendable {
         currentDirectory: String? = nil,
         timeout: Double = 120
     ) async throws -> (status: Int32, stdout: String, stderr: String) {
-        let child = try await Child(executable, arguments, environment: environment, currentDirectory: currentDirectory)
-        let status = await child.wait(timeout: timeout) ?? -1
-        if status == -1 { await child.stop() }
-        return (status, child.stdout, child.stderr)
+        try await ChildProcess.run(
+            executable,
+            arguments,
+            environment: environment.mapValues { Optional($0) },
+            workingDirectory: currentDirectory,
+            timeout: timeout
+        )
     }
 
     /// The process id.

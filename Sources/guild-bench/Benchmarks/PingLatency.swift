@@ -61,9 +61,15 @@ struct PingLatency: Benchmark {
 
                     let all = try await probe.series(calls: calls)
                     context.progress("  all CPUs: " + Self.describe(all))
-                    let pinned = try Affinity.pin(pids: [getpid(), daemon.pid, nioEcho.pid], cpu: 0)
-                    defer { pinned.restore() }
-                    let one = try await probe.series(calls: calls / 2)
+                    let pinned = try await Affinity.pin(pids: [getpid(), daemon.pid, nioEcho.pid], cpu: 0)
+                    let one: Series
+                    do {
+                        one = try await probe.series(calls: calls / 2)
+                    } catch {
+                        await pinned.restore()
+                        throw error
+                    }
+                    await pinned.restore()
                     context.progress("  one CPU:  " + Self.describe(one))
                     return (all, one)
                 }

@@ -138,7 +138,7 @@ struct SoakCommand: AsyncParsableCommand {
             worker.resumeEvery = resume
             worker.catchUp = catchUp
             let isSubscriber = if case .subscriber = role { true } else { false }
-            return (isSubscriber, Task.detached { [worker] in try await onThread("soak-\(index)") { worker.run() } })
+            return (isSubscriber, Task.detached { [worker] in try await worker.run() })
         }
 
         // The same-run floor beside the daemon (not with --kill: those minutes are not judged).

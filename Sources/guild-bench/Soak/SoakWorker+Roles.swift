@@ -160,40 +160,31 @@ extension SoakWorker {
         connection?.close()
     }
 
-    /// `guildctl ping` and `guildctl call system.status`, one process (and connection) each.
-    func runGuildctl(_ path: String, _ tally: inout Tally) {
+    /// `guildctl ping` and `guildctl call system.status`, one process (and connection) each: a task, not a
+    /// thread, as it only waits for its children (``ChildProcess``).
+    func runGuildctl(_ path: String) async -> Tally {
+        var tally = Tally()
         var counter = 0
         while !self.stop.isSet {
             counter += 1
             let arguments =
                 counter % 2 == 0 ? ["ping", "--socket", self.socketPath] : ["call", "system.status", "--socket", self.socketPath, "--json"]
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = arguments
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            let errors = Pipe()
-            process.standardError = errors
             let start = monotonicNanos()
             do {
-                try process.run()
-                let message = errors.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                if process.terminationStatus == 0 {
+                let run = try await ChildProcess.run(path, arguments, timeout: 60)
+                if run.status == 0 {
                     self.recorder.record(.guildctl, seconds: Double(monotonicNanos() - start) / 1e9, error: nil)
                 } else {
                     self.recorder.recordFailure()
-                    self.note(
-                        DaemonError("guildctl \(arguments[0]) exited \(process.terminationStatus): \(String(decoding: message, as: UTF8.self))"),
-                        &tally
-                    )
+                    self.note(DaemonError("guildctl \(arguments[0]) exited \(run.status): \(run.stderr)"), &tally)
                 }
             } catch {
                 self.recorder.recordFailure()
                 self.note(error, &tally)
             }
-            usleep(UInt32(self.pace * 4e6))
+            try? await Task.sleep(for: .seconds(self.pace * 4))
         }
+        return tally
     }
 
     /// A connection that broke mid-call (guildd killed): counted, closed, and reconnected on the next turn.

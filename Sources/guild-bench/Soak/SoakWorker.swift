@@ -73,7 +73,14 @@ struct SoakWorker: Sendable {
     /// buckets stop growing (0: keep every object).
     var keepObjects = 0
 
-    func run() -> Tally {
+    /// Runs the role until `stop` (and its catch-up) ends it: on a thread of its own, as its calls block, except
+    /// the guildctl role's, which only waits for child processes.
+    func run() async throws -> Tally {
+        if case .guildctl(let path) = self.role { return await self.runGuildctl(path) }
+        return try await onThread("soak-\(self.index)") { self.runOnThread() }
+    }
+
+    private func runOnThread() -> Tally {
         var tally = Tally()
         switch self.role {
         case .writer(let user, let groupID): self.write(user: user, groupID: groupID, &tally)
@@ -82,7 +89,7 @@ struct SoakWorker: Sendable {
         case .objects(let user): self.writeObjects(user: user, &tally)
         case .things: self.sendCommands(&tally)
         case .logins: self.logIn(&tally)
-        case .guildctl(let path): self.runGuildctl(path, &tally)
+        case .guildctl: preconditionFailure("the guildctl role runs as a task (run())")
         case .schedules: self.fireSchedules(&tally)
         }
         return tally
