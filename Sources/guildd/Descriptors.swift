@@ -6,7 +6,8 @@ import Logging
 /// The daemon's file descriptor budget: every connection holds one.
 enum Descriptors {
     /// Descriptors kept for everything that is not a connection: the database and its WAL and shared
-    /// memory files per connection, the listening socket, event loops, standard streams.
+    /// memory files per connection, the listening socket, event loops, standard streams, the runtime's reserve
+    /// (`DescriptorReserve`).
     static let reserved = 64
 
     /// Raises the soft `RLIMIT_NOFILE` to the hard limit (systemd's default soft limit is 1024) and returns

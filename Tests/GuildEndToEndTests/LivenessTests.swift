@@ -241,6 +241,19 @@ struct LivenessTests {
         // Spinning on accept costs about a quarter of a core here; pausing costs nothing.
         #expect(busy < 0.2, "guildd used \(busy) s of CPU in 2 s while out of descriptors")
         #expect(await first.pings(), "running: \(daemon.isRunning); guildd's stderr ends:\n\(daemon.stderrTail())")
+        // Busy while out of descriptors: libdispatch checks its workers once a second while its queues have work,
+        // by opening a file, and crashes the process when that fails (see DescriptorReserve). Pipelined pings for
+        // three seconds keep the queues busy across those checks; every one is answered.
+        let busyUntil = Date().addingTimeInterval(3)
+        var answered = 0
+        var sent = 0
+        while Date() < busyUntil {
+            let burst = (0..<200).map { #"{"jsonrpc":"2.0","id":\#(sent + $0),"method":"system.ping"}"# + "\n" }.joined()
+            guard await first.send(burst) else { break }
+            sent += 200
+            for _ in 0..<200 where await first.readLine()?.contains("pong") == true { answered += 1 }
+        }
+        #expect(sent > 0 && answered == sent, "\(answered) of \(sent) answered; running: \(daemon.isRunning); \(daemon.stderrTail())")
         flood.removeAll()
         try await Task.sleep(for: .milliseconds(600))
         let later = try RawConnection(path: scratch.socket)

@@ -9,18 +9,22 @@ import NIOPosix
 /// `read()`: the read that failed stays pending, the socket stays registered for readability, and the event
 /// loop goes on calling `accept` (measured: tens of thousands of failed `accept4` calls a second under
 /// `strace`). This handler turns `autoRead` off, which unregisters the socket, and back on after `pause`;
-/// queued clients are accepted then, once descriptors are free again. Any other error is logged: NIO closes the
-/// listening socket after most of them, and the server then stops (``GuildServer/ListenerClosed``).
+/// queued clients are accepted then, once descriptors are free again. While paused it gives up the process's
+/// ``DescriptorReserve``, so the runtime's own `open`s still find a slot, and takes it back before accepting.
+/// Any other error is logged: NIO closes the listening socket after most of them, and the server then stops
+/// (``GuildServer/ListenerClosed``).
 final class AcceptPauseHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = any Channel
     typealias InboundOut = any Channel
 
     private let pause: TimeAmount
     private let logger: Logger
+    private let reserve: DescriptorReserve
     private var resume: Scheduled<Void>?
 
-    init(pause: TimeAmount = .milliseconds(200), logger: Logger) {
+    init(pause: TimeAmount = .milliseconds(200), reserve: DescriptorReserve = .shared, logger: Logger) {
         self.pause = pause
+        self.reserve = reserve
         self.logger = logger
     }
 
@@ -28,19 +32,32 @@ final class AcceptPauseHandler: ChannelInboundHandler, RemovableChannelHandler {
         switch (error as? IOError)?.errnoCode {
         case EMFILE, ENFILE, ENOBUFS, ENOMEM:
             guard self.resume == nil else { return }  // already paused
-            let channel = context.channel
-            channel.setOption(.autoRead, value: false).whenComplete { _ in }
-            let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
-            self.resume = context.eventLoop.scheduleTask(in: self.pause) {
-                handler.value.resume = nil
-                channel.setOption(.autoRead, value: true).whenComplete { _ in }
-            }
+            // A free slot for the runtime while accepting stands still (see DescriptorReserve).
+            self.reserve.release()
+            context.channel.setOption(.autoRead, value: false).whenComplete { _ in }
+            self.scheduleResume(context)
         case ECONNABORTED:
             // A client that gave up while it waited in the backlog; the socket stays open.
             self.logger.debug("accept: connection aborted")
         default:
             self.logger.error("accepting a connection failed", metadata: ["error": "\(error)"])
             context.fireErrorCaught(error)
+        }
+    }
+
+    /// After `pause`, accepting starts again once the reserve is held again; until then it waits another pause.
+    private func scheduleResume(_ context: ChannelHandlerContext) {
+        let channel = context.channel
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let loopContext = NIOLoopBound(context, eventLoop: context.eventLoop)
+        self.resume = context.eventLoop.scheduleTask(in: self.pause) {
+            let handler = handler.value
+            guard handler.reserve.restore() else {
+                handler.scheduleResume(loopContext.value)
+                return
+            }
+            handler.resume = nil
+            channel.setOption(.autoRead, value: true).whenComplete { _ in }
         }
     }
 
