@@ -35,7 +35,7 @@ final class AcceptPauseHandler: ChannelInboundHandler, RemovableChannelHandler {
             // A free slot for the runtime while accepting stands still (see DescriptorReserve).
             self.reserve.release()
             context.channel.setOption(.autoRead, value: false).whenComplete { _ in }
-            self.scheduleResume(context)
+            self.scheduleResume(on: context.eventLoop, channel: context.channel)
         case ECONNABORTED:
             // A client that gave up while it waited in the backlog; the socket stays open.
             self.logger.debug("accept: connection aborted")
@@ -46,14 +46,12 @@ final class AcceptPauseHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// After `pause`, accepting starts again once the reserve is held again; until then it waits another pause.
-    private func scheduleResume(_ context: ChannelHandlerContext) {
-        let channel = context.channel
-        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
-        let loopContext = NIOLoopBound(context, eventLoop: context.eventLoop)
-        self.resume = context.eventLoop.scheduleTask(in: self.pause) {
+    private func scheduleResume(on eventLoop: any EventLoop, channel: any Channel) {
+        let handler = NIOLoopBound(self, eventLoop: eventLoop)
+        self.resume = eventLoop.scheduleTask(in: self.pause) {
             let handler = handler.value
             guard handler.reserve.restore() else {
-                handler.scheduleResume(loopContext.value)
+                handler.scheduleResume(on: eventLoop, channel: channel)
                 return
             }
             handler.resume = nil
