@@ -4,8 +4,8 @@ import PostgresNIO
 extension GroupEvent: PostgresLoggedEvent {
     /// The users it names (`event_subject`), the members it skips (`event_excluded`), and the membership
     /// intervals it opens and closes (`membership_history`), as SQLite's store records them.
-    public func recordAudience(seq: Int64, on connection: BlockingConnection) throws {
-        GroupEventAudience().replay.record(self.replayAudience, seq: seq, topic: self.topic, on: connection)
+    public func recordAudience(seq: Int64, into rows: PostgresAudienceRows) {
+        GroupEventAudience().replay.record(self.replayAudience, seq: seq, topic: self.topic, into: rows)
     }
 }
 

@@ -4,8 +4,8 @@ import PostgresNIO
 extension ObjectEvent: PostgresLoggedEvent {
     /// The users and groups who could read what the event is about (`object_event_reader`,
     /// `object_event_group`), as SQLite's store records them: none when everyone could.
-    public func recordAudience(seq: Int64, on connection: BlockingConnection) throws {
-        ObjectEventAudience().replay.record(self.replayAudience, seq: seq, topic: self.topic, on: connection)
+    public func recordAudience(seq: Int64, into rows: PostgresAudienceRows) {
+        ObjectEventAudience().replay.record(self.replayAudience, seq: seq, topic: self.topic, into: rows)
     }
 }
 

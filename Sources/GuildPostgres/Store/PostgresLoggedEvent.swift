@@ -7,6 +7,7 @@ import GuildCore
 /// The log row itself is inserted when the writer's shared transaction commits (protocol/postgresql.md), so an
 /// area's audience tables must not reference `event(seq)` with a foreign key; pruning removes their rows.
 public protocol PostgresLoggedEvent: LoggableEvent {
-    /// Records who may see the event numbered `seq`, in the area's own tables, on `connection`.
-    func recordAudience(seq: Int64, on connection: BlockingConnection) throws
+    /// Records who may see the event numbered `seq`, for the area's own tables: the rows go in with the batch's
+    /// events, at its tail.
+    func recordAudience(seq: Int64, into rows: PostgresAudienceRows)
 }

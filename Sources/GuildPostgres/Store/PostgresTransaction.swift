@@ -55,7 +55,7 @@ public final class PostgresTransaction {
             preconditionFailure("\(type(of: event)) has no PostgreSQL side: conform it to PostgresLoggedEvent in its area")
         }
         let seq = try context.append(try PostgresEvent(event))
-        try logged.recordAudience(seq: seq, on: self.connection)
+        logged.recordAudience(seq: seq, into: context.audience)
         return seq
     }
 

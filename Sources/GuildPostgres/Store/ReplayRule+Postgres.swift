@@ -52,58 +52,17 @@ extension ReplayRule {
     }
 
     /// Records an event's audience under the rule, as SQLite's store does: its readers, groups and excluded
-    /// users, and the membership of its topic's group that it opens and closes. PostgreSQL text cannot hold
-    /// U+0000, and no principal's or group's id holds one, so such a name is left out (nobody could replay as it).
-    /// The statements are sent without waiting (nothing reads their answer): the operation's end, or the next
-    /// statement that waits, throws their error (``PostgresWriterLane``).
-    func record(_ audience: ReplayAudience, seq: Int64, topic: EventTopic, on connection: BlockingConnection) {
-        let readers = audience.readers.filter(PostgresTransaction.isStorableKey)
-        if !readers.isEmpty {
-            connection.send(
-                """
-                INSERT INTO \(unescaped: self.readers.table) (seq, \(unescaped: Self.column(self.readers.column)))
-                SELECT \(seq), p FROM unnest(\(readers)::text[]) p
-                ON CONFLICT DO NOTHING
-                """
-            )
-        }
-        let groups = audience.groups.filter(PostgresTransaction.isStorableKey)
-        if let table = self.groups, !groups.isEmpty {
-            connection.send(
-                """
-                INSERT INTO \(unescaped: table) (seq, group_id) SELECT \(seq), g FROM unnest(\(groups)::text[]) g
-                ON CONFLICT DO NOTHING
-                """
-            )
-        }
-        let excluded = audience.excluded.filter(PostgresTransaction.isStorableKey)
-        if let table = self.excluded, !excluded.isEmpty {
-            connection.send(
-                """
-                INSERT INTO \(unescaped: table) (seq, user_id) SELECT \(seq), u FROM unnest(\(excluded)::text[]) u
-                ON CONFLICT DO NOTHING
-                """
-            )
-        }
+    /// users, and the membership of its topic's group that it opens and closes. The rows go into the batch's
+    /// ``PostgresAudienceRows``, inserted at its tail with its events. PostgreSQL text cannot hold U+0000, and no
+    /// principal's or group's id holds one, so such a name is left out (nobody could replay as it).
+    func record(_ audience: ReplayAudience, seq: Int64, topic: EventTopic, into rows: PostgresAudienceRows) {
+        rows.add(audience.readers, seq: seq, table: self.readers.table, column: Self.column(self.readers.column))
+        if let table = self.groups { rows.add(audience.groups, seq: seq, table: table, column: "group_id") }
+        if let table = self.excluded { rows.add(audience.excluded, seq: seq, table: table, column: "user_id") }
         guard self.topicMembersTag != nil else { return }
         let groupID = String(topic.id)
-        if !audience.joined.isEmpty {
-            connection.send(
-                """
-                INSERT INTO membership_history (group_id, user_id, from_seq, to_seq)
-                SELECT \(groupID), u, \(seq), NULL FROM unnest(\(audience.joined)::text[]) WITH ORDINALITY AS j (u, n)
-                ORDER BY n
-                """
-            )
-        }
-        if !audience.left.isEmpty {
-            connection.send(
-                """
-                UPDATE membership_history SET to_seq = \(seq)
-                WHERE group_id = \(groupID) AND user_id = ANY(\(audience.left)::text[]) AND to_seq IS NULL
-                """
-            )
-        }
+        rows.open(audience.joined, groupID: groupID, seq: seq)
+        rows.close(audience.left, groupID: groupID, seq: seq)
     }
 
     /// The oldest seq the log still holds, or one past every seq when it is empty (no later event can have a

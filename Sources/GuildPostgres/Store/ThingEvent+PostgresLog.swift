@@ -4,8 +4,8 @@ import PostgresNIO
 extension ThingEvent: PostgresLoggedEvent {
     /// The principals it names (`thing_event_reader`; `installation:<id>` for each installation a command's
     /// result goes to) and the owner groups it names (`thing_event_group`), as SQLite's store records them.
-    public func recordAudience(seq: Int64, on connection: BlockingConnection) throws {
-        ThingEventAudience().replay.record(self.replayAudience, seq: seq, topic: self.topic, on: connection)
+    public func recordAudience(seq: Int64, into rows: PostgresAudienceRows) {
+        ThingEventAudience().replay.record(self.replayAudience, seq: seq, topic: self.topic, into: rows)
     }
 }
 

@@ -41,12 +41,17 @@ public final class PostgresWriteContext {
         self.appended = true
         return try self.sequence.append(event, on: self.connection)
     }
+
+    /// Who may replay the events the transaction appends: inserted with them at its tail.
+    var audience: PostgresAudienceRows { self.sequence.audience }
 }
 
-/// The events of one shared transaction, numbered in order from the head it locked on its first append.
+/// The events of one shared transaction, numbered in order from the head it locked on its first append, and
+/// who may replay them.
 final class EventNumbering {
     private(set) var head: Int64?
     private(set) var events: [PostgresEvent] = []
+    let audience = PostgresAudienceRows()
 
     func append(_ event: PostgresEvent, on connection: BlockingConnection) throws -> Int64 {
         let head = try self.head ?? PostgresEventLog.lockHead(on: connection)
@@ -58,12 +63,20 @@ final class EventNumbering {
     }
 
     /// Where an operation starts, to give its numbers back if its savepoint rolls back.
-    var mark: (head: Int64?, count: Int) { (self.head, self.events.count) }
+    var mark: Mark { Mark(head: self.head, count: self.events.count, audience: self.audience.mark) }
 
-    /// Gives back the numbers taken since `mark`. A head first locked inside the rolled-back savepoint was
-    /// unlocked with it (PostgreSQL releases locks taken after a savepoint it rolls back to), so it is read again.
-    func rollBack(to mark: (head: Int64?, count: Int)) {
+    struct Mark {
+        var head: Int64?
+        var count: Int
+        var audience: (rows: Int, changes: Int)
+    }
+
+    /// Gives back the numbers taken since `mark`, and drops the audience recorded since. A head first locked
+    /// inside the rolled-back savepoint was unlocked with it (PostgreSQL releases locks taken after a savepoint it
+    /// rolls back to), so it is read again.
+    func rollBack(to mark: Mark) {
         self.head = mark.head
         self.events.removeSubrange(mark.count...)
+        self.audience.rollBack(to: mark.audience)
     }
 }

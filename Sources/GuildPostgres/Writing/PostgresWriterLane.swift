@@ -11,15 +11,16 @@ import Synchronization
 /// A batch runs first without savepoints (one round trip less per operation); if one of its operations throws,
 /// the batch is rolled back and run again with each operation in its own SAVEPOINT, so the one that throws rolls
 /// back alone (and gives back the event numbers it took). An operation may send a statement whose answer it does
-/// not read without waiting (``BlockingConnection/send(_:)``; the stores' records do for an event's audience rows,
-/// a membership, a message), so the lane's thread is not woken for each: with savepoints the operation waits for
-/// them before it ends, so their error is its own; without, the next statement that waits throws it and the batch
-/// runs again with savepoints. An operation that catches a failed statement's error and returns fails all the
-/// same (PostgreSQL would only roll back at COMMIT). The transaction appends the events last and commits once. A batch with a failing operation costs twice the work: bounded, and rare in practice. No caller
-/// returns before the commit holding its operation is durable. When the database cannot be reached, callers get
-/// ``PostgresStoreError/unavailable(_:)`` at once instead of waiting: the lane tries to reconnect when a batch
-/// comes, at most once per backoff interval (50 ms doubling to 1 s), and recovers by itself when the database
-/// returns. A connection lost during COMMIT is ``PostgresStoreError/commitOutcomeUnknown``: the write may or may
+/// not read without waiting (``BlockingConnection/send(_:)``; the stores' records do for a membership, a message),
+/// so the lane's thread is not woken for each: with savepoints the operation waits for them before it ends, so
+/// their error is its own; without, the next statement that waits throws it and the batch runs again with
+/// savepoints. An operation that catches a failed statement's error and returns fails all the same (PostgreSQL
+/// would only roll back at COMMIT). The transaction inserts the events and their audience rows
+/// (``PostgresAudienceRows``) last and commits once. A batch with a failing operation costs twice the work:
+/// bounded, and rare in practice. No caller returns before the commit holding its operation is durable. When the
+/// database cannot be reached, callers get ``PostgresStoreError/unavailable(_:)`` at once instead of waiting: the
+/// lane tries to reconnect when a batch comes, at most once per backoff interval (50 ms doubling to 1 s), and
+/// recovers by itself when the database returns. A connection lost during COMMIT is ``PostgresStoreError/commitOutcomeUnknown``: the write may or may
 /// not have been applied, and the caller is told so.
 ///
 /// A quiet lane (``isQuiet``) never appends events, so it never waits for the event log's lock: an operation that
@@ -199,6 +200,7 @@ final class PostgresWriterLane: Sendable {
                 }
             }
             // The tail is sent without waiting; COMMIT waits for it and throws its error first.
+            numbering.audience.send(on: connection)
             PostgresEventLog.send(numbering.events, on: connection)
             committing = true
             guard try connection.commit() else {
