@@ -14,6 +14,10 @@ public protocol GroupRecords {
     func groupAndMembership(_ id: String, userID: String?) throws -> (group: Group, membership: Membership?)?
     /// Whether a user exists.
     func userExists(_ id: String) throws -> Bool
+    /// `userID`'s membership of group `groupID`, and whether the user exists: what adding a member checks first.
+    /// An engine whose reads are round trips answers it in one (the default reads
+    /// ``membership(groupID:userID:)``, then, for a user who is not a member, ``userExists(_:)``).
+    func invitee(groupID: String, userID: String) throws -> (membership: Membership?, exists: Bool)
     /// All members of a group (for events that concern every member).
     func memberIDs(groupID: String) throws -> [String]
     /// A page of members in join order after `cursor` (a ``Membership/joinSeq``; 0 for the first page).
@@ -51,5 +55,11 @@ extension GroupRecords {
     public func groupAndMembership(_ id: String, userID: String?) throws -> (group: Group, membership: Membership?)? {
         guard let group = try self.group(id) else { return nil }
         return (group, try userID.flatMap { try self.membership(groupID: id, userID: $0) })
+    }
+
+    /// ``membership(groupID:userID:)``, then ``userExists(_:)`` for a user who is not a member.
+    public func invitee(groupID: String, userID: String) throws -> (membership: Membership?, exists: Bool) {
+        if let membership = try self.membership(groupID: groupID, userID: userID) { return (membership, true) }
+        return (nil, try self.userExists(userID))
     }
 }

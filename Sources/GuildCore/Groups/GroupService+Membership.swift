@@ -29,9 +29,10 @@ extension GroupService {
             var added: [String] = []
             var count = context.group.memberCount
             for userID in invitees {
-                if try tx.groups.membership(groupID: groupID, userID: userID) != nil {
+                let invitee = try tx.groups.invitee(groupID: groupID, userID: userID)
+                if invitee.membership != nil {
                     outcomes.append(MemberOutcome(userID: userID, result: policy.addExisting))
-                } else if try !tx.groups.userExists(userID) {
+                } else if !invitee.exists {
                     outcomes.append(MemberOutcome(userID: userID, result: .fail, reason: "USER_NOT_FOUND"))
                 } else if let limit = policy.memberLimit, count >= limit {
                     outcomes.append(MemberOutcome(userID: userID, result: .fail, reason: "GROUP_FULL"))

@@ -42,9 +42,6 @@ public final class PostgresAudienceRows {
 
     init() {}
 
-    /// Whether no event of the batch has recorded an audience yet.
-    var isEmpty: Bool { self.rows.isEmpty && self.changes.isEmpty }
-
     /// Where an operation starts, to drop what it recorded if its savepoint rolls back.
     var mark: (rows: Int, changes: Int) { (self.rows.count, self.changes.count) }
 

@@ -88,6 +88,28 @@ extension PostgresGroupRecords: GroupRecords {
         return try !self.connection.query("SELECT 1 FROM \"user\" WHERE id = \(id)").isEmpty
     }
 
+    /// The user's membership and existence in one statement.
+    public func invitee(groupID: String, userID: String) throws -> (membership: Membership?, exists: Bool) {
+        guard Self.isStorableKey(groupID), Self.isStorableKey(userID) else { return (nil, false) }
+        let rows = try self.connection.query(
+            """
+            SELECT EXISTS (SELECT 1 FROM "user" WHERE id = \(userID)), m.id, m.group_id, m.user_id, m.role, m.joined_at
+            FROM (SELECT 1) one LEFT JOIN membership m ON m.group_id = \(groupID) AND m.user_id = \(userID)
+            """
+        )
+        guard let row = rows.first?.makeRandomAccess() else { throw PostgresStoreError.unexpectedReply("no row for an invitee") }
+        let exists = try row[0].decode(Bool.self)
+        guard let joinSeq = try row[1].decode(Int64?.self) else { return (nil, exists) }
+        let membership = Membership(
+            groupID: try row[2].decode(String.self),
+            userID: try row[3].decode(String.self),
+            role: GroupRole(rawValue: try row[4].decode(String.self)) ?? .member,
+            joinedAt: try row[5].decode(Int64.self),
+            joinSeq: joinSeq
+        )
+        return (membership, exists)
+    }
+
     /// All members of a group, in join order.
     public func memberIDs(groupID: String) throws -> [String] {
         guard Self.isStorableKey(groupID) else { return [] }

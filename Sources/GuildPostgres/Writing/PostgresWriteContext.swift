@@ -65,6 +65,7 @@ final class EventNumbering {
     /// Where an operation starts, to give its numbers back if its savepoint rolls back.
     var mark: Mark { Mark(head: self.head, count: self.events.count, audience: self.audience.mark) }
 
+    /// The head, the count of events and the audience recorded when an operation started.
     struct Mark {
         var head: Int64?
         var count: Int
