@@ -69,17 +69,7 @@ extension PostgresGroupRecords: GroupRecords {
             """
         )
         guard let row = rows.first?.makeRandomAccess() else { return nil }
-        let group = try Self.group(from: row)
-        let base = Self.groupColumnCount
-        guard let joinSeq = try row[base].decode(Int64?.self) else { return (group, nil) }
-        let membership = Membership(
-            groupID: try row[base + 1].decode(String.self),
-            userID: try row[base + 2].decode(String.self),
-            role: GroupRole(rawValue: try row[base + 3].decode(String.self)) ?? .member,
-            joinedAt: try row[base + 4].decode(Int64.self),
-            joinSeq: joinSeq
-        )
-        return (group, membership)
+        return (try Self.group(from: row), try Self.joinedMembership(row, from: Self.groupColumnCount))
     }
 
     /// Whether a user exists.
@@ -98,16 +88,7 @@ extension PostgresGroupRecords: GroupRecords {
             """
         )
         guard let row = rows.first?.makeRandomAccess() else { throw PostgresStoreError.unexpectedReply("no row for an invitee") }
-        let exists = try row[0].decode(Bool.self)
-        guard let joinSeq = try row[1].decode(Int64?.self) else { return (nil, exists) }
-        let membership = Membership(
-            groupID: try row[2].decode(String.self),
-            userID: try row[3].decode(String.self),
-            role: GroupRole(rawValue: try row[4].decode(String.self)) ?? .member,
-            joinedAt: try row[5].decode(Int64.self),
-            joinSeq: joinSeq
-        )
-        return (membership, exists)
+        return (try Self.joinedMembership(row, from: 1), try row[0].decode(Bool.self))
     }
 
     /// All members of a group, in join order.
@@ -341,6 +322,19 @@ extension PostgresGroupRecords {
         group.allMuted = try row[11].decode(Bool.self)
         group.custom = Self.stringMap(try row[12].decode(String.self))
         return group
+    }
+
+    /// Reads a membership `LEFT JOIN`ed into a row: ``membershipColumns`` from column `first` on, nil when the
+    /// join found none.
+    static func joinedMembership(_ row: PostgresRandomAccessRow, from first: Int) throws -> Membership? {
+        guard let joinSeq = try row[first].decode(Int64?.self) else { return nil }
+        return Membership(
+            groupID: try row[first + 1].decode(String.self),
+            userID: try row[first + 2].decode(String.self),
+            role: GroupRole(rawValue: try row[first + 3].decode(String.self)) ?? .member,
+            joinedAt: try row[first + 4].decode(Int64.self),
+            joinSeq: joinSeq
+        )
     }
 
     /// Reads a row of ``membershipColumns``.
