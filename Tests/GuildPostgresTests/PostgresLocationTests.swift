@@ -1,4 +1,6 @@
 import Foundation
+import NIOCore
+import PostgresNIO
 import Testing
 
 @testable import GuildPostgres
@@ -20,6 +22,25 @@ struct PostgresLocationTests {
         let bare = try PostgresLocation(url: "postgres://guild@", environment: [:])
         #expect(bare.endpoint == .socket(directory: "/run/postgresql", port: 5432))
         #expect(bare.database == "guild")
+    }
+
+    /// `connect_timeout` bounds each connect (whole seconds, as libpq's); without it, 10 s. libpq's "0: wait for
+    /// ever" is refused with its reason, as is anything not a whole number of seconds from 1 to 3600.
+    @Test func connectTimeoutIsTakenInWholeSeconds() throws {
+        let plain = try PostgresLocation(url: "postgresql://guild@db.example/guild", environment: [:])
+        #expect(plain.connectTimeout == .seconds(10))
+        #expect(plain.connectTimeout == PostgresLocation.defaultConnectTimeout)
+        let given = try PostgresLocation(url: "postgresql://guild@db.example/guild?connect_timeout=30", environment: [:])
+        #expect(given.connectTimeout == .seconds(30))
+        #expect(try given.connectionConfiguration().options.connectTimeout == .seconds(30))
+        #expect(try given.connectionConfiguration(connectTimeout: .seconds(1)).options.connectTimeout == .seconds(1))
+        for text in ["0", "-1", "2.5", "ten", "3601", ""] {
+            #expect {
+                try PostgresLocation(url: "postgresql://guild@db.example/guild?connect_timeout=\(text)", environment: [:])
+            } throws: { error in
+                "\(error)".contains("connect_timeout=\(text) is not a whole number of seconds from 1 to 3600")
+            }
+        }
     }
 
     @Test func aPasswordInTheURLIsRefused() {

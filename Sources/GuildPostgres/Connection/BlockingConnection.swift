@@ -34,18 +34,19 @@ public final class BlockingConnection: Sendable {
     /// Connects to `location`, with the password from its password file if it has one.
     ///
     /// A server that accepts the connection and then says nothing (stopped, or cut off behind a network that drops
-    /// packets) fails the connect after `connectTimeout`, the handshake included. Once connected, a statement
-    /// not answered within `answerTimeout` closes the connection: every wait on it fails with
-    /// ``PostgresStoreError/unavailable(_:)`` (its caller, a lane, reconnects for the next batch), instead of
-    /// waiting as long as TCP would. Nil waits for ever: for the migrator, whose advisory lock waits for another
+    /// packets) fails the connect after `connectTimeout` (nil: the location's, ``PostgresLocation/connectTimeout``),
+    /// the handshake included. Once connected, a statement not answered within `answerTimeout` closes the
+    /// connection: every wait on it fails with ``PostgresStoreError/unavailable(_:)`` (its caller, a lane,
+    /// reconnects for the next batch), instead of waiting as long as TCP would. Nil waits for ever: for the migrator, whose advisory lock waits for another
     /// host's migration.
     public init(
         _ location: PostgresLocation,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-        connectTimeout: TimeAmount = .seconds(10),
+        connectTimeout: TimeAmount? = nil,
         answerTimeout: TimeAmount? = BlockingConnection.defaultAnswerTimeout,
         logger: Logger
     ) throws {
+        let connectTimeout = connectTimeout ?? TimeAmount(location.connectTimeout)
         let configuration = try location.connectionConfiguration(connectTimeout: connectTimeout)
         let eventLoop = group.any()
         precondition(!eventLoop.inEventLoop, "a blocking PostgreSQL connection is never opened on an event loop")

@@ -76,7 +76,7 @@ public final class PostgresEventFollower: Sendable {
 
     /// One connection's life: listen, catch up, then read on each notification or poll until it fails.
     private func follow(connected: () -> Void) async throws {
-        let configuration = try self.location.connectionConfiguration(connectTimeout: .seconds(10))
+        let configuration = try self.location.connectionConfiguration()
         let connection = try await PostgresConnection.connect(on: self.group.any(), configuration: configuration, id: 0, logger: self.logger)
         self.state.withLock { $0.connects += 1 }
         connected()

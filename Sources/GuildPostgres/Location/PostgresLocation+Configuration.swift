@@ -4,7 +4,8 @@ import PostgresNIO
 
 extension PostgresLocation {
     /// postgres-nio's configuration for this location, with the password from its password file.
-    func connectionConfiguration(connectTimeout: TimeAmount) throws -> PostgresConnection.Configuration {
+    /// - Parameter connectTimeout: the connect timeout, nil for the location's own (``connectTimeout``).
+    func connectionConfiguration(connectTimeout: TimeAmount? = nil) throws -> PostgresConnection.Configuration {
         let password = try self.password()
         var configuration: PostgresConnection.Configuration
         switch self.endpoint {
@@ -25,7 +26,7 @@ extension PostgresLocation {
                 database: self.database
             )
         }
-        configuration.options.connectTimeout = connectTimeout
+        configuration.options.connectTimeout = connectTimeout ?? TimeAmount(self.connectTimeout)
         configuration.options.additionalStartupParameters = [("application_name", self.applicationName)]
         return configuration
     }

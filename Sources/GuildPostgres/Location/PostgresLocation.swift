@@ -7,6 +7,7 @@ import Foundation
 ///     postgresql://guild@/guild?host=/run/postgresql          (a Unix socket directory)
 ///     postgresql://guild@db.example/guild?passfile=/etc/guild/pgpass
 ///     postgresql://guild@db.example/guild?sslmode=verify-full&sslrootcert=/etc/guild/db-ca.pem   (TLS)
+///     postgresql://guild@db.example/guild?connect_timeout=30  (seconds to connect, the handshake included)
 ///
 /// The URL never holds a password: it would show in `ps` output and in logs. The password comes from the
 /// password file named by `passfile=`, else `PGPASSFILE`, else `~/.pgpass` (libpq's format and rules), and
@@ -41,6 +42,15 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     public var tls: TLSMode
     /// The certificates a server's certificate must chain to (`sslrootcert`, a PEM file); nil: the system's.
     public var rootCertificates: String?
+    /// How long a connection may take to be ready, the handshake included (`connect_timeout`, whole seconds):
+    /// a server that accepts and then says nothing (stopped, or behind a network that drops packets) fails the
+    /// connect after it. A server that is down refuses at once, whatever this is.
+    public var connectTimeout: Duration
+
+    /// The ``connectTimeout`` when the URL gives none: postgres-nio's own default. libpq's is to wait for ever,
+    /// which a daemon cannot: it must answer `STORAGE_UNAVAILABLE`. Two seconds (this store's first default)
+    /// failed guildd's start on a busy CI machine (2026-12-01), where a server took longer to start a backend.
+    public static let defaultConnectTimeout: Duration = .seconds(10)
 
     /// libpq's `sslmode` values Guild takes. `allow` and `prefer`, which fall back to plain text without a word,
     /// are refused: a connection is encrypted or it is not.
@@ -68,7 +78,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         for item in components.queryItems ?? [] {
             guard let value = item.value else { throw PostgresStoreError.invalidURL("parameter \(item.name) has no value") }
             switch item.name {
-            case "host", "port", "user", "dbname", "passfile", "application_name", "sslmode", "sslrootcert":
+            case "host", "port", "user", "dbname", "passfile", "application_name", "sslmode", "sslrootcert", "connect_timeout":
                 query[item.name] = value
             case "password":
                 throw PostgresStoreError.passwordInURL
@@ -86,6 +96,15 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         self.rootCertificates = query["sslrootcert"]
         if self.rootCertificates != nil, tls == .disable {
             throw PostgresStoreError.invalidURL("sslrootcert needs sslmode=require, verify-ca or verify-full")
+        }
+        if let text = query["connect_timeout"] {
+            // libpq reads 0 (or less) as "wait for ever"; a daemon must notice a server that never answers.
+            guard let seconds = Int(text), (1...3600).contains(seconds) else {
+                throw PostgresStoreError.invalidURL("connect_timeout=\(text) is not a whole number of seconds from 1 to 3600")
+            }
+            self.connectTimeout = .seconds(seconds)
+        } else {
+            self.connectTimeout = Self.defaultConnectTimeout
         }
         let portText = query["port"] ?? components.port.map(String.init) ?? environment["PGPORT"] ?? "5432"
         guard let port = Int(portText), (1...65535).contains(port) else {

@@ -13,16 +13,17 @@ import Synchronization
 public final class PostgresReaders: Sendable {
     private let location: PostgresLocation
     private let logger: Logger
-    private let connectTimeout: TimeAmount
+    private let connectTimeout: TimeAmount?
     private let answerTimeout: TimeAmount
     private let threads: NIOThreadPool
     private let idle = Mutex<[BlockingConnection]>([])
 
-    /// Creates a pool of at most `count` connections (and threads).
+    /// Creates a pool of at most `count` connections (and threads); `connectTimeout` nil is the location's
+    /// (``PostgresLocation/connectTimeout``).
     public init(
         location: PostgresLocation,
         count: Int = 4,
-        connectTimeout: TimeAmount = .seconds(2),
+        connectTimeout: TimeAmount? = nil,
         answerTimeout: TimeAmount = BlockingConnection.defaultAnswerTimeout,
         logger: Logger
     ) {

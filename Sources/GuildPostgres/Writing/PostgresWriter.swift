@@ -24,12 +24,13 @@ public final class PostgresWriter: Sendable {
 
     /// Creates a writer for `location` with `connections` write connections (at least one: the event lane); each
     /// connects when its first write comes.
+    /// - Parameter connectTimeout: each connect's bound, nil for the location's (``PostgresLocation/connectTimeout``).
     /// - Parameter committed: called on a lane's thread after each of its commits, with the events it appended
     ///   and the records its operations changed, before the operations' callers hear of it.
     public init(
         location: PostgresLocation,
         maximumBatch: Int = 256,
-        connectTimeout: TimeAmount = .seconds(2),
+        connectTimeout: TimeAmount? = nil,
         answerTimeout: TimeAmount = BlockingConnection.defaultAnswerTimeout,
         connections: Int = 1,
         logger: Logger,

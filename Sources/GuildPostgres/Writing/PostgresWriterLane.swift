@@ -39,7 +39,7 @@ final class PostgresWriterLane: Sendable {
     let isQuiet: Bool
     private let location: PostgresLocation
     private let logger: Logger
-    private let connectTimeout: TimeAmount
+    private let connectTimeout: TimeAmount?
     private let answerTimeout: TimeAmount
     private let thread: NIOThreadPool
     private let queue: GroupCommitQueue<any PostgresPendingWrite>
@@ -57,7 +57,7 @@ final class PostgresWriterLane: Sendable {
     init(
         location: PostgresLocation,
         maximumBatch: Int,
-        connectTimeout: TimeAmount,
+        connectTimeout: TimeAmount?,
         answerTimeout: TimeAmount,
         quiet: Bool,
         logger: Logger,
