@@ -274,7 +274,9 @@ struct PostgresWriterTests {
         }
         let location = try PostgresLocation(url: server.url)
         try await Self.prepare(location)
-        let writer = PostgresWriter(location: location, connectTimeout: .seconds(1), answerTimeout: .seconds(1), logger: TestPostgres.logger)
+        // The connect timeout is not what the test measures (a frozen server's handshake fails whatever it is), and
+        // the first connect must not fail on a busy machine: 5 s, not 1.
+        let writer = PostgresWriter(location: location, connectTimeout: .seconds(5), answerTimeout: .seconds(1), logger: TestPostgres.logger)
         for id in 1...10 { _ = try await writer.write(Self.insertItem(Int64(id))) }
         try await TestPostgres.blocking { try server.freeze() }
         let refused = await #expect(throws: PostgresStoreError.self, "a write to a frozen server succeeded") {
