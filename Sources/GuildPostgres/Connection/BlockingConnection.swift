@@ -37,8 +37,8 @@ public final class BlockingConnection: Sendable {
     /// packets) fails the connect after `connectTimeout` (nil: the location's, ``PostgresLocation/connectTimeout``),
     /// the handshake included. Once connected, a statement not answered within `answerTimeout` closes the
     /// connection: every wait on it fails with ``PostgresStoreError/unavailable(_:)`` (its caller, a lane,
-    /// reconnects for the next batch), instead of waiting as long as TCP would. Nil waits for ever: for the migrator, whose advisory lock waits for another
-    /// host's migration.
+    /// reconnects for the next batch), instead of waiting as long as TCP would. Nil waits for ever: for the
+    /// migrator, whose advisory lock waits for another host's migration.
     public init(
         _ location: PostgresLocation,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
