@@ -442,6 +442,39 @@ struct UserRecordsConformanceTests {
         }
     }
 
+    /// A change to the profile alone may reach the database after `saveUser` returns (PostgreSQL sends it without
+    /// waiting): the same write still reads it back, and a write that fails after it leaves nothing of it.
+    @Test(arguments: Engine.available)
+    func aProfileChangeIsSeenByItsWriteAndGoneWithAWriteThatFails(engine: Engine) async throws {
+        try await engine.withStore { store in
+            var alice = Self.user("u1", username: "alice", email: "alice@example.com")
+            alice.displayName = "Alice"
+            try await Self.insert(alice, into: store)
+
+            var renamed = alice
+            renamed.displayName = "Alice Liddell"
+            renamed.modifiedAt = 20
+            let seen = try await store.write { [renamed, alice] in
+                try $0.saveUser(renamed, old: alice)
+                return try $0.user(id: "u1")
+            }
+            #expect(seen == renamed)
+            #expect(try await store.read { try $0.user(id: "u1") } == renamed)
+
+            var lost = renamed
+            lost.displayName = "Mallory"
+            try Self.set(fields: #"{"x": 1}"#, of: &lost)
+            lost.modifiedAt = 30
+            await Self.expectError(.userNotFound, "a later step of the write failed") {
+                try await store.write { [lost, renamed] in
+                    try $0.saveUser(lost, old: renamed)
+                    throw GuildError(.userNotFound, "a later step of the write failed")
+                }
+            }
+            #expect(try await store.read { try $0.user(id: "u1") } == renamed)
+        }
+    }
+
     @Test(arguments: Engine.available)
     func deletingAUserDeletesItsTokens(engine: Engine) async throws {
         try await engine.withStore { store in

@@ -166,6 +166,9 @@ extension PostgresUserRecords: UserRecords {
 
     /// Writes only the columns that differ between `user` and `old`, and the modification time: a concurrent
     /// change to another column by another host stays. A taken email or phone is `userAlreadyExists`.
+    ///
+    /// A change that leaves the email and the phone alone cannot break a constraint, so it is sent without
+    /// waiting (nothing reads its answer; see ``PostgresWriterLane``): a profile update waits only for its commit.
     public func saveUser(_ user: User, old: User) throws {
         guard Self.isStorableKey(user.id) else { return }
         var assignments: [String] = []
@@ -190,8 +193,13 @@ extension PostgresUserRecords: UserRecords {
         assignments.append("modified_at = $\(binds.count)")
         binds.append(user.id)
         let sql = "UPDATE \"user\" SET \(assignments.joined(separator: ", ")) WHERE id = $\(binds.count)"
+        let update = PostgresQuery(unsafeSQL: sql, binds: binds)
+        guard user.email != old.email || user.phone != old.phone else {
+            self.connection.send(update)
+            return
+        }
         do {
-            try self.connection.execute(PostgresQuery(unsafeSQL: sql, binds: binds))
+            try self.connection.execute(update)
         } catch {
             throw Self.translate(error)
         }
