@@ -47,8 +47,8 @@ struct PostgresHostsEndToEndTests {
     @Test func twoHostsShareUsersAndGroupsAndEachHearsTheOthersWrites() async throws {
         try await TestPostgres.withDatabase { location in
             try await Self.withDirectory { directory in
-                let (socketA, hostA) = try await Self.host("a", url: location.description, in: directory)
-                let (socketB, hostB) = try await Self.host("b", url: location.description, in: directory)
+                let (socketA, hostA) = try await Self.host("a", url: location.url, in: directory)
+                let (socketB, hostB) = try await Self.host("b", url: location.url, in: directory)
                 defer {
                     hostA.terminate()
                     hostB.terminate()
@@ -142,8 +142,8 @@ struct PostgresHostsEndToEndTests {
                 // A three-second lease: a dead host's things go offline within 4.2 s of its death (protocol/postgresql.md),
                 // and a host starved for a second on a busy machine is not taken for dead.
                 let lease = ["--presence-lease", "3"]
-                let (socketA, hostA) = try await Self.host("a", url: location.description, in: directory, arguments: lease)
-                let (socketB, hostB) = try await Self.host("b", url: location.description, in: directory, arguments: lease)
+                let (socketA, hostA) = try await Self.host("a", url: location.url, in: directory, arguments: lease)
+                let (socketB, hostB) = try await Self.host("b", url: location.url, in: directory, arguments: lease)
                 defer {
                     hostA.terminate()
                     hostB.terminate()
@@ -188,7 +188,7 @@ struct PostgresHostsEndToEndTests {
                 await again.close()
 
                 // A new run of B: bound there, then B stops gracefully, taking the lamp offline as it goes.
-                let (socketB2, hostB2) = try await Self.host("b2", url: location.description, in: directory, arguments: lease)
+                let (socketB2, hostB2) = try await Self.host("b2", url: location.url, in: directory, arguments: lease)
                 defer { hostB2.terminate() }
                 let onB2 = try await ThingAgent.connect(path: socketB2, thingID: lamp.thingID, accessToken: lamp.accessToken)
                 #expect(try await next(within: 30) == "thingConnected")
@@ -203,8 +203,8 @@ struct PostgresHostsEndToEndTests {
     @Test func aHostKilledMidWriteLosesNothingItAcknowledged() async throws {
         try await TestPostgres.withDatabase { location in
             try await Self.withDirectory { directory in
-                let (socketA, hostA) = try await Self.host("a", url: location.description, in: directory)
-                let (socketB, hostB) = try await Self.host("b", url: location.description, in: directory)
+                let (socketA, hostA) = try await Self.host("a", url: location.url, in: directory)
+                let (socketB, hostB) = try await Self.host("b", url: location.url, in: directory)
                 defer { hostB.terminate() }
                 let writer = try await GuildClient.connect(path: socketA)
                 let acknowledged = Mutex<[String]>([])
@@ -263,7 +263,7 @@ struct PostgresHostsEndToEndTests {
         var location = try PostgresLocation(url: TestPostgres.url ?? "")
         location.database = "no_such_guild_database"
         try await Self.withDirectory { directory in
-            let daemon = try await Child(Build.guildd, ["--socket", directory + "/a.sock", "--database", location.description])
+            let daemon = try await Child(Build.guildd, ["--socket", directory + "/a.sock", "--database", location.url])
             let status = await daemon.wait(timeout: 20)
             #expect(status != nil && status != 0)
             #expect(daemon.stderrTail().contains("no database no_such_guild_database"), "\(daemon.stderrTail())")

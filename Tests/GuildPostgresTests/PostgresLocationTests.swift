@@ -83,6 +83,28 @@ struct PostgresLocationTests {
         }
     }
 
+    /// ``PostgresLocation/url`` reads back to the same location, every setting kept, in an environment that would
+    /// fill in different defaults; odd characters in paths and names survive.
+    @Test func theURLReadsBackToTheSameLocation() throws {
+        let environment = ["PGHOST": "elsewhere", "PGPORT": "7000", "PGUSER": "intruder", "PGDATABASE": "other"]
+        for text in [
+            "postgresql://guild@db.example:6543/guilddb",
+            "postgresql://guild@/guild?host=/run/pg%20dir&port=5433",
+            "postgresql://guild@[::1]/guild?connect_timeout=30&application_name=guildd%20b",
+            "postgresql://guild@db.example/g%26d?sslmode=verify-full&sslrootcert=/etc/guild/ca%3D1.pem&passfile=/etc/guild/pg%23pass",
+            "postgresql://guild@db.example/guild?sslmode=require",
+        ] {
+            let location = try PostgresLocation(url: text, environment: [:])
+            let again = try PostgresLocation(url: location.url, environment: environment)
+            #expect(again == location, "\(text) -> \(location.url)")
+            #expect(!location.url.contains("password"))
+        }
+        var renamed = try PostgresLocation(url: "postgresql://guild@/guild?host=/tmp/pg&passfile=/tmp/pgpass&connect_timeout=45", environment: [:])
+        renamed.database = "guild_e2e_1"
+        let read = try PostgresLocation(url: renamed.url, environment: [:])
+        #expect(read.database == "guild_e2e_1" && read.passwordFile == "/tmp/pgpass" && read.connectTimeout == .seconds(45))
+    }
+
     @Test func thePasswordComesFromThePasswordFile() throws {
         let path = "/tmp/gpgpass-\(UUID().uuidString.prefix(8))"
         defer { try? FileManager.default.removeItem(atPath: path) }

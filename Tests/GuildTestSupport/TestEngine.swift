@@ -47,11 +47,12 @@ public enum TestEngine: Sendable, Equatable {
             try Self.execute("CREATE DATABASE \(unescaped: self.name)", on: self.server)
         }
 
-        /// The URL of the database: the server's, naming this database instead of the server's own.
+        /// The URL of the database: the server's, every setting kept (its password file, TLS, connect timeout),
+        /// naming this database instead of the server's own.
         var url: String {
             var location = self.server
             location.database = self.name
-            return location.description
+            return location.url
         }
 
         /// Drops the database, ending connections a killed daemon may have left.
