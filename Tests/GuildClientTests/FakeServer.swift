@@ -109,7 +109,7 @@ final class FakeServer: @unchecked Sendable {
 
     /// Waits until `condition` holds for the received lines (or the timeout passes); returns the lines.
     func waitForLines(
-        timeout: Duration = .seconds(10),
+        timeout: Duration = .seconds(60),
         until condition: ([[UInt8]]) -> Bool
     ) async throws -> [[UInt8]] {
         let deadline = ContinuousClock.now + timeout

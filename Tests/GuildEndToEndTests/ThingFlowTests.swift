@@ -45,11 +45,11 @@ struct ThingFlowTests {
         }
     }
 
-    /// The next event of `kind` from `events`, within `seconds`.
+    /// The next event of `kind` from `events`, within `seconds` (a minute unless given: it only catches a hang).
     static func next(
         _ kind: String,
         in events: AsyncThrowingStream<GuildEvent, any Error>,
-        within seconds: Double = 5
+        within seconds: Double = 60
     ) async throws -> GuildEvent {
         try await withThrowingTaskGroup(of: GuildEvent?.self) { group in
             group.addTask {

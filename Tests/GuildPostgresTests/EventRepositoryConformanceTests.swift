@@ -147,10 +147,10 @@ struct EventRepositoryConformanceTests {
 
         var all: [CommittedEvent] { self.events.withLock { $0 } }
 
-        /// Waits until the sink has heard an event numbered `seq` or later (up to 20 s: PostgreSQL's follower
+        /// Waits until the sink has heard an event numbered `seq` or later (up to a minute: PostgreSQL's follower
         /// reads the log after the commit).
         func wait(for seq: Int64) async throws {
-            let deadline = ContinuousClock.now + .seconds(20)
+            let deadline = ContinuousClock.now + .seconds(60)
             while self.events.withLock({ ($0.last?.seq ?? 0) < seq }), ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(10))
             }

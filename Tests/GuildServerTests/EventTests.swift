@@ -25,7 +25,7 @@ struct EventTests {
     }
 
     /// Takes `count` events from a subscription, failing after a timeout.
-    func take(_ count: Int, from subscription: EventSubscription, timeout: Duration = .seconds(10)) async throws -> [GuildEvent] {
+    func take(_ count: Int, from subscription: EventSubscription, timeout: Duration = .seconds(60)) async throws -> [GuildEvent] {
         try await withThrowingTaskGroup(of: [GuildEvent].self) { group in
             group.addTask {
                 var events: [GuildEvent] = []

@@ -65,8 +65,9 @@ public final class Child: Sendable {
     /// Sends `signal` to the process.
     public func signal(_ signal: Int32) { self.process.signal(signal) }
 
-    /// Waits for exit; returns the exit status (or the signal that ended it), or nil after `timeout` seconds.
-    public func wait(timeout: Double = 20) async -> Int32? {
+    /// Waits for exit; returns the exit status (or the signal that ended it), or nil after `timeout` seconds: a
+    /// minute unless given, as every wait of the suites, since it only catches a hang (see ``Eventually``).
+    public func wait(timeout: Double = 60) async -> Int32? {
         await self.process.wait(timeout: timeout)
     }
 

@@ -35,7 +35,7 @@ public final class NotifySocket: @unchecked Sendable {
     }
 
     /// Waits until a received message contains `text`.
-    public func waitFor(_ text: String, timeout: Double = 10) async -> Bool {
+    public func waitFor(_ text: String, timeout: Double = 60) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while deadline.timeIntervalSinceNow > 0 {
             self.drain()
