@@ -63,7 +63,7 @@ struct DaemonOptionsTests {
             if !seen { try await Task.sleep(for: .milliseconds(10)) }
         }
         daemon.signal(SIGTERM)
-        let status = await daemon.wait(timeout: 60)
+        let status = await daemon.wait()
         #expect(seen, "\(daemon.stderr)")
         #expect(daemon.stderr.contains(logged), "\(daemon.stderr)")
         #expect(status == 0)

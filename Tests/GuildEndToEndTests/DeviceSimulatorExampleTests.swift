@@ -48,7 +48,7 @@ struct DeviceSimulatorExampleTests {
             request("bad", [["blink": ["times": 3]], ["setBrightness": ["brightness": 300]], ["dance": [:]]])
         )
 
-        let status = await simulator.wait(timeout: 60)
+        let status = await simulator.wait()
         #expect(status == 0, "\(simulator.stdout)\(simulator.stderr)")
         let done = try await owner.command(thing, commandID: first)
         #expect(done.commandState == "DONE")
@@ -113,7 +113,7 @@ struct DeviceSimulatorExampleTests {
         owner = try await GuildClient.connect(path: scratch.socket)
         _ = try await owner.call(SessionMethods.Authenticate.self, .init(accessToken: me.accessToken))
         let dim = try await owner.sendCommand(onboarded.thingID, request([["setBrightness": ["brightness": 10]]]))
-        #expect(await first.wait(timeout: 60) == 0, "\(first.stdout)\(first.stderr)")
+        #expect(await first.wait() == 0, "\(first.stdout)\(first.stderr)")
         #expect(try await owner.command(onboarded.thingID, commandID: dim).commandState == "DONE")
         // Each command ran once: one line each.
         #expect(first.stdout.split(separator: "\n").filter { $0.contains("commandID") }.count == 2, "\(first.stdout)")
@@ -122,7 +122,7 @@ struct DeviceSimulatorExampleTests {
         let blink = try await owner.sendCommand(onboarded.thingID, request([["blink": ["times": 2]]]))
         let second = try await simulator(count: 1)
         defer { second.terminate() }
-        #expect(await second.wait(timeout: 60) == 0, "\(second.stdout)\(second.stderr)")
+        #expect(await second.wait() == 0, "\(second.stdout)\(second.stderr)")
         #expect(try await owner.command(onboarded.thingID, commandID: blink).actionResults == [["blink": ["succeeded": true]]])
         let state = try await owner.thingState(onboarded.thingID)
         #expect(state.state == ["power": true, "brightness": 10, "blinks": 2])

@@ -150,7 +150,7 @@ struct LifecycleTests {
         #expect(daemon.isRunning, "exited while a client was connected")
         #expect(try await client.call(SystemMethods.Ping.self) == "pong")
         await client.close()
-        #expect(await daemon.wait(timeout: 60) == 0)
+        #expect(await daemon.wait() == 0)
     }
 
     @Test func bindsWithTheRequestedModeAndReplacesAStaleSocket() async throws {

@@ -44,7 +44,7 @@ struct ObjectGuildctlTests {
             #expect(created.status == 0, "\(created.stderr)")
             #expect(created.stdout.contains("objectID: \(name)"))
         }
-        let watched = await watch.wait(timeout: 60)
+        let watched = await watch.wait()
         #expect(watched == 0)
         #expect(watch.stdout.contains("\"objectCreated\"") && watch.stdout.contains("fern"))
 

@@ -169,7 +169,7 @@ struct SeedExampleTests {
         _ = try await self.call(["group", "rename", "--group-id", sales, "--name", "Sales"], socket: socket, token: alice.token)
         _ = try await self.call(["group", "add-members", "--group-id", sales, "--user", bob.id], socket: socket, token: alice.token)
 
-        let status = await watch.wait(timeout: 60)
+        let status = await watch.wait()
         #expect(status == 0, "watch: \(String(describing: status)); stderr: \(watch.stderr)")
         let lines = watch.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(watch.stdout.hasSuffix("\n"))

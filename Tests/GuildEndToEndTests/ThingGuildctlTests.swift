@@ -399,7 +399,7 @@ struct ThingGuildctlTests {
         while !FileManager.default.fileExists(atPath: marker), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(FileManager.default.fileExists(atPath: marker), "\(agent.stderr)")
         agent.signal(SIGINT)
-        #expect(await agent.wait(timeout: 60) == 0, "\(agent.stderr)")
+        #expect(await agent.wait() == 0, "\(agent.stderr)")
         // Stopped with SIGTERM, which CMD's trap saw (SIGKILL after the grace period leaves no trace), and never
         // let run to its end.
         #expect((try? String(contentsOfFile: marker + ".term", encoding: .utf8)) == "term\n")
@@ -422,7 +422,7 @@ struct ThingGuildctlTests {
         while next.stdout.isEmpty, Date() < answered { try await Task.sleep(for: .milliseconds(20)) }
         #expect(next.stdout == "\(commandID) DONE\n", "\(next.stderr)")
         daemon.signal(SIGTERM)
-        #expect(await next.wait(timeout: 60) == 69)
+        #expect(await next.wait() == 69)
         #expect(next.stderr.contains("the connection to guildd was closed"), "\(next.stderr)")
         try await Task.sleep(for: .milliseconds(100))
         #expect((try? String(contentsOfFile: marker, encoding: .utf8)) == "", "the interrupted CMD never finished")

@@ -127,7 +127,7 @@ struct ThingLifecycleTests {
         #expect(try await Eventually.until { try await fixture.owner.thing(fixture.thingID).online })
         let disabled = try await guildctl(["thing", "disable", "--thing", fixture.thingID], fixture.ownerToken)
         #expect(disabled.status == 0, "\(disabled.stderr)")
-        #expect(await agent.wait(timeout: 60) == 1)
+        #expect(await agent.wait() == 1)
         #expect(agent.stderr.contains("disabled"), "\(agent.stderr)")
         let record = try json(try await guildctl(["thing", "get", "--thing", fixture.thingID, "--json"], fixture.ownerToken).stdout)
         #expect(record["disabled"] as? Bool == true && record["online"] as? Bool == false)

@@ -67,7 +67,7 @@ public final class Child: Sendable {
 
     /// Waits for exit; returns the exit status (or the signal that ended it), or nil after `timeout` seconds: a
     /// minute unless given, as every wait of the suites, since it only catches a hang (see ``Eventually``).
-    public func wait(timeout: Double = 60) async -> Int32? {
+    public func wait(timeout: Double = Double(Eventually.defaultTimeout.components.seconds)) async -> Int32? {
         await self.process.wait(timeout: timeout)
     }
 

@@ -7,13 +7,15 @@ extension PostgresLocation {
     /// URLs it is read from, it holds no password. Unlike ``description``, which is for people and logs, this is
     /// for handing the same location to another process or another database's name (the test suites' daemons).
     public var url: String {
-        var items: [(String, String)] = []
-        switch self.endpoint {
-        case .tcp(let host, let port): items += [("host", host), ("port", String(port))]
-        case .socket(let directory, let port): items += [("host", directory), ("port", String(port))]
-        }
-        items += [("user", self.user), ("dbname", self.database), ("application_name", self.applicationName)]
-        items.append(("sslmode", self.tls.rawValue))
+        let (host, port) =
+            switch self.endpoint {
+            case .tcp(let host, let port): (host, port)
+            case .socket(let directory, let port): (directory, port)
+            }
+        var items = [
+            ("host", host), ("port", String(port)), ("user", self.user), ("dbname", self.database),
+            ("application_name", self.applicationName), ("sslmode", self.tls.rawValue),
+        ]
         if let rootCertificates = self.rootCertificates { items.append(("sslrootcert", rootCertificates)) }
         if let passwordFile = self.passwordFile { items.append(("passfile", passwordFile)) }
         items.append(("connect_timeout", String(self.connectTimeout.components.seconds)))
