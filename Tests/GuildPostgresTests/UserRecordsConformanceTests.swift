@@ -111,6 +111,17 @@ struct UserRecordsConformanceTests {
         return session
     }
 
+    /// Inserts alice (`u1`: every part of an identity, a display name and a field) and bob (`u2`, whose email and
+    /// phone a change to alice's may clash with); returns alice.
+    static func insertAliceAndBob(into store: any UserRecordsStore) async throws -> User {
+        var alice = Self.user("u1", username: "alice", email: "alice@example.com", phone: "+1000")
+        alice.displayName = "Alice"
+        try Self.set(fields: #"{"a": 1}"#, of: &alice)
+        try await Self.insert(alice, into: store)
+        try await Self.insert(Self.user("u2", email: "bob@example.com", phone: "+2000"), into: store)
+        return alice
+    }
+
     static func resolve(
         _ token: Token,
         in store: any UserRecordsStore,
@@ -399,11 +410,7 @@ struct UserRecordsConformanceTests {
     @Test(arguments: Engine.available)
     func savingAUserWritesWhatChanged(engine: Engine) async throws {
         try await engine.withStore { store in
-            var alice = Self.user("u1", username: "alice", email: "alice@example.com", phone: "+1000")
-            alice.displayName = "Alice"
-            try Self.set(fields: #"{"a": 1}"#, of: &alice)
-            try await Self.insert(alice, into: store)
-            try await Self.insert(Self.user("u2", email: "bob@example.com", phone: "+2000"), into: store)
+            let alice = try await Self.insertAliceAndBob(into: store)
 
             var changed = alice
             changed.displayName = "Alice\u{0}Liddell"
@@ -472,6 +479,60 @@ struct UserRecordsConformanceTests {
                 }
             }
             #expect(try await store.read { try $0.user(id: "u1") } == renamed)
+        }
+    }
+
+    /// `setProfile` writes the columns it is given and the modification time, leaves the rest as stored (a phone
+    /// another writer changed stays), answers the row as stored, and fails as `saveUser` does.
+    @Test(arguments: Engine.available)
+    func settingAProfileWritesTheGivenColumnsAndAnswersTheStoredUser(engine: Engine) async throws {
+        try await engine.withStore { store in
+            let alice = try await Self.insertAliceAndBob(into: store)
+
+            // Another writer's change to the phone, which the next call does not name.
+            var phoned = alice
+            phoned.phone = "+1001"
+            phoned.modifiedAt = 15
+            try await store.write { [phoned, alice] in try $0.saveUser(phoned, old: alice) }
+
+            var renamed = phoned
+            renamed.displayName = "Alice\u{0}Liddell"
+            renamed.modifiedAt = 20
+            let answered = try await store.write {
+                try $0.setProfile(id: "u1", displayName: "Alice\u{0}Liddell", email: nil, phone: nil, modifiedAt: 20)
+            }
+            #expect(answered == renamed)
+            #expect(try await store.read { try $0.user(id: "u1") } == renamed)
+
+            var moved = renamed
+            moved.email = "alice@example.org"
+            moved.phone = "+1002"
+            moved.modifiedAt = 30
+            let second = try await store.write {
+                try $0.setProfile(id: "u1", displayName: nil, email: "alice@example.org", phone: "+1002", modifiedAt: 30)
+            }
+            #expect(second == moved)
+            #expect(try await store.read { try $0.credentials(for: LoginIdentity(email: "ALICE@example.org")) }?.user == moved)
+            #expect(try await store.read { try $0.credentials(for: LoginIdentity(email: "alice@example.com")) } == nil)
+
+            // No such user (nor one whose id no row could hold): nil, and nothing written.
+            #expect(try await store.write { try $0.setProfile(id: "u3", displayName: "x", email: nil, phone: nil, modifiedAt: 40) } == nil)
+            #expect(try await store.write { try $0.setProfile(id: "u\u{0}1", displayName: "x", email: nil, phone: nil, modifiedAt: 40) } == nil)
+
+            await Self.expectError(.userAlreadyExists, "a user with this email already exists", field: "email") {
+                _ = try await store.write { try $0.setProfile(id: "u1", displayName: "x", email: "BOB@example.com", phone: nil, modifiedAt: 50) }
+            }
+            await Self.expectError(.userAlreadyExists, "a user with this phone already exists", field: "phone") {
+                _ = try await store.write { try $0.setProfile(id: "u1", displayName: nil, email: nil, phone: "+2000", modifiedAt: 50) }
+            }
+            // A write that fails after it keeps nothing of it.
+            await Self.expectError(.userNotFound, "a later step of the write failed") {
+                try await store.write {
+                    _ = try $0.setProfile(id: "u1", displayName: "Mallory", email: nil, phone: nil, modifiedAt: 60)
+                    throw GuildError(.userNotFound, "a later step of the write failed")
+                }
+            }
+            #expect(try await store.read { try $0.user(id: "u1") } == moved)
         }
     }
 

@@ -78,3 +78,13 @@ public struct UserPatch: Sendable, Hashable {
         self.fields = fields
     }
 }
+
+extension User {
+    /// Sets the display name, email and phone that are given (nil leaves one as it is) and the modification time.
+    mutating func setProfile(displayName: String?, email: String?, phone: String?, modifiedAt: Int64) {
+        if let displayName { self.displayName = displayName }
+        if let email { self.email = email }
+        if let phone { self.phone = phone }
+        self.modifiedAt = modifiedAt
+    }
+}

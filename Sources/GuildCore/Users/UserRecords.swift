@@ -26,9 +26,25 @@ public protocol UserRecords {
     /// Writes the fields of `user` that differ from `old` (display name, email, phone, fields) and its
     /// modification time.
     func saveUser(_ user: User, old: User) throws
+    /// Sets the display name, email and phone that are given (nil leaves one as it is) and the modification time;
+    /// returns the user as stored, or nil when no user has this id. What a profile change that needs nothing of the
+    /// old row does: an engine whose statements are round trips writes and reads it in one (the default reads
+    /// ``user(id:)``, then writes with ``saveUser(_:old:)``).
+    func setProfile(id: String, displayName: String?, email: String?, phone: String?, modifiedAt: Int64) throws -> User?
     /// Deletes a user row and its tokens; returns whether it existed. Other areas' records of the user go
     /// first, in the same transaction (see `UserService.delete`).
     func deleteUserRecord(id: String) throws -> Bool
     /// Revokes the session an access token belongs to (its refresh token too).
     func revokeSession(accessTokenHash: [UInt8]) throws
+}
+
+extension UserRecords {
+    /// ``user(id:)``, then ``saveUser(_:old:)``: what an engine whose reads are cheap calls does.
+    public func setProfile(id: String, displayName: String?, email: String?, phone: String?, modifiedAt: Int64) throws -> User? {
+        guard let old = try self.user(id: id) else { return nil }
+        var user = old
+        user.setProfile(displayName: displayName, email: email, phone: phone, modifiedAt: modifiedAt)
+        try self.saveUser(user, old: old)
+        return user
+    }
 }

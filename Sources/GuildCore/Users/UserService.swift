@@ -253,17 +253,27 @@ public struct UserService: Sendable {
         if let fields = patch.fields { _ = try UserRules.sanitizeFields(fields.filter { $0.value != .null }) }
         let now = self.now()
         let user = try await self.store.write { tx in
-            guard let old = try tx.users.user(id: target) else {
-                throw GuildError(.userNotFound, "no user with id \(target)", field: "userID")
+            let stored: User?
+            if let fields = patch.fields {
+                stored = try tx.users.user(id: target).map { old in
+                    var user = old
+                    user.setProfile(displayName: patch.displayName, email: patch.email, phone: patch.phone, modifiedAt: now)
+                    user.fields = try UserRules.merge(fields, into: user.fields)
+                    try tx.users.saveUser(user, old: old)
+                    return user
+                }
+            } else {
+                // Nothing of the old row is needed: written and read back in one step (one statement on PostgreSQL).
+                stored = try tx.users.setProfile(
+                    id: target,
+                    displayName: patch.displayName,
+                    email: patch.email,
+                    phone: patch.phone,
+                    modifiedAt: now
+                )
             }
-            var user = old
-            if let displayName = patch.displayName { user.displayName = displayName }
-            if let email = patch.email { user.email = email }
-            if let phone = patch.phone { user.phone = phone }
-            if let fields = patch.fields { user.fields = try UserRules.merge(fields, into: user.fields) }
-            user.modifiedAt = now
-            try tx.users.saveUser(user, old: old)
-            return user
+            guard let stored else { throw GuildError(.userNotFound, "no user with id \(target)", field: "userID") }
+            return stored
         }
         // No bump: a profile change leaves every token valid (readers of the profile fetch it fresh).
         return user

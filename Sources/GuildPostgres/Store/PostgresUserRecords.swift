@@ -171,35 +171,35 @@ extension PostgresUserRecords: UserRecords {
     /// waiting (nothing reads its answer; see ``PostgresWriterLane``): a profile update waits only for its commit.
     public func saveUser(_ user: User, old: User) throws {
         guard Self.isStorableKey(user.id) else { return }
-        var assignments: [String] = []
-        var binds = PostgresBindings()
-        if user.displayName != old.displayName {
-            binds.append(Self.bytes(user.displayName))
-            assignments.append("display_name = $\(binds.count)")
-        }
-        if user.email != old.email {
-            binds.append(user.email)
-            assignments.append("email = $\(binds.count)")
-        }
-        if user.phone != old.phone {
-            binds.append(user.phone)
-            assignments.append("phone = $\(binds.count)")
-        }
-        if user.fields != old.fields {
-            binds.append(Self.fieldsText(user.fields))
-            assignments.append("fields = $\(binds.count)")
-        }
-        binds.append(user.modifiedAt)
-        assignments.append("modified_at = $\(binds.count)")
-        binds.append(user.id)
-        let sql = "UPDATE \"user\" SET \(assignments.joined(separator: ", ")) WHERE id = $\(binds.count)"
-        let update = PostgresQuery(unsafeSQL: sql, binds: binds)
+        var columns = UserColumnUpdate()
+        if user.displayName != old.displayName { columns.set("display_name", Self.bytes(user.displayName)) }
+        if user.email != old.email { columns.set("email", user.email) }
+        if user.phone != old.phone { columns.set("phone", user.phone) }
+        if user.fields != old.fields { columns.set("fields", Self.fieldsText(user.fields)) }
+        let update = columns.statement(id: user.id, modifiedAt: user.modifiedAt)
         guard user.email != old.email || user.phone != old.phone else {
             self.connection.send(update)
             return
         }
         do {
             try self.connection.execute(update)
+        } catch {
+            throw Self.translate(error)
+        }
+    }
+
+    /// One statement: the given columns and the modification time set, and the row as stored returned (no read
+    /// before it, which would be a round trip of its own). A taken email or phone is `userAlreadyExists`.
+    public func setProfile(id: String, displayName: String?, email: String?, phone: String?, modifiedAt: Int64) throws -> User? {
+        guard Self.isStorableKey(id) else { return nil }
+        var columns = UserColumnUpdate()
+        if let displayName { columns.set("display_name", Self.bytes(displayName)) }
+        if let email { columns.set("email", email) }
+        if let phone { columns.set("phone", phone) }
+        let update = columns.statement(id: id, modifiedAt: modifiedAt, returning: Self.userColumns)
+        do {
+            let rows = try self.connection.query(update)
+            return try rows.first.map { try Self.user($0.makeRandomAccess()).user }
         } catch {
             throw Self.translate(error)
         }
@@ -325,5 +325,28 @@ extension PostgresUserRecords {
             return GuildError(.userAlreadyExists, "a user with this \(field) already exists", field: field)
         }
         return GuildError(.userAlreadyExists, "the user already exists")
+    }
+}
+
+/// An `UPDATE "user"` of one user, built a column at a time: the columns set, then the modification time.
+private struct UserColumnUpdate {
+    private var assignments: [String] = []
+    private var binds = PostgresBindings()
+
+    /// Sets `column` to `value` (NULL when nil).
+    mutating func set<Value: PostgresDynamicTypeEncodable>(_ column: String, _ value: Value?) {
+        self.binds.append(value)
+        self.assignments.append("\(column) = $\(self.binds.count)")
+    }
+
+    /// The statement for the user `id`, with `modified_at` set too; `returning` names the columns it answers with.
+    func statement(id: String, modifiedAt: Int64, returning: String? = nil) -> PostgresQuery {
+        var assignments = self.assignments
+        var binds = self.binds
+        binds.append(modifiedAt)
+        assignments.append("modified_at = $\(binds.count)")
+        binds.append(id)
+        let tail = returning.map { " RETURNING \($0)" } ?? ""
+        return PostgresQuery(unsafeSQL: "UPDATE \"user\" SET \(assignments.joined(separator: ", ")) WHERE id = $\(binds.count)\(tail)", binds: binds)
     }
 }
