@@ -73,6 +73,61 @@ struct PostgresEventLogTests {
         }
     }
 
+    /// The tail inserts a transaction's events as arrays in one statement, however many: more than the 1,000 one
+    /// multi-row INSERT held when each event took seven parameters, bodies of any bytes, read back as written.
+    @Test func aTailOfThousandsOfEventsGoesInWholeAndInOrder() async throws {
+        try await Self.withLog(connections: 1) { connections, _ in
+            let connection = connections[0]
+            let events = (0..<2_500).map { Self.event($0, host: "a\u{00e9}\\u0000\u{1F600}") }
+            let appended = try await TestPostgres.blocking { try connection.transaction { try PostgresEventLog.append(events, on: connection) } }
+            #expect(appended.map(\.seq) == Array(1...2_500))
+            let read = try await TestPostgres.blocking { try PostgresEventLog.read(after: 0, limit: 3_000, on: connection) }
+            #expect(read == appended)
+            #expect(read.last.map { String(decoding: $0.body, as: UTF8.self) }?.contains("\u{00e9}\\u0000\u{1F600}") == true)
+            #expect(try await TestPostgres.blocking { try PostgresEventLog.head(on: connection) } == 2_500)
+        }
+    }
+
+    /// The tail is one statement of several parts, sent without waiting: when one part fails, none of the others'
+    /// rows are written (the events, their audience, the head), nor the batch's own rows, every write of the batch
+    /// fails, and the log goes on from where it was.
+    @Test func aTailWhosePartFailsWritesNoneOfItsParts() async throws {
+        try await Self.withLog(connections: 1) { connections, location in
+            let connection = connections[0]
+            // A row at seq 3 that the head does not count: the batch's third event collides with it.
+            _ = try await TestPostgres.blocking {
+                try connection.execute("CREATE TABLE item (id bigint PRIMARY KEY, seq bigint NOT NULL)")
+                try connection.execute(
+                    "INSERT INTO event (seq, topic, kind, audience, body, time) VALUES (3, 'group:g', 'stray', 'members', '\\x7b7d', 0)"
+                )
+            }
+            let writer = PostgresWriterTests.writer(location)
+            let outcomes = try await PostgresWriterTests.oneBatch(
+                writer,
+                [
+                    PostgresAudienceRowsTests.append(.memberEnter, users: ["u1"], joined: ["u1"]),
+                    PostgresWriterTests.insertItem(1),
+                    PostgresAudienceRowsTests.append(.memberEnter, users: ["u2"], joined: ["u2"]),
+                ]
+            )
+            #expect(outcomes.allSatisfy { (try? $0.get()) == nil }, "the batch's tail failed: no write committed")
+            let (head, events, subjects, intervals, items) = try await TestPostgres.blocking {
+                (
+                    try PostgresEventLog.head(on: connection),
+                    try connection.query("SELECT seq FROM event ORDER BY seq").map { try $0.decode(Int64.self) },
+                    try connection.query("SELECT count(*) FROM event_subject").first?.decode(Int64.self),
+                    try connection.query("SELECT count(*) FROM membership_history").first?.decode(Int64.self),
+                    try connection.query("SELECT count(*) FROM item").first?.decode(Int64.self)
+                )
+            }
+            #expect(head == 0 && events == [3] && subjects == 0 && intervals == 0 && items == 0)
+            // Once the stray row is gone, the same writes go in from the head on.
+            _ = try await TestPostgres.blocking { try connection.execute("DELETE FROM event WHERE seq = 2") }
+            #expect(try await writer.write(PostgresAudienceRowsTests.append(.memberEnter, users: ["u1"], joined: ["u1"])) == 1)
+            try await writer.close()
+        }
+    }
+
     @Test func aRolledBackAppendGivesItsNumbersBack() async throws {
         try await Self.withLog(connections: 1) { connections, _ in
             let connection = connections[0]

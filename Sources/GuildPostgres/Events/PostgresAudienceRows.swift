@@ -2,9 +2,10 @@ import GuildCore
 import PostgresNIO
 
 /// Who may replay the events of one shared transaction (the rows a ``GuildCore/ReplayRule`` names), gathered as
-/// the transaction's operations append events and inserted at its tail beside the events themselves: one
-/// statement per table for the whole batch, instead of one to three per event. postgres-nio sends a statement
-/// only when the one before it is answered, so each statement saved is a round trip of the writer's connection.
+/// the transaction's operations append events and inserted at its tail beside the events themselves, in the tail's
+/// one statement (``PostgresEventLog/send(_:audience:on:)``): one part per table for the whole batch, instead of one
+/// to three statements per event, and no round trip of their own (postgres-nio sends a statement only when the one
+/// before it is answered).
 ///
 /// Nothing inside a write transaction reads these rows (replay reads them once committed), so inserting them at
 /// the tail changes nothing an operation sees. Their inserts cannot fail on the data (`ON CONFLICT DO NOTHING`,
@@ -76,15 +77,14 @@ public final class PostgresAudienceRows {
         }
     }
 
-    /// Sends the batch's audience statements without waiting (``BlockingConnection/send(_:)``): the COMMIT
-    /// after them waits, and throws their error.
-    func send(on connection: BlockingConnection) {
-        self.sendRows(on: connection)
-        self.sendChanges(on: connection)
+    /// The statements that insert the recorded rows, their values bound into `statement`: parts of the batch's
+    /// tail, one statement (``PostgresEventLog/send(_:audience:on:)``), which PostgreSQL runs on one snapshot.
+    func parts(binding statement: inout PostgresStatement) -> [String] {
+        self.rowParts(binding: &statement) + self.changeParts(binding: &statement)
     }
 
     /// One `INSERT ... SELECT FROM unnest(...)` per table, in the order the tables were first named.
-    private func sendRows(on connection: BlockingConnection) {
+    private func rowParts(binding statement: inout PostgresStatement) -> [String] {
         var tables: [Table] = []
         var columns: [Table: (seqs: [Int64], names: [String])] = [:]
         for row in self.rows {
@@ -92,23 +92,26 @@ public final class PostgresAudienceRows {
             columns[row.table, default: ([], [])].seqs.append(row.seq)
             columns[row.table, default: ([], [])].names.append(row.name)
         }
+        var parts: [String] = []
         for table in tables {
             guard let (seqs, names) = columns[table] else { continue }
-            connection.send(
+            parts.append(
                 """
-                INSERT INTO \(unescaped: table.name) (seq, \(unescaped: table.column))
-                SELECT * FROM unnest(\(seqs)::bigint[], \(names)::text[])
+                INSERT INTO \(table.name) (seq, \(table.column))
+                SELECT * FROM unnest(\(statement.bind(seqs))::bigint[], \(statement.bind(names))::text[])
                 ON CONFLICT DO NOTHING
                 """
             )
         }
+        return parts
     }
 
     /// The batch's membership intervals, as its events opened and closed them in order: an interval the batch
     /// opens is inserted with its end if the batch also closes it; an interval opened before the batch is closed
-    /// by one UPDATE, sent before the inserts so that it cannot touch the batch's own open intervals.
-    private func sendChanges(on connection: BlockingConnection) {
-        guard !self.changes.isEmpty else { return }
+    /// by one UPDATE, which cannot touch the batch's own open intervals: the tail's parts all see the rows as they
+    /// were before it, never each other's.
+    private func changeParts(binding statement: inout PostgresStatement) -> [String] {
+        guard !self.changes.isEmpty else { return [] }
         var opened: [(member: Member, from: Int64, to: Int64?)] = []
         var openIndex: [Member: Int] = [:]
         var closed: [(member: Member, seq: Int64)] = []
@@ -123,27 +126,34 @@ public final class PostgresAudienceRows {
                 closed.append((change.member, change.seq))
             }
         }
+        var parts: [String] = []
         if !closed.isEmpty {
-            connection.send(
+            let groups = statement.bind(closed.map(\.member.groupID))
+            let users = statement.bind(closed.map(\.member.userID))
+            let seqs = statement.bind(closed.map(\.seq))
+            parts.append(
                 """
                 UPDATE membership_history h SET to_seq = c.seq
-                FROM unnest(\(closed.map(\.member.groupID))::text[], \(closed.map(\.member.userID))::text[],
-                    \(closed.map(\.seq))::bigint[]) AS c (group_id, user_id, seq)
+                FROM unnest(\(groups)::text[], \(users)::text[], \(seqs)::bigint[]) AS c (group_id, user_id, seq)
                 WHERE h.group_id = c.group_id AND h.user_id = c.user_id AND h.to_seq IS NULL
                 """
             )
         }
         if !opened.isEmpty {
             // An interval still open has no end: 0, which no event's seq is, stands for NULL in the array.
-            connection.send(
+            let groups = statement.bind(opened.map(\.member.groupID))
+            let users = statement.bind(opened.map(\.member.userID))
+            let froms = statement.bind(opened.map(\.from))
+            let tos = statement.bind(opened.map { $0.to ?? 0 })
+            parts.append(
                 """
                 INSERT INTO membership_history (group_id, user_id, from_seq, to_seq)
                 SELECT o.group_id, o.user_id, o.from_seq, nullif(o.to_seq, 0)
-                FROM unnest(\(opened.map(\.member.groupID))::text[], \(opened.map(\.member.userID))::text[],
-                    \(opened.map(\.from))::bigint[], \(opened.map { $0.to ?? 0 })::bigint[])
+                FROM unnest(\(groups)::text[], \(users)::text[], \(froms)::bigint[], \(tos)::bigint[])
                     AS o (group_id, user_id, from_seq, to_seq)
                 """
             )
         }
+        return parts
     }
 }

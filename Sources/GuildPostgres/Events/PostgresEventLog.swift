@@ -37,32 +37,46 @@ public enum PostgresEventLog {
         return head
     }
 
-    /// Inserts events numbered after the head ``lockHead(on:)`` returned, moves the head to the last of them,
-    /// and notifies listeners (delivered when, and only if, the transaction commits). The statements are sent
-    /// without waiting (``BlockingConnection/send(_:)``): the COMMIT after them waits, and throws their error.
-    public static func send(_ events: [PostgresEvent], on connection: BlockingConnection) {
-        guard let last = events.last?.seq else { return }
-        // One INSERT per chunk: PostgreSQL takes at most 65,535 parameters, seven per event.
-        for chunk in stride(from: 0, to: events.count, by: 1_000) {
-            let slice = events[chunk..<min(chunk + 1_000, events.count)]
-            var bindings = PostgresBindings(capacity: slice.count * 7)
-            var sql = "INSERT INTO event (seq, topic, kind, audience, body, time, routing) VALUES "
-            for (offset, event) in slice.enumerated() {
-                let base = offset * 7
-                if offset > 0 { sql += ", " }
-                sql += "($\(base + 1), $\(base + 2), $\(base + 3), $\(base + 4), $\(base + 5), $\(base + 6), $\(base + 7))"
-                bindings.append(event.seq)
-                bindings.append(event.topic.rawValue)
-                bindings.append(event.kind)
-                bindings.append(event.audience)
-                bindings.append(ByteBuffer(bytes: event.storedBody ?? event.body))
-                bindings.append(event.time)
-                bindings.append(StoredRouting.encode(event.routing))
-            }
-            connection.send(PostgresQuery(unsafeSQL: sql, binds: bindings))
+    /// Inserts events numbered after the head ``lockHead(on:)`` returned, with who may replay them (`audience`),
+    /// moves the head to the last of them, and notifies listeners (delivered when, and only if, the transaction
+    /// commits). One statement (``tail(_:audience:)``), sent without waiting (``BlockingConnection/send(_:)``): the
+    /// COMMIT after it waits, and throws its error.
+    public static func send(_ events: [PostgresEvent], audience: PostgresAudienceRows? = nil, on connection: BlockingConnection) {
+        guard let tail = self.tail(events, audience: audience) else { return }
+        connection.send(tail)
+    }
+
+    /// A transaction's tail as one statement, `WITH p0 AS (INSERT ...), ... SELECT pg_notify(...)`: its events (one
+    /// `INSERT` of arrays, however many), their audience rows, the head and the notification, in one round trip
+    /// where each would take one of its own (postgres-nio sends a statement only when the one before it is
+    /// answered), with the head's lock held that much less long. PostgreSQL runs each part exactly once, to the
+    /// end, all on the statement's one snapshot: no part sees the rows another writes, and none writes a row that
+    /// another does. Nil when there is nothing to write.
+    static func tail(_ events: [PostgresEvent], audience: PostgresAudienceRows?) -> PostgresQuery? {
+        var statement = PostgresStatement()
+        var parts = audience?.parts(binding: &statement) ?? []
+        var result = "SELECT 1"
+        if let last = events.last?.seq {
+            let seqs = statement.bind(events.map(\.seq))
+            let topics = statement.bind(events.map(\.topic.rawValue))
+            let kinds = statement.bind(events.map(\.kind))
+            let audiences = statement.bind(events.map(\.audience))
+            let bodies = statement.bind(events.map { ByteBuffer(bytes: $0.storedBody ?? $0.body) })
+            let times = statement.bind(events.map(\.time))
+            let routings = statement.bind(events.map { StoredRouting.encode($0.routing) })
+            parts.append(
+                """
+                INSERT INTO event (seq, topic, kind, audience, body, time, routing)
+                SELECT * FROM unnest(\(seqs)::bigint[], \(topics)::text[], \(kinds)::text[], \(audiences)::text[],
+                    \(bodies)::bytea[], \(times)::bigint[], \(routings)::text[])
+                """
+            )
+            parts.append("UPDATE event_head SET seq = \(statement.bind(last))")
+            result = "SELECT pg_notify(\(statement.bind(Self.channel)), \(statement.bind(String(last))))"
         }
-        connection.send("UPDATE event_head SET seq = \(last)")
-        connection.send("SELECT pg_notify(\(Self.channel), \(String(last)))")
+        guard !parts.isEmpty else { return nil }
+        statement.sql = "WITH " + parts.enumerated().map { "p\($0.offset) AS (\($0.element))" }.joined(separator: ", ") + " " + result
+        return statement.query
     }
 
     /// Committed events after `after`, in order, at most `limit`.

@@ -461,27 +461,8 @@ extension PostgresObjectRecords {
         )
     }
 
-    /// SQL text with its bind parameters, built piece by piece.
-    private struct Statement {
-        var sql = ""
-        var binds = PostgresBindings()
-
-        /// Binds `value`; returns its placeholder.
-        mutating func bind<Value: PostgresDynamicTypeEncodable>(_ value: Value) -> String {
-            self.binds.append(value)
-            return "$\(self.binds.count)"
-        }
-
-        /// A LIMIT's placeholder: SQLite takes a negative limit as none, as PostgreSQL takes NULL.
-        mutating func limit(_ limit: Int) -> String {
-            limit < 0 ? "NULL" : self.bind(Int64(limit))
-        }
-
-        var query: PostgresQuery { PostgresQuery(unsafeSQL: self.sql, binds: self.binds) }
-    }
-
     /// The condition that an index entry `f` is at `path` (its first bytes first, as the index holds them).
-    private static func pathCondition(_ path: FieldPath, in statement: inout Statement) -> String {
+    private static func pathCondition(_ path: FieldPath, in statement: inout PostgresStatement) -> String {
         let bytes = statement.bind(ByteBuffer(string: path.text))
         return "substring(f.path FROM 1 FOR 256) = substring(\(bytes) FROM 1 FOR 256) AND f.path = \(bytes)"
     }
@@ -499,7 +480,7 @@ extension PostgresObjectRecords {
         -> [(object: StoredObject, cursor: ObjectCursor)]
     {
         guard let first = values.first else { return [] }
-        var statement = Statement()
+        var statement = PostgresStatement()
         let match: String
         if first.kind == 3 {
             let strings = values.compactMap { value in
@@ -548,7 +529,7 @@ extension PostgresObjectRecords {
         }
         if afterRow == nil {
             let (comparison, order) = descending ? ("<", "DESC") : (">", "ASC")
-            var statement = Statement()
+            var statement = PostgresStatement()
             var condition = ""
             let bucketID = statement.bind(bucket.rowID)
             let atPath = Self.pathCondition(path, in: &statement)
@@ -606,5 +587,12 @@ extension PostgresObjectRecords {
             return .int(integer ?? 0)
         default: return .string(String(buffer: try row[first + 3].decode(ByteBuffer.self)))
         }
+    }
+}
+
+extension PostgresStatement {
+    /// A LIMIT's placeholder: SQLite takes a negative limit as none, as PostgreSQL takes NULL.
+    fileprivate mutating func limit(_ limit: Int) -> String {
+        limit < 0 ? "NULL" : self.bind(Int64(limit))
     }
 }

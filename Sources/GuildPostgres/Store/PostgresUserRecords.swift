@@ -331,22 +331,18 @@ extension PostgresUserRecords {
 /// An `UPDATE "user"` of one user, built a column at a time: the columns set, then the modification time.
 private struct UserColumnUpdate {
     private var assignments: [String] = []
-    private var binds = PostgresBindings()
+    private var update = PostgresStatement()
 
     /// Sets `column` to `value` (NULL when nil).
     mutating func set<Value: PostgresDynamicTypeEncodable>(_ column: String, _ value: Value?) {
-        self.binds.append(value)
-        self.assignments.append("\(column) = $\(self.binds.count)")
+        self.assignments.append("\(column) = \(self.update.bind(value))")
     }
 
     /// The statement for the user `id`, with `modified_at` set too; `returning` names the columns it answers with.
-    func statement(id: String, modifiedAt: Int64, returning: String? = nil) -> PostgresQuery {
-        var assignments = self.assignments
-        var binds = self.binds
-        binds.append(modifiedAt)
-        assignments.append("modified_at = $\(binds.count)")
-        binds.append(id)
+    consuming func statement(id: String, modifiedAt: Int64, returning: String? = nil) -> PostgresQuery {
+        self.assignments.append("modified_at = \(self.update.bind(modifiedAt))")
         let tail = returning.map { " RETURNING \($0)" } ?? ""
-        return PostgresQuery(unsafeSQL: "UPDATE \"user\" SET \(assignments.joined(separator: ", ")) WHERE id = $\(binds.count)\(tail)", binds: binds)
+        self.update.sql = "UPDATE \"user\" SET \(self.assignments.joined(separator: ", ")) WHERE id = \(self.update.bind(id))\(tail)"
+        return self.update.query
     }
 }

@@ -199,9 +199,8 @@ final class PostgresWriterLane: Sendable {
                     return .operationFailed(error)
                 }
             }
-            // The tail is sent without waiting; COMMIT waits for it and throws its error first.
-            numbering.audience.send(on: connection)
-            PostgresEventLog.send(numbering.events, on: connection)
+            // The tail, one statement, is sent without waiting; COMMIT waits for it and throws its error first.
+            PostgresEventLog.send(numbering.events, audience: numbering.audience, on: connection)
             committing = true
             guard try connection.commit() else {
                 // Rolled back, not committed: a statement failed and an operation did not throw its error on.
