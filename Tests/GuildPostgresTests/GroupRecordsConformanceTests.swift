@@ -20,6 +20,18 @@ protocol GroupRecordsStore: Sendable {
     func read<T: Sendable>(_ body: @escaping @Sendable (GroupTestTransaction) throws -> T) async throws -> T
     /// The sequence numbers of the committed group events that `userID` may replay, in order.
     func replayable(by userID: String) async throws -> [Int64]
+    /// The last committed event's number.
+    func head() async throws -> Int64
+}
+
+extension GroupRecordsStore {
+    /// Runs `body`, which appends one event, in a write transaction; returns that event's number once committed
+    /// (the log's head: a conformance test writes alone). What `append` returns names the event inside the
+    /// transaction only (``GuildCore/EventRecords``).
+    func writeEvent(_ body: @escaping @Sendable (GroupTestTransaction) throws -> Int64) async throws -> Int64 {
+        _ = try await self.write(body)
+        return try await self.head()
+    }
 }
 
 struct SQLiteGroupRecordsStore: GroupRecordsStore {
@@ -37,6 +49,8 @@ struct SQLiteGroupRecordsStore: GroupRecordsStore {
         try await self.store.replay(userID: userID, installationID: nil, after: 0, through: .max, limit: 1000)
             .filter { $0.topic.area == GroupEventAudience.groupArea }.map(\.seq)
     }
+
+    func head() async throws -> Int64 { try await self.store.eventSnapshot(userID: nil).head }
 }
 
 struct PostgresGroupRecordsStore: GroupRecordsStore {
@@ -61,6 +75,11 @@ struct PostgresGroupRecordsStore: GroupRecordsStore {
     func replayable(by userID: String) async throws -> [Int64] {
         let reader = self.reader
         return try await TestPostgres.blocking { try GroupPostgresEventArea.replayable(by: userID, on: reader) }
+    }
+
+    func head() async throws -> Int64 {
+        let reader = self.reader
+        return try await TestPostgres.blocking { try PostgresEventLog.head(on: reader) }
     }
 }
 
@@ -107,7 +126,7 @@ struct GroupRecordsConformanceTests {
         members: [String] = [],
         into store: any GroupRecordsStore
     ) async throws -> Int64 {
-        try await store.write { tx throws in
+        try await store.writeEvent { tx throws in
             try tx.records.groups.insertGroup(id: id, name: "Group \(id)", type: type, now: 100)
             try tx.records.groups.insertMember(groupID: id, userID: owner, role: .owner, now: 100)
             for member in members {
@@ -300,13 +319,13 @@ struct GroupRecordsConformanceTests {
         try await engine.withGroupStore { store in
             try await Self.users(["u1", "u2", "u3", "u4"], into: store)
             let created = try await Self.group("g1", owner: "u1", members: ["u2"], into: store)
-            let left = try await store.write { tx throws in
+            let left = try await store.writeEvent { tx throws in
                 try tx.records.groups.deleteMember(groupID: "g1", userID: "u2")
                 return try tx.appendEvent(
                     GroupEvent(kind: .quitFromGroup, groupID: "g1", actor: "u2", users: ["u2"], time: 101, left: ["u2"])
                 )
             }
-            let named = try await store.write { tx throws in
+            let named = try await store.writeEvent { tx throws in
                 try tx.appendEvent(
                     GroupEvent(
                         kind: .receiveJoinApplication,
@@ -319,12 +338,12 @@ struct GroupRecordsConformanceTests {
                     )
                 )
             }
-            let message = try await store.write { tx throws in
+            let message = try await store.writeEvent { tx throws in
                 try tx.appendEvent(
                     GroupEvent(kind: .newMessage, groupID: "g1", actor: "u1", time: 103, excluded: ["u1"])
                 )
             }
-            let admins = try await store.write { tx throws in
+            let admins = try await store.writeEvent { tx throws in
                 try tx.appendEvent(
                     GroupEvent(
                         kind: .memberInfoChanged,
@@ -336,7 +355,7 @@ struct GroupRecordsConformanceTests {
                     )
                 )
             }
-            let joined = try await store.write { tx throws in
+            let joined = try await store.writeEvent { tx throws in
                 try tx.records.groups.insertMember(groupID: "g1", userID: "u4", role: .member, now: 105)
                 return try tx.appendEvent(
                     GroupEvent(kind: .memberEnter, groupID: "g1", actor: "u4", users: ["u4"], time: 105, joined: ["u4"])

@@ -21,6 +21,8 @@ protocol ObjectRecordsStore: Sendable {
     func read<T: Sendable>(_ body: @escaping @Sendable (ObjectTestTransaction) throws -> T) async throws -> T
     /// The sequence numbers of the committed object events that `userID` may replay, in order.
     func replayable(by userID: String) async throws -> [Int64]
+    /// The last committed event's number (what `append` returns names an event inside its transaction only).
+    func head() async throws -> Int64
 }
 
 struct SQLiteObjectRecordsStore: ObjectRecordsStore {
@@ -42,6 +44,8 @@ struct SQLiteObjectRecordsStore: ObjectRecordsStore {
         try await self.store.replay(userID: userID, installationID: nil, after: 0, through: .max, limit: 1000)
             .filter { $0.topic.area == ObjectEventAudience.bucketArea }.map(\.seq)
     }
+
+    func head() async throws -> Int64 { try await self.store.eventSnapshot(userID: nil).head }
 }
 
 struct PostgresObjectRecordsStore: ObjectRecordsStore {
@@ -73,6 +77,11 @@ struct PostgresObjectRecordsStore: ObjectRecordsStore {
     func replayable(by userID: String) async throws -> [Int64] {
         let reader = self.reader
         return try await TestPostgres.blocking { try ObjectPostgresEventArea.replayable(by: userID, on: reader) }
+    }
+
+    func head() async throws -> Int64 {
+        let reader = self.reader
+        return try await TestPostgres.blocking { try PostgresEventLog.head(on: reader) }
     }
 }
 
@@ -707,19 +716,18 @@ struct ObjectRecordsConformanceTests {
                     readers: readers
                 )
             }
-            let seqs = try await store.write { tx in
+            try await store.write { tx in
                 for user in ["u1", "u2", "u3"] { try Self.insertUser(user, tx) }
                 try tx.records.groups.insertGroup(id: "g1", name: "G", type: .basic, now: 1)
-                var seqs: [Int64] = []
-                seqs.append(try tx.appendObjectEvent(event(ObjectReaders(users: ["u1", "u1"]), time: 1)))
-                seqs.append(try tx.appendObjectEvent(event(ObjectReaders(groups: ["g1"]), time: 2)))
-                _ = try tx.appendGroupEvent(
-                    GroupEvent(kind: .memberEnter, groupID: "g1", actor: "u2", time: 3, joined: ["u2"])
-                )
-                seqs.append(try tx.appendObjectEvent(event(ObjectReaders(users: ["u3"], groups: ["g1"]), time: 4)))
-                seqs.append(try tx.appendObjectEvent(event(ObjectReaders(users: ["u1"], everyone: true), time: 5)))
-                return seqs
+                _ = try tx.appendObjectEvent(event(ObjectReaders(users: ["u1", "u1"]), time: 1))
+                _ = try tx.appendObjectEvent(event(ObjectReaders(groups: ["g1"]), time: 2))
+                _ = try tx.appendGroupEvent(GroupEvent(kind: .memberEnter, groupID: "g1", actor: "u2", time: 3, joined: ["u2"]))
+                _ = try tx.appendObjectEvent(event(ObjectReaders(users: ["u3"], groups: ["g1"]), time: 4))
+                _ = try tx.appendObjectEvent(event(ObjectReaders(users: ["u1"], everyone: true), time: 5))
             }
+            // The five events are the log's last; the third is the group's.
+            let head = try await store.head()
+            let seqs = [head - 4, head - 3, head - 1, head]
             #expect(try await store.replayable(by: "u1") == [seqs[0], seqs[3]])
             #expect(try await store.replayable(by: "u2") == [seqs[2], seqs[3]])
             #expect(try await store.replayable(by: "u3") == [seqs[2], seqs[3]])

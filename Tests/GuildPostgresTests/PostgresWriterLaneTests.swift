@@ -28,7 +28,8 @@ struct PostgresWriterLaneTests {
         }
     }
 
-    /// Inserts note `id`, with an event when `appending`.
+    /// Inserts note `id`, with an event when `appending`; returns the number that stands for the event in its
+    /// transaction.
     static func insertNote(_ id: Int64, appending: Bool = false) -> @Sendable (PostgresWriteContext) throws -> Int64? {
         { context in
             let seq = appending ? try context.append(PostgresEventLogTests.event(Int(id), host: "lanes")) : nil
@@ -69,7 +70,7 @@ struct PostgresWriterLaneTests {
                 }
                 return try await tasks.reduce(into: []) { $0.append($1) }
             }
-            #expect(seqs.compactMap { $0 }.sorted() == Array(1...150))
+            #expect(seqs.compactMap { $0 }.count == 150 && seqs.compactMap { $0 }.allSatisfy { $0 < 0 }, "provisional until the tail")
             #expect(published.withLock { $0 } == Array(1...150), "one sequence, published in order")
             let lanes = writer.laneStatistics.map(\.operations)
             #expect(lanes[0] == 3 + 150, "every write that appends ran on the event lane")
@@ -91,8 +92,7 @@ struct PostgresWriterLaneTests {
             _ = try await writer.write(at: Self.eventSite, Self.insertNote(10, appending: true))
             // The quiet site appends this time: refused on the quiet lane (rolled back there), committed on the
             // event lane with the next number.
-            let seq = try await writer.write(at: Self.quietSite, Self.insertNote(11, appending: true))
-            #expect(seq == 2)
+            _ = try await writer.write(at: Self.quietSite, Self.insertNote(11, appending: true))
             #expect(writer.learnedSites == (sites: 2, quiet: 0), "the site is known to append now")
             // A lane counts the operations its commits held, rolled back or not: the quiet lane's one is the
             // refused attempt.
@@ -113,12 +113,11 @@ struct PostgresWriterLaneTests {
             let writer = Self.writer(location)
             try await Self.learnQuiet(writer, from: 1)
             // Work that swallows the append's error: on a quiet lane it would commit its row without the event.
-            let seq = try await writer.write(at: Self.quietSite) { context in
+            _ = try await writer.write(at: Self.quietSite) { context in
                 let seq = try? context.append(PostgresEventLogTests.event(20, host: "lanes"))
                 try context.connection.execute("INSERT INTO note (id, seq) VALUES (20, \(seq))")
                 return seq
             }
-            #expect(seq == 1)
             let (notes, events) = try await Self.rows(location)
             #expect(notes == [1, 2, 3, 20])
             #expect(events == [1])

@@ -36,7 +36,8 @@ struct PostgresWriterTests {
         }
     }
 
-    /// Inserts item `id` and appends its event; returns the event's number.
+    /// Inserts item `id` and appends its event (whose body's `index` is `id`); returns the number that stands for
+    /// the event in its transaction (``PostgresWriteContext/append(_:)``).
     static func insertItem(_ id: Int64, failing: Bool = false) -> @Sendable (PostgresWriteContext) throws -> Int64 {
         { context in
             let seq = try context.append(PostgresEventLogTests.event(Int(id), host: "w"))
@@ -52,22 +53,115 @@ struct PostgresWriterTests {
             try await Self.prepare(location)
             let published = Mutex<[Int64]>([])
             let writer = Self.writer(location) { events, _ in published.withLock { $0 += events.map(\.seq) } }
-            let seqs = try await withThrowingTaskGroup(of: Int64.self) { tasks in
+            try await withThrowingTaskGroup(of: Int64.self) { tasks in
                 for id in 1...200 { tasks.addTask { try await writer.write(Self.insertItem(Int64(id))) } }
-                return try await tasks.reduce(into: []) { $0.append($1) }
+                try await tasks.waitForAll()
             }
-            #expect(seqs.sorted() == Array(1...200))
             #expect(published.withLock { $0 } == Array(1...200))
             let (commits, operations) = writer.statistics
             #expect(operations == 200)
             #expect(commits < 200, "200 concurrent writes took \(commits) commits")
             let connection = try await TestPostgres.connect(location)
             defer { connection.close() }
-            // Every reply came after its commit: each item's row and event are there, with the number it was told.
+            // Every reply came after its commit: each item's row and its own event are there.
             let rows = try await TestPostgres.blocking {
-                try connection.query("SELECT count(*)::bigint FROM item JOIN event USING (seq)").first?.decode(Int64.self)
+                try connection.query(
+                    "SELECT count(*)::bigint FROM item JOIN event ON (convert_from(event.body, 'UTF8')::jsonb ->> 'index')::bigint = item.id"
+                ).first?.decode(Int64.self)
             }
             #expect(rows == 200)
+            try await writer.close()
+        }
+    }
+
+    /// The log's lock is taken by a transaction's tail, not by its first append: while one host's operation runs
+    /// after appending (its transaction open, its events not numbered yet), another host's write that appends
+    /// commits, and takes the number before it.
+    @Test func anotherHostCommitsWhileATransactionThatAppendedIsStillOpen() async throws {
+        try await TestPostgres.withDatabase { location in
+            try await Self.prepare(location)
+            let (first, second) = (Self.writer(location), Self.writer(location))
+            let hold = Hold()
+            let held = Task {
+                try await first.write { context in
+                    let seq = try context.append(PostgresEventLogTests.event(1, host: "first"))
+                    try context.connection.execute("INSERT INTO item (id, seq) VALUES (1, \(seq))")
+                    return try hold.work(context)
+                }
+            }
+            try #require(try await Eventually.until { hold.holding })
+            // When the first append took the lock, this waited for the held transaction to end (a minute: the
+            // hold's own bound), and the wait below, half of that, ends first.
+            let done = Mutex(false)
+            let other = Task {
+                _ = try await second.write(Self.insertItem(2))
+                done.withLock { $0 = true }
+            }
+            let committed = try await Eventually.until(timeout: .seconds(30)) { done.withLock { $0 } }
+            #expect(committed, "the second host committed while the first host's transaction was open")
+            hold.release()
+            _ = try await held.value
+            _ = try await other.value
+            let connection = try await TestPostgres.connect(location)
+            defer { connection.close() }
+            let events = try await TestPostgres.blocking { try PostgresEventLog.read(after: 0, limit: 10, on: connection) }
+            #expect(events.map(\.seq) == [1, 2])
+            #expect(events.map { String(decoding: $0.body, as: UTF8.self).contains("\"host\":\"first\"") } == [false, true])
+            try await first.close()
+            try await second.close()
+        }
+    }
+
+    /// A group message stores its event's number (a recall rewrites that event): written in the batch that
+    /// appends the event, the row holds the number the tail gives it, however many messages the batch holds, and a
+    /// message recalled in the same batch has its event's kept body rewritten.
+    @Test func aMessageWrittenWithItsEventHoldsTheNumberTheTailGives() async throws {
+        try await TestPostgres.withDatabase { location in
+            try await Self.prepare(location)
+            let connection = try await TestPostgres.connect(location)
+            defer { connection.close() }
+            _ = try await TestPostgres.blocking {
+                try connection.execute(
+                    "INSERT INTO \"group\" (id, name, type, created_at, modified_at) VALUES ('g', '\\x67'::bytea, 'Work', 0, 0)"
+                )
+            }
+            let writer = Self.writer(location)
+            _ = try await writer.write(Self.insertItem(1))
+            @Sendable func send(_ seq: Int64, recalled: Bool = false) -> @Sendable (PostgresWriteContext) throws -> Int64 {
+                { context in
+                    let tx = PostgresTransaction(context)
+                    let event = GroupEvent(kind: .newMessage, groupID: "g", actor: "u1", users: [], time: seq)
+                    let eventSeq = try tx.append(event)
+                    try tx.messages.insertMessage(
+                        StoredMessage(
+                            groupID: "g",
+                            seq: seq,
+                            msgID: "m\(seq)",
+                            sender: "u1",
+                            time: seq,
+                            priority: .normal,
+                            body: MessageBody(text: "text \(seq)"),
+                            eventSeq: eventSeq
+                        )
+                    )
+                    if recalled {
+                        let stored = try #require(try tx.messages.messages(groupID: "g", in: seq...seq, descending: false, limit: 1).first)
+                        try tx.rewrite(stored.eventSeq, as: GroupEvent(kind: .newMessage, groupID: "g", actor: "recalled", users: [], time: seq))
+                    }
+                    return eventSeq
+                }
+            }
+            let outcomes = try await Self.oneBatch(writer, [send(1), send(2, recalled: true), send(3)])
+            #expect(outcomes.allSatisfy { (try? $0.get()) != nil })
+            let (messages, events) = try await TestPostgres.blocking {
+                (
+                    try connection.query("SELECT seq, event_seq FROM group_message ORDER BY seq").map { try $0.decode((Int64, Int64).self) },
+                    try PostgresEventLog.read(after: 0, limit: 10, on: connection)
+                )
+            }
+            #expect(messages.map(\.0) == [1, 2, 3] && messages.map(\.1) == [2, 3, 4], "the item's event is 1")
+            let actors = events.map { String(decoding: $0.body, as: UTF8.self) }.map { $0.contains("\"actor\":\"recalled\"") }
+            #expect(actors == [false, false, true, false], "only the recalled message's event was rewritten")
             try await writer.close()
         }
     }

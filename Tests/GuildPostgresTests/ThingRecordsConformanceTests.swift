@@ -1154,10 +1154,14 @@ struct ThingRecordsConformanceTests {
                 audience: ThingAudience(installations: ["i1", "i2"], installationUsers: ["u1"]),
                 members: try Self.json(#"{"commandID": "c1"}"#)
             )
-            let seqs = try await hosts[1].write { context in
+            try await hosts[1].write { context in
                 let tx = PostgresTransaction(context)
-                return [try tx.append(owners), try tx.append(result)]
+                try tx.append(owners)
+                try tx.append(result)
             }
+            // The log's last two events (what `append` returns names an event inside its transaction only).
+            let head = try await TestPostgres.blocking { try PostgresEventLog.head(on: reader) }
+            let seqs = [head - 1, head]
             let readers = try await TestPostgres.blocking {
                 try reader.query("SELECT seq, principal FROM thing_event_reader ORDER BY seq, principal")
                     .map { try $0.decode((Int64, String).self) }

@@ -151,13 +151,26 @@ public final class BlockingConnection: Sendable {
         try self.answer(self.connection.query(query, logger: self.logger)).metadata.rows ?? 0
     }
 
-    /// Sends `query` without waiting for its answer, for a statement whose result nobody reads: postgres-nio sends
-    /// it when the statement before it is answered, on its event loop, so the calling thread is not woken for
-    /// it. The next call that waits (``query(_:)``, ``execute(_:)``, ``flush()``) waits for it too and throws
-    /// its error first: a failed statement aborts the transaction, and what follows it fails for that reason.
-    public func send(_ query: PostgresQuery) {
+    /// Sends `query` without waiting for its answer: postgres-nio sends it when the statement before it is
+    /// answered, on its event loop, so the calling thread is not woken for it. The next call that waits
+    /// (``query(_:)``, ``execute(_:)``, ``flush()``) waits for it too and throws its error first: a failed statement
+    /// aborts the transaction, and what follows it fails for that reason. Its rows, for the caller that reads
+    /// them once a later call has waited: ``rows(of:)``.
+    @discardableResult
+    public func send(_ query: PostgresQuery) -> Sent {
         let future = self.connection.query(query, logger: self.logger)
         self.unanswered.withLock { $0.append(future) }
+        return Sent(future: future)
+    }
+
+    /// A statement sent with ``send(_:)``, whose rows may be read later.
+    public struct Sent: Sendable {
+        fileprivate let future: EventLoopFuture<PostgresQueryResult>
+    }
+
+    /// The rows `sent` returned; waits for them if no call has waited past it yet.
+    public func rows(of sent: Sent) throws -> [PostgresRow] {
+        try self.wait(for: sent.future).rows
     }
 
     /// Waits for the statements sent with ``send(_:)``; throws the first error among them.

@@ -3,9 +3,10 @@ import PostgresNIO
 
 /// Who may replay the events of one shared transaction (the rows a ``GuildCore/ReplayRule`` names), gathered as
 /// the transaction's operations append events and inserted at its tail beside the events themselves, in the tail's
-/// one statement (``PostgresEventLog/send(_:audience:on:)``): one part per table for the whole batch, instead of one
-/// to three statements per event, and no round trip of their own (postgres-nio sends a statement only when the one
-/// before it is answered).
+/// one statement (``PostgresEventLog/tail(_:audience:messages:)``): one part per table for the whole batch, instead
+/// of one to three statements per event, and no round trip of their own (postgres-nio sends a statement only when
+/// the one before it is answered). The events' numbers are recorded as they stand until the tail
+/// (``PostgresEventLog/provisional(_:)``), which numbers the rows with the events.
 ///
 /// Nothing inside a write transaction reads these rows (replay reads them once committed), so inserting them at
 /// the tail changes nothing an operation sees. Their inserts cannot fail on the data (`ON CONFLICT DO NOTHING`,
@@ -78,13 +79,15 @@ public final class PostgresAudienceRows {
     }
 
     /// The statements that insert the recorded rows, their values bound into `statement`: parts of the batch's
-    /// tail, one statement (``PostgresEventLog/send(_:audience:on:)``), which PostgreSQL runs on one snapshot.
-    func parts(binding statement: inout PostgresStatement) -> [String] {
-        self.rowParts(binding: &statement) + self.changeParts(binding: &statement)
+    /// tail, one statement (``PostgresEventLog/tail(_:audience:messages:)``), which PostgreSQL runs on one
+    /// snapshot. `base` is the tail's expression for the head its events are numbered from: a provisional number
+    /// `p` is the event `base - p`.
+    func parts(binding statement: inout PostgresStatement, base: String) -> [String] {
+        self.rowParts(binding: &statement, base: base) + self.changeParts(binding: &statement, base: base)
     }
 
     /// One `INSERT ... SELECT FROM unnest(...)` per table, in the order the tables were first named.
-    private func rowParts(binding statement: inout PostgresStatement) -> [String] {
+    private func rowParts(binding statement: inout PostgresStatement, base: String) -> [String] {
         var tables: [Table] = []
         var columns: [Table: (seqs: [Int64], names: [String])] = [:]
         for row in self.rows {
@@ -98,7 +101,7 @@ public final class PostgresAudienceRows {
             parts.append(
                 """
                 INSERT INTO \(table.name) (seq, \(table.column))
-                SELECT * FROM unnest(\(statement.bind(seqs))::bigint[], \(statement.bind(names))::text[])
+                SELECT \(base) - r.seq, r.name FROM unnest(\(statement.bind(seqs))::bigint[], \(statement.bind(names))::text[]) AS r (seq, name)
                 ON CONFLICT DO NOTHING
                 """
             )
@@ -110,7 +113,7 @@ public final class PostgresAudienceRows {
     /// opens is inserted with its end if the batch also closes it; an interval opened before the batch is closed
     /// by one UPDATE, which cannot touch the batch's own open intervals: the tail's parts all see the rows as they
     /// were before it, never each other's.
-    private func changeParts(binding statement: inout PostgresStatement) -> [String] {
+    private func changeParts(binding statement: inout PostgresStatement, base: String) -> [String] {
         guard !self.changes.isEmpty else { return [] }
         var opened: [(member: Member, from: Int64, to: Int64?)] = []
         var openIndex: [Member: Int] = [:]
@@ -133,14 +136,14 @@ public final class PostgresAudienceRows {
             let seqs = statement.bind(closed.map(\.seq))
             parts.append(
                 """
-                UPDATE membership_history h SET to_seq = c.seq
+                UPDATE membership_history h SET to_seq = \(base) - c.seq
                 FROM unnest(\(groups)::text[], \(users)::text[], \(seqs)::bigint[]) AS c (group_id, user_id, seq)
                 WHERE h.group_id = c.group_id AND h.user_id = c.user_id AND h.to_seq IS NULL
                 """
             )
         }
         if !opened.isEmpty {
-            // An interval still open has no end: 0, which no event's seq is, stands for NULL in the array.
+            // An interval still open has no end: 0, which no provisional number is, stands for NULL in the array.
             let groups = statement.bind(opened.map(\.member.groupID))
             let users = statement.bind(opened.map(\.member.userID))
             let froms = statement.bind(opened.map(\.from))
@@ -148,7 +151,7 @@ public final class PostgresAudienceRows {
             parts.append(
                 """
                 INSERT INTO membership_history (group_id, user_id, from_seq, to_seq)
-                SELECT o.group_id, o.user_id, o.from_seq, nullif(o.to_seq, 0)
+                SELECT o.group_id, o.user_id, \(base) - o.from_seq, \(base) - nullif(o.to_seq, 0)
                 FROM unnest(\(groups)::text[], \(users)::text[], \(froms)::bigint[], \(tos)::bigint[])
                     AS o (group_id, user_id, from_seq, to_seq)
                 """

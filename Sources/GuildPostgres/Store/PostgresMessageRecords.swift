@@ -19,9 +19,10 @@ extension PostgresTransaction {
 /// same mark apply one after the other. The statements of a message's sending (its row, the sender's mark, the
 /// mentions) are sent without waiting: nothing reads their answer (see ``PostgresWriterLane``).
 extension PostgresMessageRecords: GroupMessageRecords {
-    /// Stores a message.
+    /// Stores a message; its event's number, when the transaction appended that event, is given by the tail.
     public func insertMessage(_ message: StoredMessage) throws {
         let body = try message.body.map { ByteBuffer(bytes: try RPCCoding.encode($0)) }
+        self.tx.holdsEventNumber(message.eventSeq, groupMessage: message.groupID, seq: message.seq)
         self.connection.send(
             """
             INSERT INTO group_message (group_id, seq, msg_id, sender, time, priority, body, event_seq)

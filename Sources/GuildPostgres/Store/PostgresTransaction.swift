@@ -42,11 +42,19 @@ public final class PostgresTransaction {
         }
     }
 
+    /// Records that the group message `seq` of `groupID`, which the transaction inserts holding `eventSeq`, is
+    /// renumbered by the tail when `eventSeq` is provisional (``PostgresWriteContext/renumberAtTail(groupMessage:seq:)``).
+    func holdsEventNumber(_ eventSeq: Int64, groupMessage groupID: String, seq: Int64) {
+        guard PostgresEventLog.isProvisional(eventSeq) else { return }
+        self.context?.renumberAtTail(groupMessage: groupID, seq: seq)
+    }
+
     /// The records the transaction changed, for the store's after-commit hooks (the writer collects those of a
     /// write transaction).
     public var changedRecords: Set<RecordKey> { self.context?.changed ?? self.readChanges }
 
-    /// Appends an area's event to the log; returns its sequence number (see ``GuildCore/EventRecords``).
+    /// Appends an area's event to the log; returns the number that stands for it until the transaction's tail
+    /// numbers it (``PostgresWriteContext/append(_:)``; see ``GuildCore/EventRecords``).
     @discardableResult
     public func append(_ event: some LoggableEvent) throws -> Int64 {
         guard let context = self.context else { throw PostgresStoreError.readOnly }
@@ -61,8 +69,10 @@ public final class PostgresTransaction {
 
     /// Replaces a logged event's body (see ``GuildCore/EventRecords``).
     public func rewrite(_ seq: Int64, as event: some LoggableEvent) throws {
-        guard self.context != nil else { throw PostgresStoreError.readOnly }
+        guard let context = self.context else { throw PostgresStoreError.readOnly }
         let body = try event.encodeStoredBody() ?? event.encodeBody()
+        // An event this transaction appended is not in the log yet: its tail inserts the new body.
+        if PostgresEventLog.isProvisional(seq) { return context.rewrite(seq, storedBody: body) }
         try self.connection.execute("UPDATE event SET body = \(ByteBuffer(bytes: body)) WHERE seq = \(seq)")
     }
 }

@@ -29,9 +29,12 @@ public final class PostgresWriteContext {
         self.waitsForItsStatements = waitsForItsStatements
     }
 
-    /// Appends an event to the log; returns its sequence number, final once the transaction commits. The
-    /// first append of a transaction takes the sequence's lock (protocol/postgresql.md). On a quiet lane it
-    /// throws ``PostgresWriteRedirect`` instead, and the operation runs again on the event lane.
+    /// Appends an event to the log; returns the number that stands for it in this transaction
+    /// (``PostgresEventLog/provisional(_:)``): the transaction's tail numbers its events when it takes the log's
+    /// lock, just before COMMIT (protocol/postgresql.md). Only for use inside the transaction: to record the
+    /// event's audience, in ``PostgresTransaction/rewrite(_:as:)``, or in a group message's row, which the tail
+    /// renumbers (``renumberAtTail(groupMessage:seq:)``). On a quiet lane it throws ``PostgresWriteRedirect``
+    /// instead, and the operation runs again on the event lane.
     @discardableResult
     public func append(_ event: PostgresEvent) throws -> Int64 {
         guard self.mayAppend else {
@@ -39,45 +42,67 @@ public final class PostgresWriteContext {
             throw PostgresWriteRedirect(appends: true)
         }
         self.appended = true
-        return try self.sequence.append(event, on: self.connection)
+        return self.sequence.append(event)
     }
 
     /// Who may replay the events the transaction appends: inserted with them at its tail.
     var audience: PostgresAudienceRows { self.sequence.audience }
+
+    /// Replaces the body the log keeps for the event this transaction appended as `provisional`.
+    func rewrite(_ provisional: Int64, storedBody: [UInt8]) {
+        self.sequence.rewrite(provisional, storedBody: storedBody)
+    }
+
+    /// Records that the group message `seq` of `groupID`, inserted by this transaction, holds a provisional event
+    /// number that the tail replaces with the event's.
+    func renumberAtTail(groupMessage groupID: String, seq: Int64) {
+        self.sequence.messages.append(EventNumbering.MessageRow(groupID: groupID, seq: seq))
+    }
 }
 
-/// The events of one shared transaction, numbered in order from the head it locked on its first append, and
-/// who may replay them.
+/// The events of one shared transaction, in order, standing by their place in it until its tail numbers them
+/// (``PostgresEventLog/provisional(_:)``), who may replay them, and the rows that hold their provisional numbers.
 final class EventNumbering {
-    private(set) var head: Int64?
+    /// A group message whose row holds a provisional event number.
+    struct MessageRow {
+        var groupID: String
+        var seq: Int64
+    }
+
     private(set) var events: [PostgresEvent] = []
     let audience = PostgresAudienceRows()
+    fileprivate(set) var messages: [MessageRow] = []
 
-    func append(_ event: PostgresEvent, on connection: BlockingConnection) throws -> Int64 {
-        let head = try self.head ?? PostgresEventLog.lockHead(on: connection)
+    /// Adds `event` after the transaction's others; returns its provisional number.
+    func append(_ event: PostgresEvent) -> Int64 {
         var numbered = event
-        numbered.seq = head + 1
-        self.head = numbered.seq
+        numbered.seq = PostgresEventLog.provisional(self.events.count)
         self.events.append(numbered)
         return numbered.seq
     }
 
-    /// Where an operation starts, to give its numbers back if its savepoint rolls back.
-    var mark: Mark { Mark(head: self.head, count: self.events.count, audience: self.audience.mark) }
-
-    /// The head, the count of events and the audience recorded when an operation started.
-    struct Mark {
-        var head: Int64?
-        var count: Int
-        var audience: (rows: Int, changes: Int)
+    /// Replaces the body the log keeps for the event `provisional` (live subscribers still get the body it was
+    /// appended with, as when a logged event is rewritten after its commit).
+    fileprivate func rewrite(_ provisional: Int64, storedBody: [UInt8]) {
+        guard let index = self.events.firstIndex(where: { $0.seq == provisional }) else { return }
+        self.events[index].storedBody = storedBody
     }
 
-    /// Gives back the numbers taken since `mark`, and drops the audience recorded since. A head first locked
-    /// inside the rolled-back savepoint was unlocked with it (PostgreSQL releases locks taken after a savepoint it
-    /// rolls back to), so it is read again.
+    /// Where an operation starts, to drop what it recorded if its savepoint rolls back.
+    var mark: Mark { Mark(count: self.events.count, audience: self.audience.mark, messages: self.messages.count) }
+
+    /// The count of events, the audience and the message rows recorded when an operation started.
+    struct Mark {
+        var count: Int
+        var audience: (rows: Int, changes: Int)
+        var messages: Int
+    }
+
+    /// Drops the events, audience and message rows recorded since `mark`: a later operation's events take their
+    /// places.
     func rollBack(to mark: Mark) {
-        self.head = mark.head
         self.events.removeSubrange(mark.count...)
         self.audience.rollBack(to: mark.audience)
+        self.messages.removeSubrange(mark.messages...)
     }
 }

@@ -7,8 +7,8 @@ import Synchronization
 /// ``PostgresWriterLane`` with a thread of its own).
 ///
 /// The first lane is the event lane: any write may run there, and every write that appends events does, so the
-/// log's lock (taken at a transaction's first append, held to its commit: the gap-free sequence) is only ever
-/// waited for by one transaction of this host, as with one connection. The other lanes are quiet: they take the
+/// log's lock (taken by a transaction's tail, held to its commit: the gap-free sequence) is only ever waited for
+/// by one transaction of this host, as with one connection. The other lanes are quiet: they take the
 /// writes of sites (``WriteSite``) that have committed ``PostgresWriteRoutes/quietAfter`` times in a row without
 /// an event (a profile update, a login's tokens), and commit them beside the event lane instead of behind it. A
 /// quiet lane never waits for the log's lock, so no wait can run in a circle through it; a write that appends

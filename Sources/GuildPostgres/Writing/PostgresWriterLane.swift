@@ -10,13 +10,13 @@ import Synchronization
 ///
 /// A batch runs first without savepoints (one round trip less per operation); if one of its operations throws,
 /// the batch is rolled back and run again with each operation in its own SAVEPOINT, so the one that throws rolls
-/// back alone (and gives back the event numbers it took). An operation may send a statement whose answer it does
+/// back alone (and gives back the places its events took). An operation may send a statement whose answer it does
 /// not read without waiting (``BlockingConnection/send(_:)``; the stores' records do for a membership, a message),
 /// so the lane's thread is not woken for each: with savepoints the operation waits for them before it ends, so
 /// their error is its own; without, the next statement that waits throws it and the batch runs again with
 /// savepoints. An operation that catches a failed statement's error and returns fails all the same (PostgreSQL
-/// would only roll back at COMMIT). The transaction inserts the events and their audience rows
-/// (``PostgresAudienceRows``) last and commits once. A batch with a failing operation costs twice the work:
+/// would only roll back at COMMIT). The transaction's tail, one statement, takes the event log's lock, numbers
+/// and inserts the events and their audience rows (``PostgresAudienceRows``) last, and it commits once. A batch with a failing operation costs twice the work:
 /// bounded, and rare in practice. No caller returns before the commit holding its operation is durable. When the
 /// database cannot be reached, callers get ``PostgresStoreError/unavailable(_:)`` at once instead of waiting: the
 /// lane tries to reconnect when a batch comes, at most once per backoff interval (50 ms doubling to 1 s), and
@@ -199,14 +199,21 @@ final class PostgresWriterLane: Sendable {
                     return .operationFailed(error)
                 }
             }
-            // The tail, one statement, is sent without waiting; COMMIT waits for it and throws its error first.
-            PostgresEventLog.send(numbering.events, audience: numbering.audience, on: connection)
+            // The tail, one statement that takes the log's lock and numbers the events, is sent without waiting;
+            // COMMIT waits for it and throws its error first.
+            let tail = PostgresEventLog.send(numbering.events, audience: numbering.audience, messages: numbering.messages, on: connection)
             committing = true
             guard try connection.commit() else {
                 // Rolled back, not committed: a statement failed and an operation did not throw its error on.
                 return savepoints ? .failed(BlockingConnection.rolledBackAtCommit) : .operationFailed(BlockingConnection.rolledBackAtCommit)
             }
-            return .committed(numbering.events, changed)
+            guard let tail else { return .committed([], changed) }
+            // Answered before the COMMIT was; a reply without the head (a broken server) leaves the events'
+            // numbers unknown, and the callers are told what they would be after a lost COMMIT.
+            guard let base = try? PostgresEventLog.base(answering: connection.rows(of: tail)) else {
+                return .failed(PostgresStoreError.commitOutcomeUnknown)
+            }
+            return .committed(PostgresEventLog.numbered(numbering.events, base: base), changed)
         } catch {
             if connection.isClosed || PostgresStoreError.endsSession(error) {
                 if !connection.isClosed { connection.close() }

@@ -43,22 +43,22 @@ enum PostgresFollowerMemory {
         }
     }
 
-    /// Commits `count` events through `writer`, 16 writers at once; returns the last one's sequence number.
+    /// Commits `count` events through `writer`, 16 writers at once; returns the log's head after them (what a
+    /// write's `append` returns names its event inside its transaction only).
     private static func write(_ count: Int, writer: PostgresWriter, ids: inout PostgresLog.Counter) async throws -> Int64 {
         let writers = PostgresLog.writers
         let base = ids.take(Int64(count))
-        return try await withThrowingTaskGroup(of: Int64.self) { group in
+        try await withThrowingTaskGroup(of: Void.self) { group in
             for task in 0..<writers {
                 group.addTask {
-                    var last: Int64 = 0
                     for index in stride(from: task, to: count, by: writers) {
-                        last = max(last, try await writer.write(PostgresLog.create(base + Int64(index))))
+                        _ = try await writer.write(PostgresLog.create(base + Int64(index)))
                     }
-                    return last
                 }
             }
-            return try await group.reduce(0) { max($0, $1) }
+            try await group.waitForAll()
         }
+        return try await writer.write { context in try PostgresEventLog.head(on: context.connection) }
     }
 
     /// Each host's memory once its follower has delivered the log up to `head` (every write committed).
