@@ -113,8 +113,9 @@ struct PostgresWriterTests {
     }
 
     /// A group message stores its event's number (a recall rewrites that event): written in the batch that
-    /// appends the event, the row holds the number the tail gives it, however many messages the batch holds, and a
-    /// message recalled in the same batch has its event's kept body rewritten.
+    /// appends the event, the row holds the number the tail gives it, however many messages the batch holds, a
+    /// message recalled in the same batch has its event's kept body rewritten, and a recall that fails after its
+    /// rewrite leaves the body as it was.
     @Test func aMessageWrittenWithItsEventHoldsTheNumberTheTailGives() async throws {
         try await TestPostgres.withDatabase { location in
             try await Self.prepare(location)
@@ -151,8 +152,15 @@ struct PostgresWriterTests {
                     return eventSeq
                 }
             }
-            let outcomes = try await Self.oneBatch(writer, [send(1), send(2, recalled: true), send(3)])
-            #expect(outcomes.allSatisfy { (try? $0.get()) != nil })
+            let failingRecall: @Sendable (PostgresWriteContext) throws -> Int64 = { context in
+                let tx = PostgresTransaction(context)
+                let stored = try #require(try tx.messages.messages(groupID: "g", in: 1...1, descending: false, limit: 1).first)
+                try tx.rewrite(stored.eventSeq, as: GroupEvent(kind: .newMessage, groupID: "g", actor: "recalled", users: [], time: 1))
+                struct Refused: Error {}
+                throw Refused()
+            }
+            let outcomes = try await Self.oneBatch(writer, [send(1), send(2, recalled: true), failingRecall, send(3)])
+            #expect(outcomes.map { (try? $0.get()) != nil } == [true, true, false, true])
             let (messages, events) = try await TestPostgres.blocking {
                 (
                     try connection.query("SELECT seq, event_seq FROM group_message ORDER BY seq").map { try $0.decode((Int64, Int64).self) },

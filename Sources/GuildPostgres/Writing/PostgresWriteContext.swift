@@ -72,6 +72,8 @@ final class EventNumbering {
     private(set) var events: [PostgresEvent] = []
     let audience = PostgresAudienceRows()
     fileprivate(set) var messages: [MessageRow] = []
+    /// The kept bodies ``rewrite(_:storedBody:)`` replaced, in order: an operation rolled back gives them back.
+    private var rewritten: [(index: Int, previous: [UInt8]?)] = []
 
     /// Adds `event` after the transaction's others; returns its provisional number.
     func append(_ event: PostgresEvent) -> Int64 {
@@ -85,22 +87,31 @@ final class EventNumbering {
     /// appended with, as when a logged event is rewritten after its commit).
     fileprivate func rewrite(_ provisional: Int64, storedBody: [UInt8]) {
         guard let index = self.events.firstIndex(where: { $0.seq == provisional }) else { return }
+        self.rewritten.append((index, self.events[index].storedBody))
         self.events[index].storedBody = storedBody
     }
 
     /// Where an operation starts, to drop what it recorded if its savepoint rolls back.
-    var mark: Mark { Mark(count: self.events.count, audience: self.audience.mark, messages: self.messages.count) }
+    var mark: Mark {
+        Mark(count: self.events.count, audience: self.audience.mark, messages: self.messages.count, rewritten: self.rewritten.count)
+    }
 
-    /// The count of events, the audience and the message rows recorded when an operation started.
+    /// The count of events, the audience, the message rows and the rewrites recorded when an operation started.
     struct Mark {
         var count: Int
         var audience: (rows: Int, changes: Int)
         var messages: Int
+        var rewritten: Int
     }
 
-    /// Drops the events, audience and message rows recorded since `mark`: a later operation's events take their
-    /// places.
+    /// Drops the events, audience and message rows recorded since `mark` (a later operation's events take their
+    /// places), and gives earlier events back the bodies rewritten since, as the savepoint's rollback does in the
+    /// log.
     func rollBack(to mark: Mark) {
+        for rewrite in self.rewritten[mark.rewritten...].reversed() where rewrite.index < mark.count {
+            self.events[rewrite.index].storedBody = rewrite.previous
+        }
+        self.rewritten.removeSubrange(mark.rewritten...)
         self.events.removeSubrange(mark.count...)
         self.audience.rollBack(to: mark.audience)
         self.messages.removeSubrange(mark.messages...)
