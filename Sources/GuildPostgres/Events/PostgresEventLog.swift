@@ -26,6 +26,9 @@ public enum PostgresEventLog {
     /// `-2`, ..., never a committed event's number. The tail's head `base` makes it `base - provisional`.
     static func provisional(_ position: Int) -> Int64 { -Int64(position) - 1 }
 
+    /// The position in its transaction of the event that `provisional` stands for: ``provisional(_:)`` undone.
+    static func position(ofProvisional provisional: Int64) -> Int { Int(-provisional - 1) }
+
     /// Whether `seq` stands for an event of the open transaction (``provisional(_:)``) rather than a logged one.
     static func isProvisional(_ seq: Int64) -> Bool { seq < 0 }
 

@@ -86,7 +86,8 @@ final class EventNumbering {
     /// Replaces the body the log keeps for the event `provisional` (live subscribers still get the body it was
     /// appended with, as when a logged event is rewritten after its commit).
     fileprivate func rewrite(_ provisional: Int64, storedBody: [UInt8]) {
-        guard let index = self.events.firstIndex(where: { $0.seq == provisional }) else { return }
+        let index = PostgresEventLog.position(ofProvisional: provisional)
+        guard self.events.indices.contains(index) else { return }
         self.rewritten.append((index, self.events[index].storedBody))
         self.events[index].storedBody = storedBody
     }
