@@ -24,10 +24,8 @@ import Glibc
 /// does. Session principals bind their user at the start of every cell (`user.login`, in the cell's batch);
 /// principals without a session must still have none after each cell (`session.whoami`).
 ///
-/// The time limit only catches a hang. The test walks its whole matrix through one daemon; in `scripts/test`'s
-/// end-to-end phase on PostgreSQL, whose 52 tests all start at once (Swift Testing 6.3 runs them unbounded), with
-/// two busy loops beside it on 2 vCPUs, it took up to 382 s (2026-12-01): a 10-minute limit was only 1.6x that.
-@Suite(.timeLimit(.minutes(30)))
+/// The test walks its whole matrix through one daemon: the slowest of the end-to-end tests under load (`.endToEnd`).
+@Suite(.endToEnd)
 struct AccessMatrixTests {
     /// Who makes a call.
     enum Principal: String, CaseIterable, Sendable {

@@ -7,7 +7,7 @@ import Testing
 
 /// `guildctl chat GROUP` in a real terminal (a detached tmux session): history on entry, the status line,
 /// typed lines sent, others' messages shown live, mentions flagged, `/quit` leaves.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct ChatCommandTests {
     @Test func chatUnderTmux() async throws {
         let scratch = try Scratch()

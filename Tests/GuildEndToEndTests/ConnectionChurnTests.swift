@@ -13,7 +13,7 @@ import Glibc
 /// guildd once kept two closure thunks per connection ever accepted, chained and walked for each new one, until
 /// the event loop's stack overflowed (about a hundred thousand connections). These tests count what is left, not
 /// how long anything took.
-@Suite struct ConnectionChurnTests {
+@Suite(.endToEnd) struct ConnectionChurnTests {
     /// 20,000 connections opened, pinged and closed leave guildd's memory and its connection objects where 1,000
     /// left them. The leak grew VmRSS by about 260 bytes per connection, about 2.4 MiB in each half of these
     /// 19,000. A daemon that frees what each connection made grows by allocator noise: usually tens of KiB, but

@@ -8,7 +8,7 @@ import Glibc
 
 /// guildd's options at start: a value out of its range is a usage error naming the option (exit 64), never a
 /// crash later (a duration or age that overflows when turned into nanoseconds or milliseconds).
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct DaemonOptionsTests {
     static let outOfRange: [String] = [
         "--idle-exit=1e300", "--idle-exit=9223372036854775807", "--shutdown-timeout=1e300", "--shutdown-timeout=nan",

@@ -8,7 +8,7 @@ import Testing
 /// `clients/python/examples/device_simulator.py` against a real daemon: it onboards a lamp for its owner, runs
 /// a command sent while it was not yet connected and one sent while it runs, posts one result per action in
 /// order (a failing action fails alone), uploads its state, and the owner's installation gets both results.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct DeviceSimulatorExampleTests {
     @Test func theSimulatedLampRunsCommandsAndReportsResults() async throws {
         let scratch = try Scratch()

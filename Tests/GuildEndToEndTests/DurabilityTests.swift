@@ -11,7 +11,7 @@ import Glibc
 #endif
 
 /// kill -9 at an arbitrary moment loses no acknowledged write and leaves a sound database.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct DurabilityTests {
     @Test(arguments: [20, 150, 600])
     func killNineLosesNoAcknowledgedWrite(afterWrites threshold: Int) async throws {

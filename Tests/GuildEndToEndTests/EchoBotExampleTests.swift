@@ -7,7 +7,7 @@ import Testing
 
 /// `clients/python/examples/echo_bot.py` against a real daemon: it answers a mention (sent before it started,
 /// replayed with `--since`) and ignores a message that does not mention it.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct EchoBotExampleTests {
     @Test func echoBotAnswersMentions() async throws {
         let scratch = try Scratch()

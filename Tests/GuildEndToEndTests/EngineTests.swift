@@ -5,7 +5,7 @@ import Testing
 
 /// The suites' daemons run on the engine the test run asks for (`GUILD_TEST_ENGINE`): `scripts/test` runs a
 /// representative part of the end-to-end suites again on PostgreSQL, and this checks that they really do.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct EngineTests {
     @Test func theDaemonRunsOnTheEngineTheRunAsksFor() async throws {
         let scratch = try Scratch()

@@ -12,7 +12,7 @@ import Glibc
 
 /// A subscriber that resumes with its last `seq` receives every event committed before a crash exactly
 /// once, across kill -9 and restart.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct EventResumeTests {
     final class Seen: Sendable {
         let events = Mutex<[GuildEvent]>([])

@@ -11,7 +11,7 @@ import Glibc
 
 /// With the default `--database` and umask 022, the state directory is 0700 and the database files 0600 (before the fix:
 /// they were 0755 and 0644, and any local user could copy the password hashes).
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct FileModeTests {
     static func mode(_ path: String) -> mode_t? {
         var info = stat()

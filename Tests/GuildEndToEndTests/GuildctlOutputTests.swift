@@ -5,7 +5,7 @@ import Testing
 /// guildctl's human output for each command family, through the real binaries, against the transcript in
 /// `Tests/Snapshots/guildctl-human.txt` with ids, pids, paths and counters normalised. After an intended
 /// change, run with `GUILD_UPDATE_SNAPSHOTS=1` to rewrite the file, and review its diff.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct GuildctlOutputTests {
     static let snapshot = Build.packageRoot.appendingPathComponent("Tests/Snapshots/guildctl-human.txt").path
 

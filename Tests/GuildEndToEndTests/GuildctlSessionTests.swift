@@ -4,7 +4,7 @@ import Testing
 
 /// guildctl's kept sessions and global options, through the real binaries: login, register, pseudo login,
 /// logout, whoami, profiles, refresh on expiry, and the credentials file's mode and contents.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct GuildctlSessionTests {
     /// Runs guildctl with `XDG_CONFIG_HOME` in the scratch directory.
     func guildctl(

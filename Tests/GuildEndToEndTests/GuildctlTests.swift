@@ -3,7 +3,7 @@ import GuildTestSupport
 import Testing
 
 /// guildctl against a real daemon: the seed's user flows, human and JSON output, exit codes.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct GuildctlTests {
     func guildctl(
         _ arguments: [String],

@@ -5,7 +5,7 @@ import Testing
 /// Seed 003's worked flows through guildctl against a real daemon: a Work group created with a member
 /// (`createGroup` with `memberList`), the owner pulled with the OWNER filter, a Public group's application
 /// approved, a Meeting group joined freely, and the owner of a Public group refused when quitting.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct IMSeedExampleTests {
     let ctl = GuildctlTests()
 

@@ -9,7 +9,7 @@ import Testing
 /// from uid 65534 (root is always an admin, and admins skip ACLs), that it answers exactly as the task path
 /// does: as the session bound at its place in the stream, with the ACL checked, and never with a session
 /// revoked since it was bound.
-@Suite(.timeLimit(.minutes(10)), .enabled(if: getuid() == 0, "needs root to run a client as another uid"))
+@Suite(.endToEnd, .enabled(if: getuid() == 0, "needs root to run a client as another uid"))
 struct ImmediateReadTests {
     /// A private object in the owner's user scope; returns (owner, other) as (id, token).
     static func setUp(_ socket: String) async throws -> (owner: (id: String, token: String), other: (id: String, token: String)) {

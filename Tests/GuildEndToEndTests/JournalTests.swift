@@ -9,7 +9,7 @@ import Glibc
 /// guildd under systemd logs structured journal entries (sd_journal_sendv), tested against a fake journal: in
 /// a private mount namespace a tmpfs hides /run/systemd, and a Python datagram socket at
 /// /run/systemd/journal/socket records what arrives. Outside the journal (no `JOURNAL_STREAM`), plain lines.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct JournalTests {
     /// The fields of each datagram (the native protocol's `KEY=value` lines).
     static func entries(_ path: String) throws -> [[String: String]] {

@@ -11,7 +11,7 @@ import Glibc
 
 /// The daemon's life under systemd's protocols: socket activation, readiness, watchdog, graceful stop,
 /// idle exit.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct LifecycleTests {
     @Test func firstConnectionStartsTheSocketActivatedDaemon() async throws {
         let scratch = try Scratch()

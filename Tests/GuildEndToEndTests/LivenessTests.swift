@@ -10,7 +10,7 @@ import Glibc
 
 /// The daemon never wedges: whatever one peer sends, a fresh connection's session call and a write answer
 /// within a second, the watchdog is fed only while requests are served, and SIGTERM always stops it.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct LivenessTests {
     @Test func pipelinedSystemChecksLeaveTheDaemonLive() async throws {
         let scratch = try Scratch()

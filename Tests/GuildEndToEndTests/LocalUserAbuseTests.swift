@@ -8,7 +8,7 @@ import Glibc
 
 /// Issue 39, abuse by a local user: what one unprivileged local user (uid 65534, a Python client over the real
 /// socket) can make a real daemon store or answer.
-@Suite(.timeLimit(.minutes(10)), .enabled(if: getuid() == 0, "needs root to run a client as another uid"))
+@Suite(.endToEnd, .enabled(if: getuid() == 0, "needs root to run a client as another uid"))
 struct LocalUserAbuseTests {
     /// Runs `script` as uid 65534 against a fresh daemon, after ``UnprivilegedPython/clientPrelude``; returns
     /// the JSON object it prints.

@@ -8,7 +8,7 @@ import Testing
 
 /// `user.login` racing `user.delete` of the same user answers a documented error (INVALID_CREDENTIALS: the user
 /// does not exist), never -32603 (before the fix: 152 of 1,600 logins failed with a foreign-key error storing the token).
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct LoginDeleteRaceTests {
     @Test func loginRacingDeleteNeverAnswersInternalError() async throws {
         let scratch = try Scratch()

@@ -3,7 +3,7 @@ import GuildTestSupport
 import Testing
 
 /// `guildctl group send|history|unread|mark-read|recall` against a real daemon.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct MessageCommandsTests {
     let ctl = GuildctlTests()
 

@@ -11,7 +11,7 @@ import Glibc
 
 /// Group messages through a real guildd: unread counts, mentions and history survive kill -9 and a restart,
 /// a resumed subscription replays what was missed, and bad input gets documented errors.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct MessageDurabilityTests {
     @Test func unreadCountsAndHistorySurviveKillNine() async throws {
         let scratch = try Scratch()

@@ -16,10 +16,8 @@ import Glibc
 /// action guards. Non-admin callers are real local users: their calls go through a Python client running as
 /// uid 65534. The expected outcomes are written out by hand below.
 ///
-/// The time limit only catches a hang. The test walks its whole matrix through one daemon; in `scripts/test`'s
-/// end-to-end phase on PostgreSQL, whose 52 tests all start at once (Swift Testing 6.3 runs them unbounded), with
-/// two busy loops beside it on 2 vCPUs, it took up to 383 s (2026-12-01): a 10-minute limit was only 1.6x that.
-@Suite(.timeLimit(.minutes(30)))
+/// The test walks its whole matrix through one daemon: the slowest of the end-to-end tests under load (`.endToEnd`).
+@Suite(.endToEnd)
 struct ObjectACLMatrixTests {
     /// The callers, in the order of the expectation strings.
     enum Caller: Int, CaseIterable {

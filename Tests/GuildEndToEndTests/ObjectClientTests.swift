@@ -8,7 +8,7 @@ import Testing
 /// The objects area through the socket: GuildClient's typed calls and object events, and real malformed
 /// bytes for every kind of bad input, each a clear error that leaves nothing written and the connection
 /// serving.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct ObjectClientTests {
     @Test func typedCallsAndBucketEventsThroughGuildClient() async throws {
         try await TestDaemon.run { socket, _ in

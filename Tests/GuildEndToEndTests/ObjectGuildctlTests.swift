@@ -4,7 +4,7 @@ import Testing
 
 /// guildctl's bucket, object and acl commands and `watch --bucket` against a real daemon: human tables, JSON,
 /// clause files, exit codes.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct ObjectGuildctlTests {
     func guildctl(_ arguments: [String], socket: String, token: String) async throws -> (status: Int32, stdout: String, stderr: String) {
         try await Child.run(Build.guildctl, arguments + ["--socket", socket], environment: ["GUILD_TOKEN": token])

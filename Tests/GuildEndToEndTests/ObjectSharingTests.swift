@@ -9,7 +9,7 @@ import Glibc
 /// Objects through the real daemon as unprivileged local users (uid 65534): the Python client's shared-bucket
 /// example, where only a member of the group receives an object event and its body, membership changes take
 /// effect on the very next event and read, and a non-member sees nothing.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct ObjectSharingTests {
     @Test(.enabled(if: getuid() == 0, "needs root to run a client as another uid"))
     func aGroupBucketIsSharedWithMembersOnly() async throws {

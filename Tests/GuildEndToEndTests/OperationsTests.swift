@@ -11,7 +11,7 @@ import Glibc
 
 /// What an operator runs, through the real binaries: `guildctl metrics` (parsed by Python's prometheus_client,
 /// a strict parser of the text format) and `guildctl admin backup` under load, then `guildd --restore`.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct OperationsTests {
     /// The venv `scripts/prerequisites` makes, with prometheus_client.
     static let python = Build.packageRoot.appendingPathComponent(".build/prometheus-venv/bin/python3").path

@@ -9,7 +9,7 @@ import Glibc
 /// Paging keys as an unprivileged local user (uid 65534) would attack them: issue 39's reproduction, where Bob,
 /// who may query Alice's bucket but read none of it, got the sort value of her last object scanned in the key
 /// and had made-up keys honoured as seek positions. Keys are now sealed for their caller and query.
-@Suite(.timeLimit(.minutes(10)), .enabled(if: getuid() == 0, "needs root to run a client as another uid"))
+@Suite(.endToEnd, .enabled(if: getuid() == 0, "needs root to run a client as another uid"))
 struct PageKeyTests {
     static let script = #"""
         import base64

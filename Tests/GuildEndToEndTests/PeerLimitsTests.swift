@@ -8,7 +8,7 @@ import Glibc
 
 /// Limits on what one unprivileged local user can hold, driven by a process running as uid 65534:
 /// connections per uid (root still gets in) and idle connections without a session.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct PeerLimitsTests {
     /// Opens `count` connections (binding a session on the first one when asked) and waits until `closing` of
     /// them were told something by the daemon (a refusal, an idle notice) and closed; then pings the others.

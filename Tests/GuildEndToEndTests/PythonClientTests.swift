@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// The stdlib Python client against a real daemon, as root (admin) and as an unprivileged peer.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct PythonClientTests {
     static let clientDirectory = UnprivilegedPython.clientDirectory
 

@@ -17,10 +17,8 @@ import Glibc
 /// The expected table is written out here from the sources (protocol/users-and-groups.md and protocol/im-groups.md), not
 /// derived from ``GroupPolicy``, so a wrong policy line fails it.
 ///
-/// The time limit only catches a hang. The test walks its whole table through one daemon; in `scripts/test`'s
-/// end-to-end phase on PostgreSQL, whose 52 tests all start at once (Swift Testing 6.3 runs them unbounded), with
-/// two busy loops beside it on 2 vCPUs, it took up to 313 s (2026-12-01): a 10-minute limit was only 1.9x that.
-@Suite(.timeLimit(.minutes(30)))
+/// The test walks its whole table through one daemon: the slowest of the end-to-end tests under load (`.endToEnd`).
+@Suite(.endToEnd)
 struct RuleTableTests {
     static let standings = ["owner", "admin", "member", "nonMember", "appAdmin"]
 

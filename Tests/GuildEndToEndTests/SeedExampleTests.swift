@@ -4,7 +4,7 @@ import Testing
 
 /// The seed's worked example (Kii, "Example of manipulating user-group relationships") and group events,
 /// driven through guildctl only against a real daemon.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct SeedExampleTests {
     /// Runs guildctl as the user of `token`; with no token it runs as this process's peer (root: admin).
     func guildctl(

@@ -13,7 +13,7 @@ import Glibc
 /// log gets one short line per burst, nothing acknowledged is lost, and writes succeed again once space
 /// returns, without a restart (before the fix: a generic -32603 and a 5 MB log line per failure). Needs root for the
 /// tmpfs mount (CI runs the tests as root).
-@Suite(.timeLimit(.minutes(10)), .enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
+@Suite(.endToEnd, .enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
 struct StorageFullTests {
     /// A small tmpfs, unmounted (lazily, even while busy) when the test ends.
     struct SmallDisk {

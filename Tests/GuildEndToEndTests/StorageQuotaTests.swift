@@ -10,7 +10,7 @@ import Glibc
 
 /// Issue 39, item 2: the per-owner storage quota, as an unprivileged local user (uid 65534, the Python client
 /// over the real socket) meets it, and usage per area as an admin (root, guildctl and GuildClient) reads it.
-@Suite(.timeLimit(.minutes(10)), .enabled(if: getuid() == 0, "needs root to run a client as another uid"))
+@Suite(.endToEnd, .enabled(if: getuid() == 0, "needs root to run a client as another uid"))
 struct StorageQuotaTests {
     static let quota = 20_000
 

@@ -3,7 +3,7 @@ import GuildTestSupport
 import Testing
 
 /// The shipped unit files are valid for systemd (`systemd-analyze verify`).
-struct SystemdUnitTests {
+@Suite(.endToEnd) struct SystemdUnitTests {
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze")))
     func unitFilesVerify() async throws {
         let scratch = try Scratch()

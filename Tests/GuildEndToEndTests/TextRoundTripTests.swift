@@ -8,7 +8,7 @@ import Testing
 /// Strings holding U+0000 and other control characters come back from the real daemon exactly as they were
 /// acknowledged: user profiles, custom fields, group names, profiles and attributes (before the fix: `"vis\u0000hidden"`
 /// came back as `"vis"`).
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct TextRoundTripTests {
     static let text = "vis\u{0}hidden\u{1}\u{1F}\u{7F}\t\n\"\\ é"
 

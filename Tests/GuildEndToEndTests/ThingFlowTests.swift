@@ -12,7 +12,7 @@ import Glibc
 /// Things through a real guildd with GuildClient: a command's round trip (the thing receives it on its
 /// subscription, DELIVERED once written to it, results posted, commandResult to the issuer's installation),
 /// presence events, a thing offline when the command was sent, and a kill -9 between send and result.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct ThingFlowTests {
     /// An owner (pseudo user) with an installation bound to its connection, and a thing it onboarded.
     struct Fixture {

@@ -4,7 +4,7 @@ import Testing
 
 /// guildctl's thing, command and trigger commands against a real daemon, and `thing agent --exec` as a
 /// shell-scripted device: the exit status becomes the result, in action order.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct ThingGuildctlTests {
     func guildctl(_ arguments: [String], socket: String, token: String) async throws -> (status: Int32, stdout: String, stderr: String) {
         try await Child.run(Build.guildctl, arguments + ["--socket", socket], environment: ["GUILD_TOKEN": token])

@@ -9,7 +9,7 @@ import Testing
 /// updated by itself and its owner, disabled (its connection unbound at once, its subscription ended, its
 /// token refused, the commands sent meanwhile kept) and enabled again; with GuildClient and with guildctl,
 /// whose `thing agent` stops when its thing is disabled.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct ThingLifecycleTests {
     /// How `events` ends: the error it throws, or nil if it did not end within 10 s.
     static func ending(of events: AsyncThrowingStream<GuildEvent, any Error>) async throws -> SubscriptionEnd? {

@@ -10,7 +10,7 @@ import Glibc
 /// token on user-only methods, a non-owner, a group owner whose member sends and then leaves, the seed's
 /// result-push rule with two installations of a normal user and of a pseudo user (each on its own
 /// connection, live), and bad input with real malformed bytes, none of which disturbs the connection.
-@Suite(.timeLimit(.minutes(10)), .enabled(if: getuid() == 0, "needs root to run a client as another uid"))
+@Suite(.endToEnd, .enabled(if: getuid() == 0, "needs root to run a client as another uid"))
 struct ThingPermissionTests {
     static let script = #"""
         import queue, socket, time

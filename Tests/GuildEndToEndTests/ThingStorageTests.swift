@@ -10,7 +10,7 @@ import Glibc
 /// 4,568 uploads/s of 10 KB grow the database by 113 MB/s, each upload kept as a state row and again as the
 /// `thingStateChanged` event's body (kept up to a million events). The history is now bounded per thing
 /// (`--state-history-count`, `--state-history-days`) and the logged event names its state instead of holding it.
-@Suite(.timeLimit(.minutes(10)), .enabled(if: getuid() == 0, "needs root to run a client as another uid"))
+@Suite(.endToEnd, .enabled(if: getuid() == 0, "needs root to run a client as another uid"))
 struct ThingStorageTests {
     static let script = #"""
         uploads = int(sys.argv[3])

@@ -6,7 +6,7 @@ import Testing
 
 /// `guildctl top` while clients write: successive screens show the rates move, read from a file (plain screens)
 /// and from a real terminal (a detached tmux session, redrawn in place).
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct TopTests {
     /// Each screen's `key: value` lines; screens start at their `guildd VERSION, pid …` header.
     static func screens(_ output: String) -> [[String: String]] {

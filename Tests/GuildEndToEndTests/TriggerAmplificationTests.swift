@@ -12,7 +12,7 @@ import Glibc
 /// a thing has at most 1,000 commands pending (`command.send` past it is `QUOTA_EXCEEDED`, with the limit and the
 /// usage), and every firing past a bound is recorded in a `triggerSkipped` event to the owner. The assertions
 /// hold however slowly the machine runs the script: the rate bounds the commands per upload, not per second.
-@Suite(.timeLimit(.minutes(10)), .enabled(if: getuid() == 0, "needs root to run a client as another uid"))
+@Suite(.endToEnd, .enabled(if: getuid() == 0, "needs root to run a client as another uid"))
 struct TriggerAmplificationTests {
     /// The false-to-true uploads.
     static let transitions = 20

@@ -12,7 +12,7 @@ import Glibc
 /// Schedules through the real daemon (issue 42, item 1): guildd's things' clock put just before a due time
 /// (hidden `--test-clock-start`), the firing seen in `trigger.results` and by the thing, and `kill -9` before and
 /// after the due time: the time fires once, never twice.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct TriggerScheduleTests {
     static func ms(_ text: String) -> Int64 {
         Int64((ISO8601DateFormatter().date(from: text)!.timeIntervalSince1970 * 1000).rounded())

@@ -5,7 +5,7 @@ import GuildTestSupport
 import Testing
 
 /// Kii's user and session rules through the wire (protocol/users-and-groups.md), with GuildClient.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.endToEnd)
 struct UserFlowTests {
     @Test func pseudoUserUpgradeKeepsIDAndToken() async throws {
         let scratch = try Scratch()
