@@ -641,4 +641,78 @@ struct GroupRecordsConformanceTests {
             try await TestPostgres.blocking { reader.close() }
         }
     }
+
+    /// How another host's transaction changes a member's standing while holding the group's row lock.
+    enum StandingChange: String, CaseIterable, Sendable {
+        /// The member's role only: the group's row is locked but not changed.
+        case demoted
+        /// The member removed: the group's row changes too (its member count).
+        case removed
+        /// The user added: a membership row the reader's statement could not have seen when it began.
+        case added
+    }
+
+    /// A write that reads a group and the caller's membership while another host holds the group's row lock reads
+    /// the membership that host committed, not the one before it: in PostgreSQL's READ COMMITTED, a statement that
+    /// waits for a row lock sees the newest version of the row it locks, but every other row as of the moment it
+    /// began, so a read that took the lock and the membership in one statement acted on a role, or a membership,
+    /// the other host had just taken away.
+    @Test(.enabled(if: TestPostgres.isConfigured, "needs the throwaway PostgreSQL that scripts/test starts"), arguments: StandingChange.allCases)
+    func theCallersMembershipIsReadAfterTheGroupLockIsHeld(change: StandingChange) async throws {
+        try await TestPostgres.withHosts(2) { hosts, reader in
+            let store = PostgresGroupRecordsStore(writer: hosts[0], reader: reader)
+            try await Self.users(["owner", "u"], into: store)
+            try await Self.group("g1", owner: "owner", members: change == .added ? [] : ["u"], into: store)
+            if change == .demoted {
+                try await store.write { tx throws in try tx.records.groups.setRole(groupID: "g1", userID: "u", role: .admin) }
+            }
+            let (locked, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+            // Host B locks the group, changes u's standing, and holds its transaction open until released.
+            let holder = Task {
+                try await hosts[1].write { context in
+                    let tx = PostgresTransaction(context)
+                    _ = try tx.groups.group("g1")
+                    switch change {
+                    case .demoted: try tx.groups.setRole(groupID: "g1", userID: "u", role: .member)
+                    case .removed: try tx.groups.deleteMember(groupID: "g1", userID: "u")
+                    case .added: try tx.groups.insertMember(groupID: "g1", userID: "u", role: .member, now: 2)
+                    }
+                    try context.connection.flush()
+                    locked.signal()
+                    release.wait()
+                }
+            }
+            try await TestPostgres.blocking { locked.wait() }
+            // Host A reads the group and u's membership, which waits for host B's lock.
+            let read = Task {
+                try await hosts[0].write { context in
+                    try PostgresTransaction(context).groups.groupAndMembership("g1", userID: "u").map { ($0.group.memberCount, $0.membership?.role) }
+                }
+            }
+            let waiting = try await Eventually.until {
+                try await TestPostgres.blocking {
+                    try reader.query(
+                        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+                    ).first?.decode(Int64.self) ?? 0 > 0
+                }
+            }
+            release.signal()
+            try await holder.value
+            #expect(waiting, "host A's read never waited for host B's lock")
+            let (count, role) = try #require(try await read.value)
+            switch change {
+            case .demoted:
+                #expect(count == 2)
+                #expect(role == .member)
+            case .removed:
+                #expect(count == 1)
+                #expect(role == nil)
+            case .added:
+                #expect(count == 2)
+                #expect(role == .member)
+            }
+            for host in hosts { try await host.close() }
+            try await TestPostgres.blocking { reader.close() }
+        }
+    }
 }

@@ -10,7 +10,9 @@ public protocol GroupRecords {
     func membership(groupID: String, userID: String) throws -> Membership?
     /// Group `id` and `userID`'s membership of it (nil when `userID` is nil or not a member); nil when there is
     /// no such group. What nearly every group operation reads first: an engine whose reads are round trips
-    /// answers it in one (the default reads ``group(_:)``, then ``membership(groupID:userID:)``).
+    /// answers it with one wait (the default reads ``group(_:)``, then ``membership(groupID:userID:)``). In a write
+    /// the membership must be read once the group's row is locked, not before: it is what the checks that follow
+    /// rely on.
     func groupAndMembership(_ id: String, userID: String?) throws -> (group: Group, membership: Membership?)?
     /// Whether a user exists.
     func userExists(_ id: String) throws -> Bool

@@ -57,19 +57,36 @@ extension PostgresGroupRecords: GroupRecords {
         return try rows.first.map(Self.membership)
     }
 
-    /// The group and the user's membership in one statement (the row locked as ``group(_:)`` locks it).
+    /// The group and the user's membership, the group's row locked as ``group(_:)`` locks it. In a write, two
+    /// statements sent together, so the thread waits once: the lock, then the membership. In PostgreSQL's READ
+    /// COMMITTED a statement that waits for a row lock sees the newest version of that row but every other row as
+    /// of the moment it began, so one statement that locked the group and joined the membership read the caller's
+    /// standing as it was before the transaction it waited for (another host's, which may have just removed or
+    /// demoted the caller); the membership's own statement begins after the lock is held. A read-only transaction
+    /// locks nothing and sees one snapshot: one statement.
     public func groupAndMembership(_ id: String, userID: String?) throws -> (group: Group, membership: Membership?)? {
         guard Self.isStorableKey(id) else { return nil }
         let member = userID.flatMap { Self.isStorableKey($0) ? $0 : nil }
-        let rows = try self.connection.query(
-            """
-            SELECT \(unescaped: Self.groupColumns), m.id, m.group_id, m.user_id, m.role, m.joined_at
-            FROM "group" g LEFT JOIN membership m ON m.group_id = g.id AND m.user_id = \(member)
-            WHERE g.id = \(id) \(unescaped: self.isWriteTransaction ? "FOR NO KEY UPDATE OF g" : "")
-            """
+        guard self.isWriteTransaction else {
+            let rows = try self.connection.query(
+                """
+                SELECT \(unescaped: Self.groupColumns), m.id, m.group_id, m.user_id, m.role, m.joined_at
+                FROM "group" g LEFT JOIN membership m ON m.group_id = g.id AND m.user_id = \(member)
+                WHERE g.id = \(id)
+                """
+            )
+            guard let row = rows.first?.makeRandomAccess() else { return nil }
+            return (try Self.group(from: row), try Self.joinedMembership(row, from: Self.groupColumnCount))
+        }
+        guard let member else { return try self.group(id).map { ($0, nil) } }
+        let locked = self.connection.send(
+            "SELECT \(unescaped: Self.groupColumns) FROM \"group\" g WHERE g.id = \(id) \(unescaped: self.rowLock)"
         )
-        guard let row = rows.first?.makeRandomAccess() else { return nil }
-        return (try Self.group(from: row), try Self.joinedMembership(row, from: Self.groupColumnCount))
+        let membership = try self.connection.query(
+            "SELECT \(unescaped: Self.membershipColumns) FROM membership WHERE group_id = \(id) AND user_id = \(member)"
+        )
+        guard let row = try self.connection.rows(of: locked).first?.makeRandomAccess() else { return nil }
+        return (try Self.group(from: row), try membership.first.map(Self.membership))
     }
 
     /// Whether a user exists.
