@@ -13,7 +13,7 @@ public final class BlockingConnection: Sendable {
     private let connection: PostgresConnection
     private let logger: Logger
     /// Statements sent with ``send(_:)`` and not yet waited for, oldest first.
-    private let unanswered = Mutex<[EventLoopFuture<PostgresQueryResult>]>([])
+    private let unanswered = Mutex<[StatementAnswer]>([])
     /// The waits in progress (see ``wait(for:)``), failed when the connection closes.
     private let waits: ConnectionWaits
 
@@ -142,13 +142,25 @@ public final class BlockingConnection: Sendable {
     /// Runs `query` and returns its rows once the server has sent them all (after every statement sent before it).
     @discardableResult
     public func query(_ query: PostgresQuery) throws -> [PostgresRow] {
-        try self.answer(self.connection.query(query, logger: self.logger)).rows
+        try self.answer(self.issue(query)).rows
     }
 
     /// Runs `query`; returns how many rows it changed.
     @discardableResult
     public func execute(_ query: PostgresQuery) throws -> Int {
-        try self.answer(self.connection.query(query, logger: self.logger)).metadata.rows ?? 0
+        try self.answer(self.issue(query)).metadata.rows ?? 0
+    }
+
+    /// Hands `query` to postgres-nio on the connection's event loop, with what takes its answer: one task on the
+    /// loop per statement, which postgres-nio's own call from this thread would make anyway; its answer is given
+    /// to the ``StatementAnswer`` there, or a failure if the connection closes first.
+    private func issue(_ query: PostgresQuery) -> StatementAnswer {
+        let answer = StatementAnswer()
+        let (connection, logger, waits) = (self.connection, self.logger, self.waits)
+        connection.eventLoop.execute {
+            waits.whenAnswered(connection.query(query, logger: logger)) { answer.give($0) }
+        }
+        return answer
     }
 
     /// Sends `query` without waiting for its answer: postgres-nio sends it when the statement before it is
@@ -158,31 +170,31 @@ public final class BlockingConnection: Sendable {
     /// them once a later call has waited: ``rows(of:)``.
     @discardableResult
     public func send(_ query: PostgresQuery) -> Sent {
-        let future = self.connection.query(query, logger: self.logger)
-        self.unanswered.withLock { $0.append(future) }
-        return Sent(future: future)
+        let answer = self.issue(query)
+        self.unanswered.withLock { $0.append(answer) }
+        return Sent(answer: answer)
     }
 
     /// A statement sent with ``send(_:)``, whose rows may be read later.
     public struct Sent: Sendable {
-        fileprivate let future: EventLoopFuture<PostgresQueryResult>
+        fileprivate let answer: StatementAnswer
     }
 
     /// The rows `sent` returned; waits for them if no call has waited past it yet.
     public func rows(of sent: Sent) throws -> [PostgresRow] {
-        try self.wait(for: sent.future).rows
+        try self.wait(for: sent.answer).rows
     }
 
     /// Waits for the statements sent with ``send(_:)``; throws the first error among them.
     public func flush() throws {
-        let futures = self.unanswered.withLock { unanswered in
+        let answers = self.unanswered.withLock { unanswered in
             defer { unanswered.removeAll() }
             return unanswered
         }
         var firstError: (any Error)?
-        for future in futures {
+        for answer in answers {
             do {
-                _ = try self.wait(for: future)
+                _ = try self.wait(for: answer)
             } catch {
                 if firstError == nil { firstError = error }
             }
@@ -190,10 +202,10 @@ public final class BlockingConnection: Sendable {
         if let firstError { throw firstError }
     }
 
-    /// The result of `future`, a statement issued after every one sent before it: their errors come first.
-    private func answer(_ future: EventLoopFuture<PostgresQueryResult>) throws -> PostgresQueryResult {
+    /// The result of `answer`, a statement issued after every one sent before it: their errors come first.
+    private func answer(_ answer: StatementAnswer) throws -> PostgresQueryResult {
         let earlier = Result { try self.flush() }
-        let own = Result { try self.wait(for: future) }
+        let own = Result { try self.wait(for: answer) }
         try earlier.get()
         return try own.get()
     }
@@ -201,10 +213,11 @@ public final class BlockingConnection: Sendable {
     /// What a wait throws when the connection closed without answering.
     static let closedUnanswered = PostgresStoreError.unavailable("PostgreSQL closed the connection before answering")
 
-    /// The result of `future`, or ``closedUnanswered`` as soon as the connection closes without answering it.
-    /// Bounded: a wait is held only while it is in progress.
-    private func wait(for future: EventLoopFuture<PostgresQueryResult>) throws -> PostgresQueryResult {
-        let answer = self.waits.untilClosed(future)
+    /// The result of `answer`, or ``closedUnanswered`` as soon as the connection closes without answering it.
+    /// Bounded: a statement is held in ``waits`` only until it is answered.
+    private func wait(for answer: StatementAnswer) throws -> PostgresQueryResult {
+        // The answer comes on an event loop: waiting on one could wait for ever (as `EventLoopFuture.wait()` checks).
+        precondition(MultiThreadedEventLoopGroup.currentEventLoop == nil, "a blocking PostgreSQL connection waited on an event loop")
         self.waitingSince.store(NIODeadline.now().uptimeNanoseconds, ordering: .relaxed)
         defer { self.waitingSince.store(0, ordering: .relaxed) }
         do {
@@ -235,7 +248,7 @@ public final class BlockingConnection: Sendable {
     /// PostgreSQL rolled it back instead, which it does without an error when a statement of the transaction
     /// had failed and nobody threw that failure on (COMMIT's answer is then "ROLLBACK"): nothing was written.
     public func commit() throws -> Bool {
-        try self.answer(self.connection.query("COMMIT", logger: self.logger)).metadata.command == "COMMIT"
+        try self.answer(self.issue("COMMIT")).metadata.command == "COMMIT"
     }
 
     /// What a transaction whose COMMIT rolled back (see ``commit()``) fails with.

@@ -32,20 +32,31 @@ final class ConnectionWaits: Sendable {
     /// `future`'s result, or a failure as soon as the connection closes without it.
     func untilClosed<Value: Sendable>(_ future: EventLoopFuture<Value>) -> EventLoopFuture<Value> {
         let promise = future.eventLoop.makePromise(of: Value.self)
+        // A promise keeps its first result: an answer that comes after the close's failure is dropped.
+        self.whenAnswered(future) { promise.completeWith($0) }
+        return promise.futureResult
+    }
+
+    /// Calls `answer` with `future`'s result, or with a failure as soon as the connection closes without it; then
+    /// maybe once more, with the result, if it comes after all (`answer` keeps the first). Called on `future`'s
+    /// event loop, it adds its callback there without a hop to it.
+    func whenAnswered<Value: Sendable>(
+        _ future: EventLoopFuture<Value>,
+        _ answer: @escaping @Sendable (Result<Value, any Error>) -> Void
+    ) {
         let id: Int? = self.state.withLock { state in
             guard !state.closed else { return nil }
             state.next += 1
-            state.failures[state.next] = { promise.fail($0) }
+            state.failures[state.next] = { answer(.failure($0)) }
             return state.next
         }
         future.whenComplete { [weak self] result in
             if let id { _ = self?.state.withLock { $0.failures.removeValue(forKey: id) } }
-            promise.completeWith(result)
+            answer(result)
         }
-        // Closed already: the wait fails now, unless the answer has completed it already (an answer that came while
-        // the caller was off the event loop reaches the promise later, and a promise keeps its first result).
-        if id == nil { promise.fail(self.reason ?? self.closedUnanswered) }
-        return promise.futureResult
+        // Closed already: the wait fails now, unless the answer has come already (an answer that came while the
+        // caller was off the event loop reaches `answer` later, and `answer` keeps its first result).
+        if id == nil { answer(.failure(self.reason ?? self.closedUnanswered)) }
     }
 
     /// Records why this side is closing the connection, for the waits it ends and for ``reason``; false when it
