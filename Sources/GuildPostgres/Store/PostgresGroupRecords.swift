@@ -89,36 +89,6 @@ extension PostgresGroupRecords: GroupRecords {
         return (try Self.group(from: row), try membership.first.map(Self.membership))
     }
 
-    /// The group, the caller's membership and each named user's (with whether they exist). In a write, two
-    /// statements sent together, waited for once: the group's lock, then every membership and existence in one
-    /// `unnest` (begun once the lock is held, as ``groupAndMembership(_:userID:)`` says why).
-    public func groupAndInvitees(
-        _ id: String,
-        userID: String?,
-        named: [String]
-    ) throws -> (group: Group, membership: Membership?, invitees: [String: (membership: Membership?, exists: Bool)])? {
-        guard self.isWriteTransaction, Self.isStorableKey(id) else { return try self.groupAndInviteesInTurn(id, userID: userID, named: named) }
-        let users = Array(Set((userID.map { [$0] } ?? []) + named).filter(Self.isStorableKey))
-        let locked = self.connection.send(
-            "SELECT \(unescaped: Self.groupColumns) FROM \"group\" g WHERE g.id = \(id) \(unescaped: self.rowLock)"
-        )
-        let rows = try self.connection.query(
-            """
-            SELECT u.id, EXISTS (SELECT 1 FROM "user" WHERE id = u.id), m.id, m.group_id, m.user_id, m.role, m.joined_at
-            FROM unnest(\(users)::text[]) AS u (id) LEFT JOIN membership m ON m.group_id = \(id) AND m.user_id = u.id
-            """
-        )
-        guard let groupRow = try self.connection.rows(of: locked).first?.makeRandomAccess() else { return nil }
-        var found: [String: (membership: Membership?, exists: Bool)] = [:]
-        for row in rows {
-            let row = row.makeRandomAccess()
-            found[try row[0].decode(String.self)] = (try Self.joinedMembership(row, from: 2), try row[1].decode(Bool.self))
-        }
-        var invitees: [String: (membership: Membership?, exists: Bool)] = [:]
-        for userID in named { invitees[userID] = found[userID] ?? (nil, false) }
-        return (try Self.group(from: groupRow), userID.flatMap { found[$0]?.membership }, invitees)
-    }
-
     /// Whether a user exists.
     public func userExists(_ id: String) throws -> Bool {
         guard Self.isStorableKey(id) else { return false }
