@@ -667,8 +667,10 @@ struct GroupRecordsConformanceTests {
                 try await store.write { tx throws in try tx.records.groups.setRole(groupID: "g1", userID: "u", role: .admin) }
             }
             let (locked, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-            // Host B locks the group, changes u's standing, and holds its transaction open until released.
+            // Host B locks the group, changes u's standing, and holds its transaction open until released. `locked` is
+            // signalled on every path, so a write that fails before the lock fails the test instead of hanging it.
             let holder = Task {
+                defer { locked.signal() }
                 try await hosts[1].write { context in
                     let tx = PostgresTransaction(context)
                     _ = try tx.groups.group("g1")
@@ -689,14 +691,18 @@ struct GroupRecordsConformanceTests {
                     try PostgresTransaction(context).groups.groupAndMembership("g1", userID: "u").map { ($0.group.memberCount, $0.membership?.role) }
                 }
             }
-            let waiting = try await Eventually.until {
-                try await TestPostgres.blocking {
-                    try reader.query(
-                        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
-                    ).first?.decode(Int64.self) ?? 0 > 0
+            let waiting: Bool
+            do {
+                // Released on every path, so a failed poll ends host B's transaction instead of leaving it open.
+                defer { release.signal() }
+                waiting = try await Eventually.until {
+                    try await TestPostgres.blocking {
+                        try reader.query(
+                            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+                        ).first?.decode(Int64.self) ?? 0 > 0
+                    }
                 }
             }
-            release.signal()
             try await holder.value
             #expect(waiting, "host A's read never waited for host B's lock")
             let (count, role) = try #require(try await read.value)

@@ -14,7 +14,7 @@ public final class BlockingConnection: Sendable {
     private let logger: Logger
     /// Statements sent with ``send(_:)`` and not yet waited for, oldest first.
     private let unanswered = Mutex<[StatementAnswer]>([])
-    /// The waits in progress (see ``wait(for:)``), failed when the connection closes.
+    /// Every statement from its hand-over to its answer (see ``wait(for:)``), failed when the connection closes.
     private let waits: ConnectionWaits
 
     /// How long a wait may last before the connection is taken for lost (see ``init(_:group:connectTimeout:answerTimeout:logger:)``).

@@ -28,12 +28,12 @@ extension PostgresGroupRecords: GroupRecords {
     /// A group by id; in a write transaction its row stays locked until the transaction ends.
     public func group(_ id: String) throws -> Group? {
         guard Self.isStorableKey(id) else { return nil }
-        let rows = try self.connection.query(
-            """
-            SELECT \(unescaped: Self.groupColumns) FROM "group" g WHERE g.id = \(id) \(unescaped: self.rowLock)
-            """
-        )
-        return try rows.first.map { try Self.group(from: $0.makeRandomAccess()) }
+        return try self.connection.query(self.groupQuery(id)).first.map { try Self.group(from: $0.makeRandomAccess()) }
+    }
+
+    /// The statement ``group(_:)`` runs: the group's row, locked in a write transaction.
+    private func groupQuery(_ id: String) -> PostgresQuery {
+        "SELECT \(unescaped: Self.groupColumns) FROM \"group\" g WHERE g.id = \(id) \(unescaped: self.rowLock)"
     }
 
     /// Whether the group exists, and its owner; in a write transaction its row stays locked until the end.
@@ -79,9 +79,7 @@ extension PostgresGroupRecords: GroupRecords {
             return (try Self.group(from: row), try Self.joinedMembership(row, from: Self.groupColumnCount))
         }
         guard let member else { return try self.group(id).map { ($0, nil) } }
-        let locked = self.connection.send(
-            "SELECT \(unescaped: Self.groupColumns) FROM \"group\" g WHERE g.id = \(id) \(unescaped: self.rowLock)"
-        )
+        let locked = self.connection.send(self.groupQuery(id))
         let membership = try self.connection.query(
             "SELECT \(unescaped: Self.membershipColumns) FROM membership WHERE group_id = \(id) AND user_id = \(member)"
         )
