@@ -167,41 +167,6 @@ struct GroupRecordsConformanceTests {
 
     // MARK: - Groups and memberships
 
-    /// What a group operation reads first, inside a write (where PostgreSQL locks the group and sends its reads
-    /// together): the group, the caller's membership and the named users' memberships and existence.
-    @Test(arguments: Engine.available)
-    func aWriteReadsTheGroupTheCallerAndTheNamedUsersTogether(engine: Engine) async throws {
-        try await engine.withGroupStore { store in
-            try await Self.users(["u1", "u2", "u3"], into: store)
-            try await Self.group("g1", owner: "u1", members: ["u2"], into: store)
-            try await store.write { tx throws in
-                let member = try #require(try tx.records.groups.membership(groupID: "g1", userID: "u2"))
-                let both = try #require(try tx.records.groups.groupAndMembership("g1", userID: "u2"))
-                #expect(both.group.id == "g1" && both.group.memberCount == 2 && both.membership == member)
-                #expect(try tx.records.groups.groupAndMembership("g1", userID: "u3").map { $0.membership == nil } == true)
-                #expect(try tx.records.groups.groupAndMembership("g1", userID: nil).map { $0.membership == nil } == true)
-                #expect(try tx.records.groups.groupAndMembership("g1", userID: "u2\u{0}").map { $0.membership == nil } == true)
-                #expect(try tx.records.groups.groupAndMembership("nope", userID: "u2") == nil)
-
-                let named = ["u2", "u3", "u9", "u2\u{0}", "u3"]
-                let read = try #require(try tx.records.groups.groupAndInvitees("g1", userID: "u2", named: named))
-                #expect(read.group.id == "g1" && read.group.memberCount == 2 && read.membership == member)
-                #expect(Set(read.invitees.keys) == ["u2", "u3", "u9", "u2\u{0}"])
-                #expect(read.invitees["u2"].map { $0.membership == member && $0.exists } == true)
-                #expect(read.invitees["u3"].map { $0.membership == nil && $0.exists } == true)
-                #expect(read.invitees["u9"].map { $0.membership == nil && !$0.exists } == true)
-                #expect(read.invitees["u2\u{0}"].map { $0.membership == nil && !$0.exists } == true)
-                // The caller need not be named, nor have a session.
-                let byAdmin = try #require(try tx.records.groups.groupAndInvitees("g1", userID: nil, named: ["u1"]))
-                #expect(byAdmin.membership == nil && byAdmin.invitees["u1"]?.membership?.role == .owner)
-                let outsider = try #require(try tx.records.groups.groupAndInvitees("g1", userID: "u3", named: ["u2"]))
-                #expect(outsider.membership == nil && outsider.invitees["u2"]?.membership == member)
-                #expect(try tx.records.groups.groupAndInvitees("nope", userID: "u2", named: ["u2"]) == nil)
-                #expect(try tx.records.groups.groupAndInvitees("g1\u{0}", userID: "u2", named: ["u2"]) == nil)
-            }
-        }
-    }
-
     @Test(arguments: Engine.available)
     func groupsAndMembershipsAreReadAsWritten(engine: Engine) async throws {
         try await engine.withGroupStore { store in

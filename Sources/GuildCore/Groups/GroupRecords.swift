@@ -20,14 +20,6 @@ public protocol GroupRecords {
     /// An engine whose reads are round trips answers it in one (the default reads
     /// ``membership(groupID:userID:)``, then, for a user who is not a member, ``userExists(_:)``).
     func invitee(groupID: String, userID: String) throws -> (membership: Membership?, exists: Bool)
-    /// ``groupAndMembership(_:userID:)``, and ``invitee(groupID:userID:)`` of each user `named` (keyed by id): what a
-    /// change to a group's members reads first. An engine whose reads are round trips answers it with one wait (the
-    /// default reads ``groupAndMembership(_:userID:)``, then each invitee). nil when there is no such group.
-    func groupAndInvitees(
-        _ id: String,
-        userID: String?,
-        named: [String]
-    ) throws -> (group: Group, membership: Membership?, invitees: [String: (membership: Membership?, exists: Bool)])?
     /// All members of a group (for events that concern every member).
     func memberIDs(groupID: String) throws -> [String]
     /// A page of members in join order after `cursor` (a ``Membership/joinSeq``; 0 for the first page).
@@ -65,27 +57,6 @@ extension GroupRecords {
     public func groupAndMembership(_ id: String, userID: String?) throws -> (group: Group, membership: Membership?)? {
         guard let group = try self.group(id) else { return nil }
         return (group, try userID.flatMap { try self.membership(groupID: id, userID: $0) })
-    }
-
-    /// ``groupAndInviteesInTurn(_:userID:named:)``.
-    public func groupAndInvitees(
-        _ id: String,
-        userID: String?,
-        named: [String]
-    ) throws -> (group: Group, membership: Membership?, invitees: [String: (membership: Membership?, exists: Bool)])? {
-        try self.groupAndInviteesInTurn(id, userID: userID, named: named)
-    }
-
-    /// ``groupAndMembership(_:userID:)``, then ``invitee(groupID:userID:)`` of each user named, one read after another.
-    public func groupAndInviteesInTurn(
-        _ id: String,
-        userID: String?,
-        named: [String]
-    ) throws -> (group: Group, membership: Membership?, invitees: [String: (membership: Membership?, exists: Bool)])? {
-        guard let (group, membership) = try self.groupAndMembership(id, userID: userID) else { return nil }
-        var invitees: [String: (membership: Membership?, exists: Bool)] = [:]
-        for userID in named where invitees[userID] == nil { invitees[userID] = try self.invitee(groupID: id, userID: userID) }
-        return (group, membership, invitees)
     }
 
     /// ``membership(groupID:userID:)``, then ``userExists(_:)`` for a user who is not a member.

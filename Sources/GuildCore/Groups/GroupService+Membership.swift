@@ -16,7 +16,7 @@ extension GroupService {
     public func addMembers(caller: Caller, groupID: String, userIDs: [String]) async throws -> [MemberOutcome] {
         let invitees = Self.unique(userIDs)
         return try await self.store.write { tx in
-            let context = try self.load(tx, caller, groupID, named: invitees)
+            let context = try self.load(tx, caller, groupID)
             let policy = context.policy
             try context.require(policy.invite, "add members")
             if !policy.kiiRules {
@@ -29,7 +29,7 @@ extension GroupService {
             var added: [String] = []
             var count = context.group.memberCount
             for userID in invitees {
-                let invitee = try context.invitee(tx, userID)
+                let invitee = try tx.groups.invitee(groupID: groupID, userID: userID)
                 if invitee.membership != nil {
                     outcomes.append(MemberOutcome(userID: userID, result: policy.addExisting))
                 } else if !invitee.exists {
@@ -60,17 +60,16 @@ extension GroupService {
     /// `kick` decides, nobody kicks the owner, admins kick only ordinary members, and a refusal fails the whole
     /// call (10007); users who are not members get `INVALID`.
     public func removeMembers(caller: Caller, groupID: String, userIDs: [String]) async throws -> [MemberOutcome] {
-        let named = Self.unique(userIDs)
-        return try await self.store.write { tx in
-            let context = try self.load(tx, caller, groupID, named: named)
+        try await self.store.write { tx in
+            let context = try self.load(tx, caller, groupID)
             if context.policy.kiiRules {
-                return try self.removeKii(tx, context, named)
+                return try self.removeKii(tx, context, Self.unique(userIDs))
             }
             try context.require(context.policy.kick, "remove members")
             var outcomes: [MemberOutcome] = []
             var targets: [String] = []
-            for userID in named {
-                guard let target = try context.invitee(tx, userID).membership else {
+            for userID in Self.unique(userIDs) {
+                guard let target = try tx.groups.membership(groupID: groupID, userID: userID) else {
                     outcomes.append(MemberOutcome(userID: userID, result: .invalid, reason: "NOT_A_MEMBER"))
                     continue
                 }
@@ -94,7 +93,7 @@ extension GroupService {
         var outcomes: [MemberOutcome] = []
         var kicked: [String] = []
         for userID in userIDs {
-            guard let target = try context.invitee(tx, userID).membership else {
+            guard let target = try tx.groups.membership(groupID: groupID, userID: userID) else {
                 outcomes.append(MemberOutcome(userID: userID, result: .fail, reason: "NOT_A_MEMBER"))
                 continue
             }

@@ -233,9 +233,6 @@ public struct GroupService: Sendable {
     struct Context {
         var group: Group
         var membership: Membership?
-        /// The users the operation names, read with the group (``GroupService/load(_:_:_:named:)``): their
-        /// membership and whether they exist.
-        var invitees: [String: (membership: Membership?, exists: Bool)] = [:]
         var policy: GroupPolicy
         var standing: Actors
         var caller: Caller
@@ -309,13 +306,6 @@ public struct GroupService: Sendable {
                 : GuildError(.notAllowed, "the caller may not \(what) in \(self.policy.type.rawValue) groups")
         }
 
-        /// `userID`'s membership of the group and whether the user exists: as read with the group, or read now for
-        /// a user the load did not name.
-        func invitee(_ tx: any Transaction, _ userID: String) throws -> (membership: Membership?, exists: Bool) {
-            if let invitee = self.invitees[userID] { return invitee }
-            return try tx.groups.invitee(groupID: self.group.id, userID: userID)
-        }
-
         /// A member of the group, or 10007 `NOT_A_MEMBER` naming them.
         func member(_ tx: any Transaction, _ userID: String, field: String = "userID") throws -> Membership {
             guard let membership = try tx.groups.membership(groupID: self.group.id, userID: userID) else {
@@ -328,29 +318,15 @@ public struct GroupService: Sendable {
         var memberAudience: GroupEvent.Audience { self.policy.memberEvents ? .members : .admins }
     }
 
-    /// The most users an operation's load reads with the group (``load(_:_:_:named:)``): an app admin's most
-    /// invitees in an IM group. A call naming more reads them one by one after its checks, so that a caller who may
-    /// not change anyone cannot make the store read as many users as a request holds.
-    static let maximumNamedInLoad = GroupPolicy.maximumAdminInvitees
-
-    /// The group (locked in a write) with the caller's standing in it, and, for at most ``maximumNamedInLoad``
-    /// users `named`, their membership and existence (``Context/invitees``), read together: one wait where reads
-    /// are round trips.
-    func load(_ tx: any Transaction, _ caller: Caller, _ groupID: String, named: [String] = []) throws -> Context {
+    func load(_ tx: any Transaction, _ caller: Caller, _ groupID: String) throws -> Context {
         try Self.requireReader(caller)
-        let userID = caller.session?.user.id
-        let read =
-            named.isEmpty || named.count > Self.maximumNamedInLoad
-            ? try tx.groups.groupAndMembership(groupID, userID: userID).map { ($0.group, $0.membership, [:]) }
-            : try tx.groups.groupAndInvitees(groupID, userID: userID, named: named)
-        guard let (group, membership, invitees) = read else {
+        guard let (group, membership) = try tx.groups.groupAndMembership(groupID, userID: caller.session?.user.id) else {
             _ = try Self.existing(tx, groupID)
             throw Self.notFound(groupID)
         }
         return Context(
             group: group,
             membership: membership,
-            invitees: invitees,
             policy: GroupPolicy.of(group.type),
             standing: GroupRules.standing(of: caller, in: membership),
             caller: caller,

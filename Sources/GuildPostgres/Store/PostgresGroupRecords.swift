@@ -48,12 +48,13 @@ extension PostgresGroupRecords: GroupRecords {
     /// A user's membership of a group.
     public func membership(groupID: String, userID: String) throws -> Membership? {
         guard Self.isStorableKey(groupID), Self.isStorableKey(userID) else { return nil }
-        return try self.connection.query(Self.membershipQuery(groupID: groupID, userID: userID)).first.map(Self.membership)
-    }
-
-    /// The statement ``membership(groupID:userID:)`` runs.
-    private static func membershipQuery(groupID: String, userID: String) -> PostgresQuery {
-        "SELECT \(unescaped: Self.membershipColumns) FROM membership WHERE group_id = \(groupID) AND user_id = \(userID)"
+        let rows = try self.connection.query(
+            """
+            SELECT \(unescaped: Self.membershipColumns) FROM membership
+            WHERE group_id = \(groupID) AND user_id = \(userID)
+            """
+        )
+        return try rows.first.map(Self.membership)
     }
 
     /// The group and the user's membership, the group's row locked as ``group(_:)`` locks it. In a write, two
@@ -79,34 +80,11 @@ extension PostgresGroupRecords: GroupRecords {
         }
         guard let member else { return try self.group(id).map { ($0, nil) } }
         let locked = self.connection.send(self.groupQuery(id))
-        let membership = try self.connection.query(Self.membershipQuery(groupID: id, userID: member))
+        let membership = try self.connection.query(
+            "SELECT \(unescaped: Self.membershipColumns) FROM membership WHERE group_id = \(id) AND user_id = \(member)"
+        )
         guard let row = try self.connection.rows(of: locked).first?.makeRandomAccess() else { return nil }
         return (try Self.group(from: row), try membership.first.map(Self.membership))
-    }
-
-    /// The group, the caller's membership and each named user's (with whether they exist). In a write, the group's
-    /// lock, the caller's membership and one ``invitee(groupID:userID:)`` read per name are sent together and waited
-    /// for once: each begins once the one before it has answered, so after the lock is held (as
-    /// ``groupAndMembership(_:userID:)`` says why). Point reads, each planned in a few tens of microseconds: one
-    /// `unnest` of every name saved the same waits but cost the server more than it saved (reverted in `bf4f4b5`).
-    public func groupAndInvitees(
-        _ id: String,
-        userID: String?,
-        named: [String]
-    ) throws -> (group: Group, membership: Membership?, invitees: [String: (membership: Membership?, exists: Bool)])? {
-        guard self.isWriteTransaction, Self.isStorableKey(id) else { return try self.groupAndInviteesInTurn(id, userID: userID, named: named) }
-        let locked = self.connection.send(self.groupQuery(id))
-        let member = userID.flatMap { Self.isStorableKey($0) ? self.connection.send(Self.membershipQuery(groupID: id, userID: $0)) : nil }
-        var (sent, seen): ([(userID: String, sent: BlockingConnection.Sent)], Set<String>) = ([], [])
-        for userID in named where Self.isStorableKey(userID) && seen.insert(userID).inserted {
-            sent.append((userID, self.connection.send(Self.inviteeQuery(groupID: id, userID: userID))))
-        }
-        guard let groupRow = try self.connection.rows(of: locked).first?.makeRandomAccess() else { return nil }
-        let membership = try member.flatMap { try self.connection.rows(of: $0).first.map(Self.membership) }
-        var invitees: [String: (membership: Membership?, exists: Bool)] = [:]
-        for (userID, sent) in sent { invitees[userID] = try Self.invitee(from: self.connection.rows(of: sent)) }
-        for userID in named where invitees[userID] == nil { invitees[userID] = (nil, false) }
-        return (try Self.group(from: groupRow), membership, invitees)
     }
 
     /// Whether a user exists.
@@ -118,19 +96,12 @@ extension PostgresGroupRecords: GroupRecords {
     /// The user's membership and existence in one statement.
     public func invitee(groupID: String, userID: String) throws -> (membership: Membership?, exists: Bool) {
         guard Self.isStorableKey(groupID), Self.isStorableKey(userID) else { return (nil, false) }
-        return try Self.invitee(from: self.connection.query(Self.inviteeQuery(groupID: groupID, userID: userID)))
-    }
-
-    /// The statement ``invitee(groupID:userID:)`` runs: one row, whether the user exists and their membership.
-    private static func inviteeQuery(groupID: String, userID: String) -> PostgresQuery {
-        """
-        SELECT EXISTS (SELECT 1 FROM "user" WHERE id = \(userID)), m.id, m.group_id, m.user_id, m.role, m.joined_at
-        FROM (SELECT 1) one LEFT JOIN membership m ON m.group_id = \(groupID) AND m.user_id = \(userID)
-        """
-    }
-
-    /// The membership and existence in ``inviteeQuery(groupID:userID:)``'s one row.
-    private static func invitee(from rows: [PostgresRow]) throws -> (membership: Membership?, exists: Bool) {
+        let rows = try self.connection.query(
+            """
+            SELECT EXISTS (SELECT 1 FROM "user" WHERE id = \(userID)), m.id, m.group_id, m.user_id, m.role, m.joined_at
+            FROM (SELECT 1) one LEFT JOIN membership m ON m.group_id = \(groupID) AND m.user_id = \(userID)
+            """
+        )
         guard let row = rows.first?.makeRandomAccess() else { throw PostgresStoreError.unexpectedReply("no row for an invitee") }
         return (try Self.joinedMembership(row, from: 1), try row[0].decode(Bool.self))
     }
