@@ -71,11 +71,13 @@ struct DaemonStore: Sendable {
             },
             status: {
                 let health = store.health
+                let readPool = store.readPool
                 return SystemStatus.Database(
                     engine: "postgresql",
                     connected: health.writerConnected,
                     eventCursor: health.followerCursor,
-                    followerConnects: health.followerConnects
+                    followerConnects: health.followerConnects,
+                    readPool: SystemStatus.Database.ReadPool(size: readPool.size, open: readPool.open, reading: readPool.reading)
                 )
             },
             backup: { _ in

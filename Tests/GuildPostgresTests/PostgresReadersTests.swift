@@ -41,6 +41,7 @@ struct PostgresReadersTests {
                         _ = try await readers.read { connection in
                             running.enter()
                             defer { running.leave() }
+                            running.saw(readers.usage)
                             return try connection.execute("SELECT pg_sleep(0.3)")
                         }
                     }
@@ -52,6 +53,11 @@ struct PostgresReadersTests {
             #expect(running.peak == 4)
             #expect(took >= .milliseconds(600), "took \(took)")
             #expect(readers.idleCount == 4)
+            // What `system.status` reports: while the reads ran, each saw itself among those holding a connection,
+            // never more than the pool's size; after them, four connections open and none held.
+            #expect(running.usages.allSatisfy { $0.size == 4 && (1...4).contains($0.reading) && $0.reading <= $0.open && $0.open <= 4 })
+            #expect(running.usages.contains { $0.reading == 4 })
+            #expect(readers.usage == (size: 4, open: 4, reading: 0))
             try await readers.close()
         }
     }
@@ -61,16 +67,23 @@ struct PostgresReadersTests {
             var named = location
             named.applicationName = "guild-readers-test-\(UUID().uuidString.prefix(6))"
             let readers = PostgresReaders(location: named, count: 1, logger: TestPostgres.logger)
+            #expect(readers.usage == (size: 1, open: 0, reading: 0), "opened as reads need connections")
             let first = try await readers.read { $0.backendPID }
+            #expect(readers.usage == (size: 1, open: 1, reading: 0))
             let admin = try await TestPostgres.connect(location)
             defer { admin.close() }
             _ = try await TestPostgres.blocking { try admin.execute("SELECT pg_terminate_backend(\(first))") }
+            // The idle connection the server ended is no longer counted as open (once its client has seen the
+            // end: polled, 60 s only to catch a hang).
+            for _ in 0..<1200 where readers.usage.open > 0 { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(readers.usage == (size: 1, open: 0, reading: 0))
             var pid: Int32?
             for _ in 0..<3 where pid == nil {
                 pid = try? await readers.read { $0.backendPID }
                 if pid == nil { try await Task.sleep(for: .milliseconds(50)) }
             }
             #expect(pid != nil && pid != first, "a new connection serves reads after the old one was killed")
+            #expect(readers.usage == (size: 1, open: 1, reading: 0))
             try await readers.close()
         }
     }
@@ -88,11 +101,17 @@ struct PostgresReadersTests {
     }
 }
 
-/// How many reads run at once, and the most that ever did.
+/// How many reads run at once, the most that ever did, and the pool's usage each read saw.
 private final class Running: Sendable {
     private let state = Mutex<(now: Int, peak: Int)>((0, 0))
+    private let seen = Mutex<[(size: Int, open: Int, reading: Int)]>([])
 
     var peak: Int { self.state.withLock { $0.peak } }
+    var usages: [(size: Int, open: Int, reading: Int)] { self.seen.withLock { $0 } }
+
+    func saw(_ usage: (size: Int, open: Int, reading: Int)) {
+        self.seen.withLock { $0.append(usage) }
+    }
 
     func enter() {
         self.state.withLock { state in

@@ -16,7 +16,11 @@ public final class PostgresReaders: Sendable {
     private let connectTimeout: TimeAmount?
     private let answerTimeout: TimeAmount
     private let threads: NIOThreadPool
-    private let idle = Mutex<[BlockingConnection]>([])
+    /// The connections no read holds, and how many reads hold one now.
+    private let connections = Mutex<(idle: [BlockingConnection], reading: Int)>(([], 0))
+
+    /// The most connections (and reads at once) the pool has.
+    public let size: Int
 
     /// Creates a pool of at most `count` connections (and threads); `connectTimeout` nil is the location's
     /// (``PostgresLocation/connectTimeout``).
@@ -32,6 +36,7 @@ public final class PostgresReaders: Sendable {
         self.logger = logger
         self.connectTimeout = connectTimeout
         self.answerTimeout = answerTimeout
+        self.size = count
         self.threads = NIOThreadPool(numberOfThreads: count)
         self.threads.start()
     }
@@ -50,6 +55,7 @@ public final class PostgresReaders: Sendable {
                 let ended = connection.isClosed || PostgresStoreError.endsSession(error)
                 if !ended { self.give(connection) }
                 if ended {
+                    self.connections.withLock { $0.reading -= 1 }
                     if !connection.isClosed { connection.close() }
                     throw PostgresStoreError.unavailable(
                         "the connection to PostgreSQL dropped during a read: \(PostgresStoreError.summary(of: error))"
@@ -61,29 +67,48 @@ public final class PostgresReaders: Sendable {
     }
 
     /// Connections open and idle now.
-    public var idleCount: Int { self.idle.withLock { $0.count } }
+    public var idleCount: Int { self.connections.withLock { $0.idle.count } }
+
+    /// The pool now, for `system.status`: its size, the connections open (idle ones the server has not closed, and
+    /// those reads hold), and the reads holding one. A read waiting for a free thread is in neither.
+    public var usage: (size: Int, open: Int, reading: Int) {
+        self.connections.withLock { connections in
+            let idle = connections.idle.count(where: { !$0.isClosed })
+            return (self.size, idle + connections.reading, connections.reading)
+        }
+    }
 
     /// Closes every connection and stops the pool's threads.
     public func close() async throws {
         try await self.threads.shutdownGracefully()
-        let connections = self.idle.withLock { idle in
-            defer { idle = [] }
-            return idle
+        let idle = self.connections.withLock { connections in
+            defer { connections.idle = [] }
+            return connections.idle
         }
-        for connection in connections { connection.close() }
+        for connection in idle { connection.close() }
     }
 
+    /// An open connection for a read, counted as reading until ``give(_:)`` or a drop. Idle connections the
+    /// server has closed meanwhile are let go.
     private func take() throws -> BlockingConnection {
-        while let connection = self.idle.withLock({ $0.popLast() }) {
-            if !connection.isClosed { return connection }
+        let reused = self.connections.withLock { connections -> BlockingConnection? in
+            while let connection = connections.idle.popLast() {
+                if connection.isClosed { continue }
+                connections.reading += 1
+                return connection
+            }
+            return nil
         }
+        if let reused { return reused }
         do {
-            return try BlockingConnection(
+            let connection = try BlockingConnection(
                 self.location,
                 connectTimeout: self.connectTimeout,
                 answerTimeout: self.answerTimeout,
                 logger: self.logger
             )
+            self.connections.withLock { $0.reading += 1 }
+            return connection
         } catch let error as PostgresStoreError {
             throw error
         } catch {
@@ -91,7 +116,11 @@ public final class PostgresReaders: Sendable {
         }
     }
 
+    /// Puts a read's connection back among the idle ones.
     private func give(_ connection: BlockingConnection) {
-        self.idle.withLock { $0.append(connection) }
+        self.connections.withLock { connections in
+            connections.idle.append(connection)
+            connections.reading -= 1
+        }
     }
 }

@@ -163,6 +163,9 @@ public final class PostgresStore: Store, Sendable {
         (self.writer.isConnected, self.follower.cursor, self.follower.connects)
     }
 
+    /// The read pool: its size, the connections open and the reads holding one now (``PostgresReaders/usage``).
+    public var readPool: (size: Int, open: Int, reading: Int) { self.readers.usage }
+
     /// Transactions committed through this host so far, and the operations they held.
     public var writeStatistics: (commits: Int, operations: Int) { self.writer.statistics }
 

@@ -334,6 +334,26 @@ public struct SystemStatus: Codable, Hashable, Sendable {
         /// SQLite: the bytes it holds on guildd's heap (page caches, statements, schema), also the
         /// `guild_database_heap_bytes` gauge; absent for an engine whose memory is another process's.
         public var heapBytes: Int64?
+        /// PostgreSQL: the read pool's connections now.
+        public var readPool: ReadPool?
+
+        /// A pool of read connections: how many it may open, how many are open and how many reads hold one.
+        public struct ReadPool: Codable, Hashable, Sendable {
+            /// The most connections the pool opens (`--readers`), also the most reads that run at once.
+            public var size: Int
+            /// Connections open now, idle or held by a read (the pool opens them as reads need them).
+            public var open: Int
+            /// Reads holding a connection now; a read waiting for a free one is not counted. Equal to `size`
+            /// while reads queue for the pool.
+            public var reading: Int
+
+            /// Creates a read pool's figures.
+            public init(size: Int, open: Int, reading: Int) {
+                self.size = size
+                self.open = open
+                self.reading = reading
+            }
+        }
 
         /// Creates a database status.
         public init(
@@ -342,7 +362,8 @@ public struct SystemStatus: Codable, Hashable, Sendable {
             eventCursor: Int64? = nil,
             followerConnects: Int? = nil,
             synchronous: String? = nil,
-            heapBytes: Int64? = nil
+            heapBytes: Int64? = nil,
+            readPool: ReadPool? = nil
         ) {
             self.engine = engine
             self.connected = connected
@@ -350,6 +371,7 @@ public struct SystemStatus: Codable, Hashable, Sendable {
             self.followerConnects = followerConnects
             self.synchronous = synchronous
             self.heapBytes = heapBytes
+            self.readPool = readPool
         }
     }
 

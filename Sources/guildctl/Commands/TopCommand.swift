@@ -69,7 +69,7 @@ struct TopCommand: AsyncParsableCommand {
         let perCommit = commits.flatMap { $0 > 0 ? String(format: "%.1f", (operations ?? 0) / $0) : nil } ?? "-"
         let metric = { (name: String) in sample.metrics[name] }
         let old = { (name: String) in previous?.metrics[name] }
-        let rows: [(String, String)] = [
+        var rows: [(String, String)] = [
             ("requests/s", rate(metric("guild_requests_total"), old("guild_requests_total"))),
             ("writes/s", rate(writes.map { Double($0.operations) }, before.map { Double($0.operations) })),
             ("commits/s", rate(writes.map { Double($0.commits) }, before.map { Double($0.commits) })),
@@ -81,6 +81,10 @@ struct TopCommand: AsyncParsableCommand {
             ("lagged", metric("guild_subscriptions_lagged_total").map { String(Int($0)) } ?? "-"),
             ("rss", Self.residentMemory(pid: sample.status.pid) ?? "-"),
         ]
+        // PostgreSQL's read pool: reads queue for it while `reading` equals `size`.
+        if let pool = sample.status.database?.readPool {
+            rows.append(("read pool", "\(pool.reading) reading, \(pool.open) open of \(pool.size)"))
+        }
         let uptime = Int(sample.status.uptimeSeconds)
         return ["guildd \(sample.status.version), pid \(sample.status.pid), up \(uptime / 3600)h \(uptime / 60 % 60)m \(uptime % 60)s"]
             + Output.block(rows)

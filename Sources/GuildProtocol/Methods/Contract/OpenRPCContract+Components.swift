@@ -59,7 +59,7 @@ extension OpenRPCContract {
                 "database": [
                     "type": "object",
                     "description":
-                        "The engine (sqlite or postgresql) and its health: whether the write connection is open; for PostgreSQL, the last event of any host read from the shared log and how often its follower connected; for SQLite, the write connection's synchronous mode as read back from it (FULL: every commit fsynced) and the bytes SQLite holds on guildd's heap",
+                        "The engine (sqlite or postgresql) and its health: whether the write connection is open; for PostgreSQL, the last event of any host read from the shared log, how often its follower connected and the read pool (its size, the connections open, the reads holding one); for SQLite, the write connection's synchronous mode as read back from it (FULL: every commit fsynced) and the bytes SQLite holds on guildd's heap",
                     "required": ["engine", "connected"],
                     "properties": [
                         "engine": JSONSchema.oneOf(["sqlite", "postgresql"]),
@@ -68,6 +68,10 @@ extension OpenRPCContract {
                         "followerConnects": JSONSchema.integer,
                         "synchronous": JSONSchema.oneOf(["OFF", "NORMAL", "FULL", "EXTRA", "unknown"]),
                         "heapBytes": JSONSchema.integer,
+                        "readPool": JSONSchema.object(
+                            required: ["size", "open", "reading"],
+                            ["size": JSONSchema.integer, "open": JSONSchema.integer, "reading": JSONSchema.integer]
+                        ),
                     ],
                 ],
             ]
