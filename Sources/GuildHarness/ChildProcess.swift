@@ -125,14 +125,19 @@ public final class ChildProcess: Sendable {
         if !self.hasEnded { kill(self.pid, signal) }
     }
 
-    /// Waits for the end; returns the status, or nil after `timeout` seconds (or when the task is cancelled).
+    /// Waits for the end; returns the status, or nil if the process still runs after `timeout` seconds (or when
+    /// the task is cancelled).
+    ///
+    /// When the time is up the kernel is asked too (``endedStatus``): swift-subprocess's task, which records the
+    /// end, runs on the concurrency pool, and a pool kept busy past the timeout must not turn an ended process
+    /// into a hang.
     public func wait(timeout: Double) async -> Int32? {
         if let status = self.endedStatus { return status }
         return await withTaskGroup(of: Int32?.self) { group in
             group.addTask { await self.end.wait() }
             group.addTask {
                 try? await Task.sleep(for: .seconds(timeout))
-                return nil
+                return self.endedStatus
             }
             let first = await group.next() ?? nil
             group.cancelAll()

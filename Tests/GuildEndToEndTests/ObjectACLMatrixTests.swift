@@ -61,11 +61,19 @@ struct ObjectACLMatrixTests {
 
     /// A uid-65534 Python process that makes calls for the test: one line in (`{"token", "method", "params"}`,
     /// no token for no session), one line out (the reply), each token on a connection of its own.
+    ///
+    /// Its pipes are read and written on a queue of its own, off the concurrency pool: the matrix makes thousands
+    /// of calls, and blocking a pool thread for each would leave the suite's other tests half the pool of a 2-CPU
+    /// machine. Its client waits as long as the test's time limit allows (a hang, not a slow machine, ends it), and
+    /// what it wrote to stderr is in the error if it ends early.
     final class Proxy: @unchecked Sendable {
         let process: ChildProcess
         let input = Pipe()
         let output = Pipe()
+        let errorPath = FileManager.default.temporaryDirectory.appendingPathComponent("guild-acl-proxy-\(UUID().uuidString).err").path
+        /// Reply bytes read but not yet answered; touched on `queue` only.
         var buffer = Data()
+        let queue = DispatchQueue(label: "guild.acl-matrix.proxy")
 
         static let script = """
             import json, sys
@@ -76,7 +84,7 @@ struct ObjectACLMatrixTests {
                 request = json.loads(line)
                 token = request.get("token")
                 if token not in clients:
-                    clients[token] = GuildClient(sys.argv[1])
+                    clients[token] = GuildClient(sys.argv[1], timeout=1800)
                     if token:
                         clients[token].call("session.authenticate", {"accessToken": token})
                 try:
@@ -96,7 +104,8 @@ struct ObjectACLMatrixTests {
                     PythonClientTests.clientDirectory,
                 ],
                 input: self.input.fileHandleForReading.fileDescriptor,
-                output: .descriptor(self.output.fileHandleForWriting.fileDescriptor)
+                output: .descriptor(self.output.fileHandleForWriting.fileDescriptor),
+                error: .file(self.errorPath)
             )
             // The child has its own copies; with these closed here, its exit ends our reads.
             try? self.input.fileHandleForReading.close()
@@ -104,21 +113,33 @@ struct ObjectACLMatrixTests {
         }
 
         /// Calls `method` as the holder of `token` (nil: no session); "Y" when it succeeded, else the reason.
-        func call(token: String?, _ method: String, _ params: JSONValue) throws -> String {
+        func call(token: String?, _ method: String, _ params: JSONValue) async throws -> String {
             var request: [String: JSONValue] = ["method": .string(method), "params": params]
             if let token { request["token"] = .string(token) }
             var line: [UInt8] = []
             JSONValue.object(request).writeJSON(to: &line)
-            self.input.fileHandleForWriting.write(Data(line + [0x0A]))
+            let sent = Data(line + [0x0A])
+            let reply = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data, any Error>) in
+                self.queue.async { continuation.resume(with: Result { try self.exchange(sent) }) }
+            }
+            let object = try #require(try JSONSerialization.jsonObject(with: reply) as? [String: Any])
+            return object["ok"] as? Bool == true ? "Y" : (object["reason"] as? String ?? "?")
+        }
+
+        /// Writes one request line and reads its reply line (blocking: on `queue` only).
+        private func exchange(_ request: Data) throws -> Data {
+            self.input.fileHandleForWriting.write(request)
             while true {
                 if let newline = self.buffer.firstIndex(of: 0x0A) {
-                    let reply = self.buffer[..<newline]
+                    let reply = Data(self.buffer[..<newline])
                     self.buffer = Data(self.buffer[(newline + 1)...])
-                    let object = try #require(try JSONSerialization.jsonObject(with: reply) as? [String: Any])
-                    return object["ok"] as? Bool == true ? "Y" : (object["reason"] as? String ?? "?")
+                    return reply
                 }
                 let chunk = self.output.fileHandleForReading.availableData
-                guard !chunk.isEmpty else { throw CancellationError() }
+                guard !chunk.isEmpty else {
+                    let stderr = (try? String(contentsOfFile: self.errorPath, encoding: .utf8)) ?? ""
+                    throw DaemonError("the uid-65534 proxy ended before answering; its stderr: \(stderr)")
+                }
                 self.buffer.append(chunk)
             }
         }
@@ -126,6 +147,7 @@ struct ObjectACLMatrixTests {
         /// Closes the proxy's input: it ends, and swift-subprocess reaps it.
         func stop() {
             try? self.input.fileHandleForWriting.close()
+            try? FileManager.default.removeItem(atPath: self.errorPath)
         }
     }
 
@@ -212,7 +234,7 @@ struct ObjectACLMatrixTests {
                                 ("object.patch", ["scope": .string(scope), "bucket": .string(bucket), "objectID": "o1", "body": ["n": 3]])
                             default: ("object.get", ["scope": .string(scope), "bucket": .string(bucket), "objectID": "o1"])
                             }
-                        let outcome = try proxy.call(token: callerTokens[caller]!, method, params)
+                        let outcome = try await proxy.call(token: callerTokens[caller]!, method, params)
                         let refusals = ["PERMISSION_DENIED", "UNAUTHORIZED", "OBJECT_NOT_FOUND", "BUCKET_NOT_FOUND"]
                         let got = outcome == "Y" ? "Y" : (refusals.contains(outcome) ? "N" : outcome)
                         if got != String(want[caller.rawValue]) {
