@@ -932,7 +932,7 @@ extension AccessMatrixTests {
         let file = scratch.path + "/matrix-\(uid).json"
         try JSONEncoder().encode(JSONValue.object(spec)).write(to: URL(fileURLWithPath: file))
         chmod(file, 0o644)
-        let result = try await UnprivilegedPython.run(Self.driver, [file], uid: uid, timeout: 60)
+        let result = try await UnprivilegedPython.run(Self.driver, [file], uid: uid)
         #expect(result.status == 0, "driver as uid \(uid): \(result.stderr)")
         guard case .object(let replies) = try JSONDecoder().decode(JSONValue.self, from: Data(result.stdout.utf8)) else { return [:] }
         return replies

@@ -26,8 +26,7 @@ struct DaemonOptionsTests {
         defer { scratch.remove() }
         let run = try await Child.run(
             Build.guildd,
-            ["--socket", scratch.socket, "--database", scratch.database, "--scrypt-log-n", "4", option],
-            timeout: 20
+            ["--socket", scratch.socket, "--database", scratch.database, "--scrypt-log-n", "4", option]
         )
         let name = String(option.prefix { $0 != "=" })
         #expect(run.status == 64, "\(option): status \(run.status), stderr \(run.stderr)")

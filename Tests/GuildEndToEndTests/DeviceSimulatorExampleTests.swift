@@ -48,7 +48,7 @@ struct DeviceSimulatorExampleTests {
             request("bad", [["blink": ["times": 3]], ["setBrightness": ["brightness": 300]], ["dance": [:]]])
         )
 
-        let status = await simulator.wait()
+        let status = await simulator.wait(timeout: Child.runTimeout)
         #expect(status == 0, "\(simulator.stdout)\(simulator.stderr)")
         let done = try await owner.command(thing, commandID: first)
         #expect(done.commandState == "DONE")
@@ -151,7 +151,7 @@ struct DeviceSimulatorExampleTests {
             ],
             currentDirectory: PythonClientTests.clientDirectory
         )
-        let status = await simulator.wait(timeout: 120)
+        let status = await simulator.wait(timeout: Child.runTimeout)
         #expect(status == 0, "\(simulator.stdout)\(simulator.stderr)")
         let first = try #require(simulator.stdout.split(separator: "\n").first)
         let printed = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])

@@ -168,7 +168,7 @@ struct LifecycleTests {
         #expect((attributes[.type] as? FileAttributeType) == .typeSocket)
 
         // A live socket is not stolen: a second daemon on the same path refuses to start.
-        let second = try await Child.run(Build.guildd, ["--socket", scratch.socket, "--database", scratch.path + "/other.sqlite"], timeout: 20)
+        let second = try await Child.run(Build.guildd, ["--socket", scratch.socket, "--database", scratch.path + "/other.sqlite"])
         #expect(second.status != 0)
         #expect(second.stderr.contains("already serving"))
         #expect(try await GuildClient.connect(path: scratch.socket).call(SystemMethods.Ping.self) == "pong")
@@ -181,7 +181,7 @@ struct LifecycleTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         _ = FileManager.default.createFile(atPath: scratch.socket, contents: Data("precious".utf8))
-        let result = try await Child.run(Build.guildd, ["--socket", scratch.socket, "--database", scratch.database], timeout: 20)
+        let result = try await Child.run(Build.guildd, ["--socket", scratch.socket, "--database", scratch.database])
         #expect(result.status != 0)
         #expect(result.stderr.contains("not a socket"))
         #expect((try? String(contentsOfFile: scratch.socket, encoding: .utf8)) == "precious")
@@ -192,12 +192,12 @@ struct LifecycleTests {
     @Test func aDaemonThatCannotOpenItsDatabaseLeavesNoSocketBehind() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let result = try await Child.run(Build.guildd, ["--socket", scratch.socket, "--database", "/proc/self/guild-nowhere/db.sqlite"], timeout: 20)
+        let result = try await Child.run(Build.guildd, ["--socket", scratch.socket, "--database", "/proc/self/guild-nowhere/db.sqlite"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("--database: cannot create the directory /proc/self/guild-nowhere"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.socket))
         // A file SQLite cannot open as a database is named too.
-        let directory = try await Child.run(Build.guildd, ["--socket", scratch.socket, "--database", scratch.path], timeout: 20)
+        let directory = try await Child.run(Build.guildd, ["--socket", scratch.socket, "--database", scratch.path])
         #expect(directory.status != 0)
         #expect(directory.stderr.contains("--database \(scratch.path): SQLite error 14"), "\(directory.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.socket))
@@ -215,7 +215,7 @@ struct LifecycleTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let long = scratch.path + "/" + String(repeating: "s", count: 120) + ".sock"
-        let tooLong = try await Child.run(Build.guildd, ["--socket", long, "--database", scratch.database], timeout: 20)
+        let tooLong = try await Child.run(Build.guildd, ["--socket", long, "--database", scratch.database])
         #expect(tooLong.status != 0)
         #expect(tooLong.stderr.contains("cannot listen on \(long): the path is"), "\(tooLong.stderr)")
         #expect(tooLong.stderr.contains("holds at most 107"), "\(tooLong.stderr)")
@@ -228,8 +228,7 @@ struct LifecycleTests {
         }
         let missing = try await Child.run(
             Build.guildd,
-            ["--socket", "/proc/self/guild-nowhere/s.sock", "--database", scratch.database],
-            timeout: 20
+            ["--socket", "/proc/self/guild-nowhere/s.sock", "--database", scratch.database]
         )
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("cannot listen on /proc/self/guild-nowhere/s.sock: No such file or directory"), "\(missing.stderr)")

@@ -304,8 +304,7 @@ struct ThingGuildctlTests {
         let agent = try await Child.run(
             Build.guildctl,
             ["--profile", "fan", "thing", "agent", "--thing", thingID, "--count", "3", "--exec", "sh " + script, "--socket", socket],
-            environment: environment,
-            timeout: 60
+            environment: environment
         )
         #expect(agent.status == 0, "\(agent.stderr)")
         #expect(agent.stdout == "\(works) DONE\n\(fails) INCOMPLETE\n\(reports) INCOMPLETE\n")

@@ -65,7 +65,7 @@ struct ThingStorageTests {
 
     @Test func twentyThousandLargeStatesKeepTheDatabaseSmall() async throws {
         var onDisk = 0
-        let report = try await UnprivilegedPython.report(Self.script, arguments: ["20000"], timeout: 420) { scratch in
+        let report = try await UnprivilegedPython.report(Self.script, arguments: ["20000"]) { scratch in
             onDisk = [scratch.database, scratch.database + "-wal"].reduce(0) { sum, path in
                 sum + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
             }

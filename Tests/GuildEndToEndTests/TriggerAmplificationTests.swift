@@ -91,7 +91,7 @@ struct TriggerAmplificationTests {
         """#
 
     @Test func triggersFireWithinTheBoundsAndSkippedFiringsAreRecorded() async throws {
-        let report = try await UnprivilegedPython.report(Self.script, arguments: [String(Self.transitions)], timeout: 240)
+        let report = try await UnprivilegedPython.report(Self.script, arguments: [String(Self.transitions)])
         let triggers = 100
         let rate = 10
         let pendingLimit = 1000

@@ -36,7 +36,7 @@ extension UnprivilegedPython {
         _ script: String,
         arguments: [String] = [],
         daemonArguments: [String] = [],
-        timeout: Double = 120,
+        timeout: Double = Child.runTimeout,
         inspect: (Scratch) throws -> Void = { _ in }
     ) async throws -> [String: Any] {
         let scratch = try Scratch()

@@ -10,7 +10,7 @@ public enum UnprivilegedPython {
         _ script: String,
         _ arguments: [String],
         uid: Int = Self.nobody,
-        timeout: Double = 120
+        timeout: Double = Child.runTimeout
     ) async throws -> (status: Int32, stdout: String, stderr: String) {
         let python = ["python3", "-c", script] + arguments
         if uid == 0 { return try await Child.run("/usr/bin/env", python, timeout: timeout) }
